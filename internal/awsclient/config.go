@@ -1,0 +1,198 @@
+// Package awsclient turns the provider's AWS settings into SDK clients and
+// answers the few AWS questions the provider asks (DescribeImages,
+// GetParameters, DescribeInstanceTypes, DescribeCluster) through a
+// per-process cache: one call per distinct query, concurrent callers of the
+// same query share one in-flight call.
+package awsclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+)
+
+// DefaultMaxRetries matches the AWS provider's default.
+const DefaultMaxRetries = 25
+
+// Config is the provider's AWS configuration. Zero values mean "not set":
+// the SDK's own sources (environment, shared files, IMDS) fill them.
+type Config struct {
+	Region                 string
+	Profile                string
+	SharedConfigFiles      []string
+	SharedCredentialsFiles []string
+	AssumeRole             *AssumeRole
+	Endpoints              Endpoints
+	// MaxRetries is the number of retries after the first attempt; a
+	// negative value means DefaultMaxRetries.
+	MaxRetries int
+	// RetryMode is "standard" or "adaptive"; empty leaves the SDK default.
+	RetryMode string
+	// Unknown lists settings whose value was unknown when the provider was
+	// configured (e.g. a region taken from a resource created in the same
+	// run). Any call then fails with ErrUnknownConfig, which callers treat
+	// as "defer this check", never as a failure.
+	Unknown []string
+}
+
+// AssumeRole mirrors the provider's assume_role block.
+type AssumeRole struct {
+	RoleARN     string
+	SessionName string
+	ExternalID  string
+	Duration    time.Duration
+}
+
+// Endpoints overrides service endpoints (emulators, VPC endpoints). The SDK
+// already honours AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>; a value
+// here wins over them.
+type Endpoints struct {
+	EC2, SSM, EKS, STS string
+}
+
+// ErrUnknownConfig is returned when the provider configuration was not known
+// at plan time; callers defer their checks to apply.
+var ErrUnknownConfig = errors.New("the provider's AWS configuration is not known yet")
+
+// Clients builds SDK clients lazily: nothing is loaded, and no credential is
+// needed, until the first AWS call (so `terraform validate` never needs AWS).
+type Clients struct {
+	cfg Config
+
+	once sync.Once
+	aws  aws.Config
+	err  error
+}
+
+// NewClients records the configuration; it performs no I/O.
+func NewClients(cfg Config) *Clients {
+	return &Clients{cfg: cfg}
+}
+
+// Config returns the configuration the clients were made from.
+func (c *Clients) Config() Config { return c.cfg }
+
+func (c *Clients) load(ctx context.Context) (aws.Config, error) {
+	if len(c.cfg.Unknown) > 0 {
+		return aws.Config{}, fmt.Errorf("%w (unknown: %v)", ErrUnknownConfig, c.cfg.Unknown)
+	}
+	c.once.Do(func() { c.aws, c.err = c.loadOnce(ctx) })
+	return c.aws, c.err
+}
+
+func (c *Clients) loadOnce(ctx context.Context) (aws.Config, error) {
+	// The SDK config is shared by every later call of the process, so it must
+	// not inherit the first caller's cancellation.
+	ctx = context.WithoutCancel(ctx)
+	var opts []func(*config.LoadOptions) error
+	if c.cfg.Region != "" {
+		opts = append(opts, config.WithRegion(c.cfg.Region))
+	}
+	if c.cfg.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(c.cfg.Profile))
+	}
+	if len(c.cfg.SharedConfigFiles) > 0 {
+		opts = append(opts, config.WithSharedConfigFiles(c.cfg.SharedConfigFiles))
+	}
+	if len(c.cfg.SharedCredentialsFiles) > 0 {
+		opts = append(opts, config.WithSharedCredentialsFiles(c.cfg.SharedCredentialsFiles))
+	}
+	retries := c.cfg.MaxRetries
+	if retries < 0 {
+		retries = DefaultMaxRetries
+	}
+	opts = append(opts, config.WithRetryMaxAttempts(retries+1))
+	switch c.cfg.RetryMode {
+	case "":
+	case string(aws.RetryModeStandard), string(aws.RetryModeAdaptive):
+		opts = append(opts, config.WithRetryMode(aws.RetryMode(c.cfg.RetryMode)))
+	default:
+		return aws.Config{}, fmt.Errorf("retry_mode %q is not supported; use \"standard\" or \"adaptive\"", c.cfg.RetryMode)
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return aws.Config{}, fmt.Errorf("loading the AWS configuration: %w; check `profile`, `shared_config_files` and `shared_credentials_files` in the provider block, or the AWS_PROFILE/AWS_CONFIG_FILE environment variables", err)
+	}
+	if cfg.Region == "" {
+		return aws.Config{}, errors.New("no AWS region is configured: set `region` in the provider \"karpenter\" block, or the AWS_REGION environment variable")
+	}
+	if ar := c.cfg.AssumeRole; ar != nil && ar.RoleARN != "" {
+		stsClient := sts.NewFromConfig(cfg, c.stsOptions)
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(stsClient, ar.RoleARN, func(o *stscreds.AssumeRoleOptions) {
+			if ar.SessionName != "" {
+				o.RoleSessionName = ar.SessionName
+			}
+			if ar.ExternalID != "" {
+				o.ExternalID = aws.String(ar.ExternalID)
+			}
+			if ar.Duration > 0 {
+				o.Duration = ar.Duration
+			}
+		}))
+	}
+	return cfg, nil
+}
+
+func (c *Clients) stsOptions(o *sts.Options) {
+	if c.cfg.Endpoints.STS != "" {
+		o.BaseEndpoint = aws.String(c.cfg.Endpoints.STS)
+	}
+}
+
+// EC2 returns an EC2 client.
+func (c *Clients) EC2(ctx context.Context) (*ec2.Client, error) {
+	cfg, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ec2.NewFromConfig(cfg, func(o *ec2.Options) {
+		if c.cfg.Endpoints.EC2 != "" {
+			o.BaseEndpoint = aws.String(c.cfg.Endpoints.EC2)
+		}
+	}), nil
+}
+
+// SSM returns an SSM client.
+func (c *Clients) SSM(ctx context.Context) (*ssm.Client, error) {
+	cfg, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ssm.NewFromConfig(cfg, func(o *ssm.Options) {
+		if c.cfg.Endpoints.SSM != "" {
+			o.BaseEndpoint = aws.String(c.cfg.Endpoints.SSM)
+		}
+	}), nil
+}
+
+// EKS returns an EKS client.
+func (c *Clients) EKS(ctx context.Context) (*eks.Client, error) {
+	cfg, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return eks.NewFromConfig(cfg, func(o *eks.Options) {
+		if c.cfg.Endpoints.EKS != "" {
+			o.BaseEndpoint = aws.String(c.cfg.Endpoints.EKS)
+		}
+	}), nil
+}
+
+// STS returns an STS client.
+func (c *Clients) STS(ctx context.Context) (*sts.Client, error) {
+	cfg, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sts.NewFromConfig(cfg, c.stsOptions), nil
+}

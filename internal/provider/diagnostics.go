@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// tfPath converts a domain path (Terraform attribute names) to a framework
+// path, prefixed by base.
+func tfPath(base path.Path, p rules.Path) path.Path {
+	out := base
+	for i, s := range p.Steps() {
+		switch s.Kind {
+		case rules.AttrStep:
+			if i == 0 && len(base.Steps()) == 0 {
+				out = path.Root(s.Name)
+			} else {
+				out = out.AtName(s.Name)
+			}
+		case rules.IndexStep:
+			out = out.AtListIndex(s.Index)
+		case rules.KeyStep:
+			out = out.AtMapKey(s.Name)
+		}
+	}
+	return out
+}
+
+// appendFindings adds findings as attribute-pathed diagnostics under base
+// (an empty base means the findings' paths are root paths).
+func appendFindings(diags *diag.Diagnostics, base path.Path, fs rules.Findings) {
+	for _, f := range fs {
+		p := tfPath(base, f.Path)
+		empty := len(p.Steps()) == 0
+		switch {
+		case f.Severity == rules.Warning && empty:
+			diags.AddWarning(f.Summary(), f.Detail)
+		case f.Severity == rules.Warning:
+			diags.AddAttributeWarning(p, f.Summary(), f.Detail)
+		case empty:
+			diags.AddError(f.Summary(), f.Detail)
+		default:
+			diags.AddAttributeError(p, f.Summary(), f.Detail)
+		}
+	}
+}

@@ -1,0 +1,342 @@
+// Package provider is the Terraform adapter: schemas, conversion between
+// Terraform values and the domain packages, and diagnostics. The Karpenter
+// knowledge lives in the domain packages, testable without Terraform.
+package provider
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var (
+	_ provider.Provider                   = (*karpenterProvider)(nil)
+	_ provider.ProviderWithFunctions      = (*karpenterProvider)(nil)
+	_ provider.ProviderWithValidateConfig = (*karpenterProvider)(nil)
+)
+
+// New returns the provider factory for a release version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &karpenterProvider{version: version} }
+}
+
+type karpenterProvider struct {
+	version string
+}
+
+type providerModel struct {
+	Region                 types.String `tfsdk:"region"`
+	Profile                types.String `tfsdk:"profile"`
+	SharedConfigFiles      types.List   `tfsdk:"shared_config_files"`
+	SharedCredentialsFiles types.List   `tfsdk:"shared_credentials_files"`
+	AssumeRole             types.Object `tfsdk:"assume_role"`
+	Endpoints              types.Object `tfsdk:"endpoints"`
+	MaxRetries             types.Int64  `tfsdk:"max_retries"`
+	RetryMode              types.String `tfsdk:"retry_mode"`
+	KarpenterVersion       types.String `tfsdk:"karpenter_version"`
+	Cluster                types.Object `tfsdk:"cluster"`
+}
+
+func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "karpenter"
+	resp.Version = p.version
+}
+
+func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "Renders and validates Karpenter (AWS, v1 API) EC2NodeClass and NodePool configuration and the node userData, " +
+			"resolving AMIs exactly as Karpenter does. It never applies anything to a cluster. Every setting is optional; AWS is " +
+			"contacted only when a data source or resource needs AMIs, instance types or cluster facts, so `terraform validate` " +
+			"needs no credentials. The usual AWS SDK environment variables (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_EC2, ...) are honoured.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{
+				Optional:    true,
+				Description: "AWS region of the cluster. Defaults to AWS_REGION / AWS_DEFAULT_REGION or the shared config profile's region.",
+			},
+			"profile": schema.StringAttribute{
+				Optional:    true,
+				Description: "Named profile of the shared AWS configuration files. Defaults to AWS_PROFILE.",
+			},
+			"shared_config_files": schema.ListAttribute{
+				ElementType: types.StringType, Optional: true,
+				Description: "Paths of shared AWS config files. Defaults to AWS_CONFIG_FILE or ~/.aws/config.",
+			},
+			"shared_credentials_files": schema.ListAttribute{
+				ElementType: types.StringType, Optional: true,
+				Description: "Paths of shared AWS credentials files. Defaults to AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials.",
+			},
+			"max_retries": schema.Int64Attribute{
+				Optional:    true,
+				Description: fmt.Sprintf("How many times an AWS request is retried after throttling or a transient error. Default %d.", awsclient.DefaultMaxRetries),
+				Validators:  []validator.Int64{int64validator.Between(0, 100)},
+			},
+			"retry_mode": schema.StringAttribute{
+				Optional:    true,
+				Description: "AWS SDK retry mode: `standard` or `adaptive` (client-side rate limiting). Defaults to AWS_RETRY_MODE or `standard`.",
+				Validators:  []validator.String{stringvalidator.OneOf("standard", "adaptive")},
+			},
+			"karpenter_version": schema.StringAttribute{
+				Optional: true,
+				Description: fmt.Sprintf("The Karpenter (karpenter-provider-aws) release the cluster runs, `1.MINOR` or `1.MINOR.PATCH`. "+
+					"Rules and rendering follow that release (e.g. Gte/Lte operators need 1.9, arm64 NVIDIA AL2023 images need 1.4). "+
+					"Supported: 1.%d to 1.%d; default %s.", versions.MinKarpenterMinor, versions.MaxKarpenterMinor, versions.DefaultKarpenter),
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"assume_role": schema.SingleNestedBlock{
+				Description: "Assume an IAM role before calling AWS.",
+				Attributes: map[string]schema.Attribute{
+					"role_arn":     schema.StringAttribute{Optional: true, Description: "ARN of the role to assume."},
+					"session_name": schema.StringAttribute{Optional: true, Description: "Session name of the assumed role."},
+					"external_id":  schema.StringAttribute{Optional: true, Description: "External ID the role's trust policy requires."},
+					"duration":     schema.StringAttribute{Optional: true, Description: "Session duration as a Go duration, e.g. `1h`."},
+				},
+			},
+			"endpoints": schema.SingleNestedBlock{
+				Description: "Custom service endpoints (VPC endpoints, emulators such as the project's awsemu or LocalStack). " +
+					"They win over AWS_ENDPOINT_URL_<SERVICE>.",
+				Attributes: map[string]schema.Attribute{
+					"ec2": schema.StringAttribute{Optional: true, Description: "EC2 endpoint URL."},
+					"ssm": schema.StringAttribute{Optional: true, Description: "SSM endpoint URL."},
+					"eks": schema.StringAttribute{Optional: true, Description: "EKS endpoint URL."},
+					"sts": schema.StringAttribute{Optional: true, Description: "STS endpoint URL."},
+				},
+			},
+			"cluster": schema.SingleNestedBlock{
+				Description: "Defaults for alias resolution and userData rendering. Facts left unset are discovered with " +
+					"eks:DescribeCluster when `name` is set and something needs them. Unknown values (a cluster created in the same run) " +
+					"defer the checks that need them to apply.",
+				Attributes: map[string]schema.Attribute{
+					"name":                  schema.StringAttribute{Optional: true, Description: "EKS cluster name."},
+					"kubernetes_version":    schema.StringAttribute{Optional: true, Description: "Kubernetes minor, e.g. `1.32`; it selects the SSM parameters of aliases."},
+					"endpoint":              schema.StringAttribute{Optional: true, Description: "API server endpoint URL."},
+					"certificate_authority": schema.StringAttribute{Optional: true, Description: "Base64-encoded PEM CA bundle, as `aws eks describe-cluster` returns it."},
+					"service_cidr":          schema.StringAttribute{Optional: true, Description: "Kubernetes service CIDR (AL2023 userData needs it)."},
+					"cluster_dns":           schema.StringAttribute{Optional: true, Description: "Cluster DNS IP. Default: the 10th address of `service_cidr`."},
+				},
+			},
+		},
+	}
+}
+
+// ValidateConfig checks literal provider settings (terraform validate).
+func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if s, ok := knownString(m.KarpenterVersion); ok {
+		if _, err := versions.ParseKarpenter(s); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("karpenter_version"), "Unsupported karpenter_version", err.Error())
+		}
+	}
+	if attrs, ok := knownAttrs(m.AssumeRole); ok {
+		if s, ok := knownString(attrs["duration"]); ok {
+			if _, err := time.ParseDuration(s); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("assume_role").AtName("duration"), "Invalid duration",
+					fmt.Sprintf("%q is not a Go duration; write e.g. \"1h\" or \"15m\".", s))
+			}
+		}
+	}
+	if attrs, ok := knownAttrs(m.Endpoints); ok {
+		for name, v := range attrs {
+			if s, ok := knownString(v); ok {
+				if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" {
+					resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName(name), "Invalid endpoint URL",
+						fmt.Sprintf("%q is not an absolute URL; write e.g. \"http://127.0.0.1:4566\".", s))
+				}
+			}
+		}
+	}
+	if attrs, ok := knownAttrs(m.Cluster); ok {
+		validateClusterSettings(attrs, resp)
+	}
+}
+
+func validateClusterSettings(attrs map[string]attr.Value, resp *provider.ValidateConfigResponse) {
+	at := func(n string) path.Path { return path.Root("cluster").AtName(n) }
+	if s, ok := knownString(attrs["kubernetes_version"]); ok {
+		if _, err := versions.ParseKubernetes(s); err != nil {
+			resp.Diagnostics.AddAttributeError(at("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+		}
+	}
+	if s, ok := knownString(attrs["endpoint"]); ok {
+		if u, err := url.Parse(s); err != nil || u.Scheme != "https" || u.Host == "" {
+			resp.Diagnostics.AddAttributeError(at("endpoint"), "Invalid cluster endpoint",
+				fmt.Sprintf("%q is not an https URL; EKS API server endpoints look like \"https://ABCDEF.gr7.us-west-2.eks.amazonaws.com\".", s))
+		}
+	}
+	if s, ok := knownString(attrs["certificate_authority"]); ok {
+		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
+			resp.Diagnostics.AddAttributeError(at("certificate_authority"), "Invalid certificate authority",
+				"The value is not base64. Pass the base64-encoded PEM bundle exactly as `aws eks describe-cluster` returns it "+
+					"(cluster.certificateAuthority.data); Karpenter base64-decodes it for AL2023 and fails with \"decoding CABundle\" otherwise.")
+		}
+	}
+	if s, ok := knownString(attrs["service_cidr"]); ok {
+		if _, err := netip.ParsePrefix(s); err != nil {
+			resp.Diagnostics.AddAttributeError(at("service_cidr"), "Invalid service CIDR",
+				fmt.Sprintf("%q is not a CIDR; write e.g. \"172.20.0.0/16\".", s))
+		} else if _, err := cluster.DefaultDNS(s); err != nil {
+			resp.Diagnostics.AddAttributeError(at("service_cidr"), "Invalid service CIDR", err.Error())
+		}
+	}
+	if s, ok := knownString(attrs["cluster_dns"]); ok {
+		if _, err := netip.ParseAddr(s); err != nil {
+			resp.Diagnostics.AddAttributeError(at("cluster_dns"), "Invalid cluster DNS address",
+				fmt.Sprintf("%q is not an IP address; write e.g. \"172.20.0.10\".", s))
+		}
+	}
+}
+
+// Configure builds the provider data. It never contacts AWS and tolerates a
+// null or partly unknown configuration: unknown AWS settings defer AWS
+// checks, unknown cluster facts defer the checks that need them.
+func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m providerModel
+	if !req.Config.Raw.IsNull() {
+		resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	data, err := providerDataFromModel(ctx, m)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid provider configuration", err.Error())
+		return
+	}
+	resp.DataSourceData = data
+	resp.ResourceData = data
+}
+
+func providerDataFromModel(ctx context.Context, m providerModel) (*ProviderData, error) {
+	var unknown []string
+	str := func(v types.String, name string) string {
+		if v.IsUnknown() {
+			unknown = append(unknown, name)
+		}
+		return v.ValueString()
+	}
+	cfg := awsclient.Config{
+		Region:     str(m.Region, "region"),
+		Profile:    str(m.Profile, "profile"),
+		MaxRetries: -1,
+		RetryMode:  str(m.RetryMode, "retry_mode"),
+	}
+	if m.MaxRetries.IsUnknown() {
+		unknown = append(unknown, "max_retries")
+	} else if !m.MaxRetries.IsNull() {
+		cfg.MaxRetries = int(m.MaxRetries.ValueInt64())
+	}
+	var ok bool
+	if cfg.SharedConfigFiles, ok = knownStrings(ctx, m.SharedConfigFiles); !ok {
+		unknown = append(unknown, "shared_config_files")
+	}
+	if cfg.SharedCredentialsFiles, ok = knownStrings(ctx, m.SharedCredentialsFiles); !ok {
+		unknown = append(unknown, "shared_credentials_files")
+	}
+	if m.AssumeRole.IsUnknown() {
+		unknown = append(unknown, "assume_role")
+	} else if attrs, ok := knownAttrs(m.AssumeRole); ok {
+		ar := &awsclient.AssumeRole{}
+		for name, dst := range map[string]*string{"role_arn": &ar.RoleARN, "session_name": &ar.SessionName, "external_id": &ar.ExternalID} {
+			*dst = str(stringAttr(attrs[name]), "assume_role."+name)
+		}
+		if d := str(stringAttr(attrs["duration"]), "assume_role.duration"); d != "" {
+			dur, err := time.ParseDuration(d)
+			if err != nil {
+				return nil, fmt.Errorf("assume_role.duration: %q is not a Go duration (e.g. \"1h\")", d)
+			}
+			ar.Duration = dur
+		}
+		cfg.AssumeRole = ar
+	}
+	if m.Endpoints.IsUnknown() {
+		unknown = append(unknown, "endpoints")
+	} else if attrs, ok := knownAttrs(m.Endpoints); ok {
+		cfg.Endpoints = awsclient.Endpoints{
+			EC2: str(stringAttr(attrs["ec2"]), "endpoints.ec2"),
+			SSM: str(stringAttr(attrs["ssm"]), "endpoints.ssm"),
+			EKS: str(stringAttr(attrs["eks"]), "endpoints.eks"),
+			STS: str(stringAttr(attrs["sts"]), "endpoints.sts"),
+		}
+	}
+	cfg.Unknown = unknown
+
+	data := &ProviderData{
+		AWS:       awsclient.NewCache(awsclient.NewClients(cfg)),
+		Karpenter: versions.DefaultKarpenter,
+	}
+	if s, ok := knownString(m.KarpenterVersion); ok {
+		v, err := versions.ParseKarpenter(s)
+		if err != nil {
+			return nil, fmt.Errorf("karpenter_version: %w", err)
+		}
+		data.Karpenter = v
+	} else if m.KarpenterVersion.IsUnknown() {
+		data.KarpenterUnknown = true
+	}
+	data.Cluster = clusterSettings(m.Cluster)
+	return data, nil
+}
+
+func clusterSettings(o types.Object) cluster.Settings {
+	s := cluster.Settings{Unknown: map[string]bool{}}
+	fields := []string{cluster.FieldName, cluster.FieldKubernetesVersion, cluster.FieldEndpoint,
+		cluster.FieldCertificateAuthority, cluster.FieldServiceCIDR, cluster.FieldClusterDNS}
+	if o.IsUnknown() {
+		for _, f := range fields {
+			s.Unknown[f] = true
+		}
+		return s
+	}
+	attrs, ok := knownAttrs(o)
+	if !ok {
+		return s
+	}
+	dst := map[string]*string{
+		cluster.FieldName: &s.Name, cluster.FieldKubernetesVersion: &s.KubernetesVersion, cluster.FieldEndpoint: &s.Endpoint,
+		cluster.FieldCertificateAuthority: &s.CertificateAuthority, cluster.FieldServiceCIDR: &s.ServiceCIDR, cluster.FieldClusterDNS: &s.ClusterDNS,
+	}
+	for _, f := range fields {
+		v := stringAttr(attrs[f])
+		if v.IsUnknown() {
+			s.Unknown[f] = true
+			continue
+		}
+		*dst[f] = v.ValueString()
+	}
+	return s
+}
+
+func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
+	return nil
+}
+
+func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return nil
+}
+
+func (p *karpenterProvider) Functions(context.Context) []func() function.Function {
+	return nil
+}

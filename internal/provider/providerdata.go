@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// ProviderData is what Configure hands to data sources and resources.
+type ProviderData struct {
+	AWS       *awsclient.Cache
+	Karpenter versions.Karpenter
+	// KarpenterUnknown is set when karpenter_version was unknown at plan;
+	// version-gated checks then use the default and say so.
+	KarpenterUnknown bool
+	Cluster          cluster.Settings
+}
+
+// ClusterFacts resolves the cluster facts listed in need (cluster.Field*),
+// discovering missing ones with eks:DescribeCluster.
+func (d *ProviderData) ClusterFacts(ctx context.Context, need []string, why string) (cluster.Facts, error) {
+	return cluster.Resolve(ctx, d.Cluster, need, d.AWS, why)
+}
+
+// providerDataOrDefault returns the configured provider data, or, when the
+// provider was not configured (terraform validate, or an RPC that runs
+// before Configure), offline defaults whose AWS calls go to the SDK's own
+// configuration sources.
+func providerDataOrDefault(v any) *ProviderData {
+	if d, ok := v.(*ProviderData); ok && d != nil {
+		return d
+	}
+	return &ProviderData{
+		AWS:       awsclient.NewCache(awsclient.NewClients(awsclient.Config{MaxRetries: -1})),
+		Karpenter: versions.DefaultKarpenter,
+		Cluster:   cluster.Settings{Unknown: map[string]bool{}},
+	}
+}

@@ -1,0 +1,66 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPathString(t *testing.T) {
+	p := Root("ami_selector_terms").Index(2).Attr("tags").Key("team")
+	if got, want := p.String(), `ami_selector_terms[2].tags["team"]`; got != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+	q := Root("kubelet").Join(Root("eviction_hard"))
+	if q.String() != "kubelet.eviction_hard" {
+		t.Fatalf("join: %s", q)
+	}
+	// Builders must not alias the parent's backing array.
+	base := Root("a")
+	x, y := base.Attr("x"), base.Attr("y")
+	if x.String() != "a.x" || y.String() != "a.y" {
+		t.Fatalf("aliasing: %s %s", x, y)
+	}
+}
+
+func TestRegisterRejectsBadRules(t *testing.T) {
+	mustPanic := func(name string, r Rule) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: Register did not panic", name)
+			}
+		}()
+		Register(r)
+	}
+	good := Rule{ID: "test-rule-ok", Title: "t", Category: "c", Behaviour: "b", Source: "s", Bad: "x", Good: "y"}
+	Register(good)
+	mustPanic("duplicate", good)
+	bad := good
+	bad.ID = "Not_Kebab"
+	mustPanic("id", bad)
+	undocumented := good
+	undocumented.ID = "test-rule-undocumented"
+	undocumented.Good = ""
+	mustPanic("docs", undocumented)
+}
+
+func TestFindingSummaryAndSeverity(t *testing.T) {
+	r := Register(Rule{ID: "test-rule-summary", Severity: Error, Title: "something is wrong", Category: "c", Behaviour: "b", Source: "s", Bad: "x", Good: "y"})
+	f := New(r, Root("name"), "value %q", "x")
+	if f.Summary() != "test-rule-summary: something is wrong" {
+		t.Fatal(f.Summary())
+	}
+	fs := Findings{f, f.AsWarning()}
+	if !fs.HasErrors() || len(fs.ByRule("test-rule-summary")) != 2 {
+		t.Fatal("helpers")
+	}
+	if (Findings{f.AsWarning()}).HasErrors() {
+		t.Fatal("warning counted as error")
+	}
+	if got := fs.Under(Root("bootstrap"))[0].Path.String(); got != "bootstrap.name" {
+		t.Fatal(got)
+	}
+	if !strings.Contains(f.String(), `at name: value "x"`) {
+		t.Fatal(f.String())
+	}
+}
