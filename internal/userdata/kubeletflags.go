@@ -1,0 +1,121 @@
+package userdata
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+)
+
+// flagValue returns the value of --name in fields at i ("--name=v" or
+// "--name v"), how many fields it used, and whether fields[i] is that flag.
+func flagValue(fields []string, i int, name string) (string, int, bool) {
+	f := fields[i]
+	if strings.HasPrefix(f, name+"=") {
+		return f[len(name)+1:], 1, true
+	}
+	if f == name {
+		if i+1 < len(fields) {
+			return fields[i+1], 2, true
+		}
+		return "", 1, true
+	}
+	return "", 0, false
+}
+
+// checkKubeletFlags checks kubelet command-line arguments as the kubelet
+// receives them (after the shell's and systemd's quote removal). It records
+// the taints registered and returns them.
+func (c *lintCtx) checkKubeletFlags(fields []string, where string) {
+	for i := 0; i < len(fields); {
+		if v, n, ok := flagValue(fields, i, "--register-with-taints"); ok {
+			var next string
+			if i+n < len(fields) {
+				next = fields[i+n]
+			}
+			c.checkTaintFlag(v, next, where)
+			i += n
+			continue
+		}
+		if v, n, ok := flagValue(fields, i, "--node-labels"); ok {
+			c.checkLabelFlag(v, where)
+			i += n
+			continue
+		}
+		i++
+	}
+}
+
+// checkTaintFlag checks one --register-with-taints value with the kubelet's
+// rules; next is the field after it, to recognise a list split at a space.
+func (c *lintCtx) checkTaintFlag(v, next, where string) {
+	c.sawTaintFlag = true
+	items := strings.Split(v, ",")
+	spaced := false
+	for _, it := range items {
+		if strings.TrimSpace(it) != it {
+			spaced = true
+		}
+	}
+	if strings.HasSuffix(v, ",") && next != "" && !strings.HasPrefix(next, "-") {
+		spaced = true
+	}
+	if !strings.HasSuffix(v, ",") && next != "" && !strings.HasPrefix(next, "-") && strings.Contains(next, ":") {
+		spaced = true
+	}
+	if spaced {
+		c.add(rules.New(ruleTaintsSpace, rules.Path{},
+			"--register-with-taints %q %s has a space inside the taint list (next word %q). systemd splits the arguments at whitespace, so the kubelet sees an empty or space-prefixed item (`invalid taint spec`) or a stray argument (`unknown command`) and exits. Join the taints with \",\" and no spaces, e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute,team=a:NoSchedule.",
+			v, where, next))
+		return
+	}
+	ts, err := taints.Parse(v)
+	if err != nil {
+		why := ""
+		if strings.ContainsAny(v, `"'`) {
+			why = " Literal quote characters reach the kubelet here: the shell and systemd have already removed one level of quoting, so these quotes are part of the value."
+		}
+		c.add(rules.New(ruleTaintInvalid, rules.Path{},
+			"--register-with-taints %q %s is rejected by the kubelet: %q.%s The kubelet exits and the node never registers. Write items as key=value:Effect or key:Effect joined by \",\", e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute.",
+			v, where, err.Error(), why))
+		return
+	}
+	for _, t := range ts {
+		for _, fe := range t.Validate() {
+			c.add(rules.New(ruleTaintInvalid, rules.Path{},
+				"--register-with-taints item %q %s: %s %q: %s. %s", t.String(), where, fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
+		}
+		c.registered = append(c.registered, t)
+	}
+}
+
+// checkLabelFlag checks a --node-labels value with the kubelet's rules.
+func (c *lintCtx) checkLabelFlag(v, where string) {
+	if v == "" {
+		return
+	}
+	var refused []string
+	for _, pair := range strings.Split(v, ",") {
+		kv := strings.SplitN(pair, "=", 2)
+		if len(kv) != 2 {
+			c.add(rules.New(ruleLabelInvalid, rules.Path{},
+				"--node-labels item %q %s is not key=value: the kubelet exits with \"malformed pair, expect string=string\". Write --node-labels=key1=value1,key2=value2.", pair, where))
+			continue
+		}
+		k, val := kv[0], kv[1]
+		if kubeletRefusesLabel(k) {
+			refused = append(refused, k)
+		}
+		if errs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(val)...); len(errs) > 0 {
+			c.add(rules.New(ruleLabelInvalid, rules.Path{},
+				"--node-labels item %q %s is invalid (%s): the kubelet exits with \"invalid node labels\". Use a qualified-name key and a label value of at most 63 letters, digits, `-`, `_` or `.`.", pair, where, strings.Join(errs, "; ")))
+		}
+	}
+	if len(refused) > 0 {
+		c.add(rules.New(ruleLabelRestricted, rules.Path{},
+			"--node-labels %s sets %s. The kubelet refuses to start: \"unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [%s]\" (allowed: the kubelet.kubernetes.io/ and node.kubernetes.io/ prefixes and the well-known topology, os, arch, instance-type and hostname labels). Put such labels on the NodePool (`labels`); Karpenter applies them to the Node after registration.",
+			where, strings.Join(refused, ", "), strings.Join(refused, " ")))
+	}
+}

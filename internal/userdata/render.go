@@ -1,0 +1,115 @@
+package userdata
+
+import (
+	"errors"
+	"net/netip"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// MaxSize is EC2's userData limit, in bytes before base64.
+const MaxSize = 16384
+
+// Render returns the userData Karpenter would put into the launch template
+// for a node of family f, as raw text (Karpenter base64-encodes it), or the
+// findings that stop it: invalid inputs (checked before anything is written
+// into a script), a userData Karpenter cannot merge, or an oversized result.
+// It does not lint the user's userData; call Lint for that.
+//
+// Finding paths address Options fields in Terraform naming: taints[i].key,
+// startup_taints[i].value, labels["k"], kubelet.cluster_dns[i],
+// kubelet.system_reserved["cpu"]; cluster facts and the user's userData
+// have an empty path and are named in the detail.
+func Render(f Family, o Options) (string, rules.Findings) {
+	fs := validateOptions(f, o)
+	if fs.HasErrors() {
+		return "", fs
+	}
+	r := resolve(f, o)
+	var out string
+	var err error
+	switch {
+	case f == AL2:
+		out, err = renderAL2(r)
+	case f == AL2023:
+		out, err = renderAL2023(r)
+	case f == Bottlerocket:
+		out, err = renderBottlerocket(r)
+	case f.IsWindows():
+		out = renderWindows(r)
+	default:
+		out = o.UserData // Custom: passed through unchanged.
+	}
+	if err != nil {
+		return "", append(fs, renderError(f, err))
+	}
+	if len(out) > MaxSize {
+		return "", append(fs, tooLarge(len(out), "The rendered userData"))
+	}
+	return out, fs
+}
+
+func tooLarge(n int, what string) rules.Finding {
+	return rules.New(ruleTooLarge, rules.Path{},
+		"%s is %d bytes; EC2 accepts at most %d bytes before base64 and fails RunInstances/CreateFleet with UserDataSizeLimitExceeded. Fetch large files at boot (e.g. from S3) instead of inlining them.", what, n, MaxSize)
+}
+
+func renderError(f Family, err error) rules.Finding {
+	var me *mimeError
+	switch {
+	case errors.As(err, &me):
+		return mimeFinding(f, me)
+	case errors.Is(err, errCIDRMissing):
+		return rules.New(ruleCIDRMissing, rules.Path{},
+			"AL2023 userData needs the cluster's service CIDR (spec.cluster.cidr); Karpenter reports \"resolving cluster CIDR\" and the EC2NodeClass stays NodeClassNotReady. Set the provider's cluster.service_cidr or cluster.name so it can be discovered.")
+	case errors.Is(err, errCADecode):
+		return rules.New(ruleCANotBase64, rules.Path{}, "The cluster CA bundle is not base64: %v. Pass the base64-encoded PEM bundle.", err)
+	case f == Bottlerocket:
+		return tomlFinding(err)
+	}
+	return rules.New(ruleMIMEInvalid, rules.Path{}, "Karpenter could not merge the userData: %v.", err)
+}
+
+func validateOptions(f Family, o Options) rules.Findings {
+	var fs rules.Findings
+	if f == Custom {
+		if len(o.UserData) > MaxSize {
+			fs = append(fs, tooLarge(len(o.UserData), "The userData"))
+		}
+		return fs
+	}
+	fs = append(fs, checkClusterName(o.ClusterName, rules.Path{}, "cluster name")...)
+	if o.ClusterEndpoint == "" {
+		fs = append(fs, rules.New(ruleInputMissing, rules.Path{}, "The cluster endpoint is empty; Karpenter always passes the API server endpoint. Set the provider's cluster.endpoint or cluster.name."))
+	}
+	fs = append(fs, checkEndpoint(o.ClusterEndpoint, rules.Path{}, "cluster endpoint")...)
+	fs = append(fs, checkCA(o.CABundle, rules.Path{}, "cluster certificate authority")...)
+	if o.KubeDNSIP != "" {
+		fs = append(fs, checkIP(o.KubeDNSIP, rules.Path{}, "cluster DNS address")...)
+	}
+	for i, ip := range o.Kubelet.ClusterDNS {
+		fs = append(fs, checkIP(ip, rules.Root("kubelet").Attr("cluster_dns").Index(i), "kubelet cluster_dns entry")...)
+	}
+	if f == AL2023 {
+		if o.ClusterCIDR == "" {
+			fs = append(fs, renderError(f, errCIDRMissing))
+		} else if _, err := netip.ParsePrefix(o.ClusterCIDR); err != nil {
+			fs = append(fs, rules.New(ruleCIDRMissing, rules.Path{}, "The cluster service CIDR %q is not a CIDR; write it as EKS reports it, e.g. \"172.20.0.0/16\".", o.ClusterCIDR))
+		}
+	}
+	fs = append(fs, checkTaints(o.Taints, rules.Root("taints"))...)
+	fs = append(fs, checkTaints(o.StartupTaints, rules.Root("startup_taints"))...)
+	fs = append(fs, checkLabels(o.Labels, rules.Root("labels"))...)
+	// Labels derived from names have no attribute of their own: no path.
+	for _, f := range checkLabels(map[string]string{labelCapacityType: o.CapacityType, labelNodePool: o.NodePoolName, labelNodeClass: o.NodeClassName}, rules.Path{}) {
+		f.Path = rules.Path{}
+		fs = append(fs, f)
+	}
+	k, kp := o.Kubelet, rules.Root("kubelet")
+	fs = append(fs, checkKubeletMap(k.SystemReserved, kp.Attr("system_reserved"), "system_reserved")...)
+	fs = append(fs, checkKubeletMap(k.KubeReserved, kp.Attr("kube_reserved"), "kube_reserved")...)
+	fs = append(fs, checkKubeletMap(k.EvictionHard, kp.Attr("eviction_hard"), "eviction_hard")...)
+	fs = append(fs, checkKubeletMap(k.EvictionSoft, kp.Attr("eviction_soft"), "eviction_soft")...)
+	fs = append(fs, checkKubeletMap(durationStrings(k), kp.Attr("eviction_soft_grace_period"), "eviction_soft_grace_period")...)
+	return fs
+}
