@@ -1,0 +1,228 @@
+package instancetype
+
+import (
+	"sort"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+)
+
+// Admission answers which instance types a NodePool's requirements let
+// Karpenter launch, and what of the question could not be decided.
+type Admission struct {
+	// Source says which catalogue served; Note why (see Catalogue.Note).
+	Source Source
+	Note   string
+	// Families admitted, sorted; Facts holds their facts from the source.
+	Families []string
+	Facts    map[string]Family
+	// Architectures admitted, sorted; ByArch lists the families per
+	// architecture, sorted.
+	Architectures []string
+	ByArch        map[string][]string
+	// Types admitted, sorted by name; live only (offline types have no
+	// vCPU/memory figures, so listing them would mislead).
+	Types []Type
+	// Unknown are requirement values that name no type, family, size,
+	// category, architecture, OS or GPU manufacturer of the catalogue (e.g.
+	// "g5g.medium").
+	Unknown []UnknownValue
+	// Undecided are the constrained keys this source cannot evaluate per
+	// type; the admission treats them as "may match", so it is a superset.
+	Undecided []string
+	// MinValues are min_values requirements the admitted types cannot meet.
+	MinValues []MinValuesShortfall
+	// Complete is false when some requirement had unknown parts and was
+	// left out (the admission is then a superset too).
+	Complete bool
+
+	specs    []requirements.Spec
+	admitted []Type
+}
+
+// Admitted returns every admitted type of the source, sorted by name.
+// Offline these carry family-level labels only (architecture, GPU and
+// accelerator kind as Exists/DoesNotExist, names, sizes), which is enough
+// for strict AMI-variant matching (requirements.Requirements.Compatible
+// against an image's requirements) per family.
+func (a Admission) Admitted() []Type { return a.admitted }
+
+// UnknownValue is a requirement value that names nothing in the catalogue.
+type UnknownValue struct {
+	Index int // index of the requirement in the specs; -1 for extra requirements
+	Key   string
+	Value string
+	Hint  string // " (did you mean ...?)" or ""
+}
+
+// MinValuesShortfall is a min_values the admitted types cannot satisfy:
+// they cover only Got distinct values of Key.
+type MinValuesShortfall struct {
+	Key       string
+	Want, Got int
+}
+
+// Admit evaluates NodePool requirements (as written) against a catalogue.
+// extra requirements are intersected in: a NodePool's template labels
+// (requirements.FromLabels) or what its EC2NodeClass implies (e.g.
+// kubernetes.io/os In [windows]). Call it on validated specs.
+func Admit(specs []requirements.Spec, cat *Catalogue, extra ...*requirements.Requirement) Admission {
+	reqs, complete := requirements.FromSpecs(specs)
+	reqs.Add(extra...)
+	a := AdmitRequirements(reqs, cat)
+	a.Complete = complete
+	a.specs = specs
+	a.Unknown = unknownValues(specs, cat)
+	return a
+}
+
+// AdmitRequirements is Admit for an already merged requirement set (no
+// unknown-value detection: merging has dropped the values as written).
+func AdmitRequirements(reqs requirements.Requirements, cat *Catalogue) Admission {
+	a := Admission{Source: cat.Source, Note: cat.Note, Facts: map[string]Family{}, ByArch: map[string][]string{}, Complete: true}
+	var admitted []Type
+	if !boundOnNonNumeric(reqs) {
+		for _, t := range cat.types {
+			if t.labels.Overlaps(reqs) {
+				admitted = append(admitted, t)
+			}
+		}
+	}
+	archFamilies := map[string]map[string]bool{}
+	for _, t := range admitted {
+		if _, ok := a.Facts[t.Family]; !ok {
+			a.Facts[t.Family] = cat.families[t.Family]
+			a.Families = append(a.Families, t.Family)
+		}
+		if archFamilies[t.Architecture] == nil {
+			archFamilies[t.Architecture] = map[string]bool{}
+		}
+		archFamilies[t.Architecture][t.Family] = true
+	}
+	sort.Strings(a.Families)
+	for arch, fams := range archFamilies {
+		a.Architectures = append(a.Architectures, arch)
+		for f := range fams {
+			a.ByArch[arch] = append(a.ByArch[arch], f)
+		}
+		sort.Strings(a.ByArch[arch])
+	}
+	sort.Strings(a.Architectures)
+	a.admitted = admitted
+	if cat.Source == SourceLive {
+		a.Types = admitted
+	}
+	for _, key := range reqs.Keys() {
+		r := reqs[key]
+		gte, lte := r.Bounds()
+		if cat.undecided[key] && !(r.Operator() == requirements.Exists && gte == nil && lte == nil) {
+			a.Undecided = append(a.Undecided, key)
+		}
+	}
+	a.MinValues = minValuesShortfalls(reqs, admitted, cat)
+	return a
+}
+
+// boundOnNonNumeric: a bound admits only integers, and no instance type has
+// an integer value for a non-numeric well-known label, so such a
+// requirement admits nothing. Offline types may represent those labels as
+// "defined, value unknown", which the algebra would wrongly let through.
+func boundOnNonNumeric(reqs requirements.Requirements) bool {
+	for key, r := range reqs {
+		gte, lte := r.Bounds()
+		if (gte != nil || lte != nil) && requirements.IsWellKnown(key) && !requirements.IsNumeric(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// minValuesShortfalls mirrors Karpenter's InstanceTypes.SatisfiesMinValues
+// over the admitted types, for the keys whose values the source knows.
+func minValuesShortfalls(reqs requirements.Requirements, admitted []Type, cat *Catalogue) []MinValuesShortfall {
+	var out []MinValuesShortfall
+	for _, key := range reqs.Keys() {
+		r := reqs[key]
+		if r.MinValues == nil || cat.undecided[key] {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, t := range admitted {
+			if tr := t.labels.Get(key); tr.Operator() == requirements.In {
+				for _, v := range tr.Values() {
+					seen[v] = true
+				}
+			}
+		}
+		if len(seen) < *r.MinValues {
+			out = append(out, MinValuesShortfall{Key: key, Want: *r.MinValues, Got: len(seen)})
+		}
+	}
+	return out
+}
+
+// unknownValues lists In/NotIn values of name-like keys that nothing in the
+// catalogue carries.
+func unknownValues(specs []requirements.Spec, cat *Catalogue) []UnknownValue {
+	var out []UnknownValue
+	for i, s := range specs {
+		if s.Unknown.Key || s.Unknown.Operator {
+			continue
+		}
+		op := requirements.Operator(s.Operator)
+		if op != requirements.In && op != requirements.NotIn {
+			continue
+		}
+		key := requirements.Normalize(s.Key)
+		known, ok := cat.names[key]
+		if !ok {
+			continue
+		}
+		for _, v := range s.Values {
+			if known[v] {
+				continue
+			}
+			out = append(out, UnknownValue{Index: i, Key: key, Value: v, Hint: nameHint(key, v, known, cat)})
+		}
+	}
+	return out
+}
+
+func nameHint(key, v string, known map[string]bool, cat *Catalogue) string {
+	if key == requirements.LabelInstanceType {
+		// "g5g.medium": name the family's real sizes rather than a near miss.
+		if fam, _, ok := SplitType(v); ok {
+			if f, ok := cat.families[fam]; ok && len(f.Sizes) > 0 {
+				return " (" + fam + " comes in " + joinSizes(f.Sizes) + ")"
+			}
+		}
+	}
+	if key == requirements.LabelArch {
+		// EC2 and AMI names spell architectures differently.
+		switch v {
+		case "x86_64", "x86-64", "x86", "amd":
+			return ` (did you mean "amd64"? kubernetes.io/arch uses Go's names)`
+		case "aarch64", "arm", "graviton":
+			return ` (did you mean "arm64"? kubernetes.io/arch uses Go's names)`
+		}
+	}
+	if key == requirements.LabelInstanceFamily && isMac(v) {
+		return " (Mac families are never offered by Karpenter)"
+	}
+	names := make([]string, 0, len(known))
+	for n := range known {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return didYouMean(v, names)
+}
+
+func joinSizes(sizes []string) string {
+	out := ""
+	for i, s := range sizes {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}

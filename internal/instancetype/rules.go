@@ -1,0 +1,140 @@
+package instancetype
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+func pool(reqs string) string {
+	return fmt.Sprintf(`resource "karpenter_nodepool" "x" {
+  name         = "default"
+  node_class   = { name = "default" }
+  requirements = [%s]
+}`, reqs)
+}
+
+var (
+	ruleAdmitsNothing = rules.Register(rules.Rule{
+		ID: "requirements-admit-no-instance-type", Severity: rules.Error, Category: requirements.Category,
+		Title:     "the requirements admit no instance type",
+		Behaviour: "Karpenter keeps only the instance types whose labels intersect the NodePool's requirements; with none left it launches nothing for the pool and its pods stay pending (\"no instance type met the scheduling requirements or had enough resources, requirements=...\").",
+		Source:    "kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/nodeclaim.go filterInstanceTypesByRequirements, compatible",
+		Bad:       pool(`{ key = "kubernetes.io/arch", operator = "In", values = ["arm64"] }, { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In", values = ["amd"] }`),
+		Good:      pool(`{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }, { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In", values = ["amd"] }`),
+	})
+	ruleUnknownName = rules.Register(rules.Rule{
+		ID: "requirement-value-matches-no-instance-type", Severity: rules.Warning, Category: requirements.Category,
+		Title:     "value names no instance type, family, size or architecture",
+		Behaviour: "Karpenter accepts any value, but one that no instance type carries selects nothing: in In it is dead weight (or, alone, leaves the pool without instance types), in NotIn it excludes nothing.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements; ec2:DescribeInstanceTypes",
+		Bad:       pool(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.medium", "g5g.xlarge"] }`),
+		Good:      pool(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.xlarge", "g5g.2xlarge"] }`),
+	})
+	ruleMinValuesUnsatisfiable = rules.Register(rules.Rule{
+		ID: "requirement-min-values-not-satisfiable", Severity: rules.Error, Category: requirements.Category,
+		Title:     "the admitted instance types cannot meet min_values",
+		Behaviour: "Karpenter counts the distinct values of the key over the instance types the requirements admit; with fewer than minValues it refuses to launch (\"minValues requirement is not met for label(s)\") unless the minValuesPolicy is BestEffort.",
+		Source:    "kubernetes-sigs/karpenter pkg/cloudprovider/types.go InstanceTypes.SatisfiesMinValues",
+		Bad:       pool(`{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g", "g4ad"], min_values = 2 }, { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] }`),
+		Good:      pool(`{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g", "g4ad"], min_values = 2 }`),
+	})
+	ruleOfflineMayMatch = rules.Register(rules.Rule{
+		ID: "instance-types-offline-may-match", Severity: rules.Warning, Category: requirements.Category,
+		Title:     "requirement on a per-type label evaluated as \"may match\" offline",
+		Behaviour: "Without AWS the provider knows family-level facts only (architecture, GPU and accelerator kind, names and sizes); vCPU, memory, GPU count and similar values need ec2:DescribeInstanceTypes. Such requirements are treated as matching, so the answer may include families Karpenter would filter out; it never wrongly excludes one.",
+		Source:    "this provider: internal/instancetype (embedded catalogue); aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements",
+		Bad: `provider "karpenter" {} # no region, profile or endpoint; no AWS_REGION
+` + pool(`{ key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["4"] }`),
+		Good: `provider "karpenter" { region = "us-west-2" }
+` + pool(`{ key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["4"] }`),
+	})
+)
+
+// Findings reports what the admission means for the NodePool: nothing
+// admitted, unknown names, unsatisfiable min_values, and (offline) the
+// requirements judged "may match". Paths are requirements[i]... (or
+// requirements for the set as a whole). Offline, a verdict that could flip
+// with a type newer than the embedded list is a warning, never an error.
+func (a Admission) Findings() rules.Findings {
+	var fs rules.Findings
+	offline := a.Source == SourceEmbedded
+	for _, u := range a.Unknown {
+		p := requirements.Root
+		if u.Index >= 0 {
+			p = p.Index(u.Index).Attr("values")
+		}
+		src := "in this region's ec2:DescribeInstanceTypes"
+		if offline {
+			src = "in the provider's embedded list (new types may be missing from it; configure AWS for a live check)"
+		}
+		fs = append(fs, rules.New(ruleUnknownName, p,
+			"%s %q is not a %s %s%s; Karpenter accepts the value but no instance type carries it, so it selects nothing. Remove it or write a real one.",
+			u.Key, u.Value, nameKind(u.Key), src, u.Hint))
+	}
+	if len(a.Families) == 0 {
+		f := rules.New(ruleAdmitsNothing, requirements.Root,
+			"No instance type %s satisfies these requirements together, so Karpenter would never launch a node for this pool (\"no instance type met the scheduling requirements\"). Check the combination of architecture, family, GPU and size constraints; `data \"karpenter_instance_types\"` shows what a subset admits.",
+			a.sourcePhrase())
+		if offline && len(a.Unknown) > 0 {
+			f = f.AsWarning()
+			f.Detail += " Some values are unknown to the embedded list; if they are newer than it, configure AWS for a definite answer."
+		}
+		fs = append(fs, f)
+	}
+	for _, m := range a.MinValues {
+		f := rules.New(ruleMinValuesUnsatisfiable, a.pathOf(m.Key, "min_values"),
+			"min_values = %d for %s, but the admitted instance types %s cover only %d distinct value(s); Karpenter refuses to launch (\"minValues requirement is not met for label(s)\"). Widen the other requirements or lower min_values.",
+			m.Want, m.Key, a.sourcePhrase(), m.Got)
+		if offline {
+			f = f.AsWarning()
+			f.Detail += " (Counted on the embedded list, which may lack new types.)"
+		}
+		fs = append(fs, f)
+	}
+	if offline && len(a.Families) > 0 {
+		for _, key := range a.Undecided {
+			fs = append(fs, rules.New(ruleOfflineMayMatch, a.pathOf(key, "key"),
+				"%s depends on per-type facts that only ec2:DescribeInstanceTypes gives, so it was treated as \"may match\" and the admitted families are a superset (never fewer than Karpenter would use). Why offline: %s. Configure AWS (region, profile or endpoint) for an exact answer.",
+				key, a.Note))
+		}
+	}
+	return fs
+}
+
+func (a Admission) sourcePhrase() string {
+	if a.Source == SourceLive {
+		return "of this region"
+	}
+	return "known offline"
+}
+
+// pathOf points at the first requirement on key, or the list.
+func (a Admission) pathOf(key, attr string) rules.Path {
+	for i, s := range a.specs {
+		if !s.Unknown.Key && requirements.Normalize(s.Key) == key {
+			return requirements.Root.Index(i).Attr(attr)
+		}
+	}
+	return requirements.Root
+}
+
+func nameKind(key string) string {
+	switch key {
+	case requirements.LabelInstanceType:
+		return "known instance type"
+	case requirements.LabelInstanceFamily:
+		return "known instance family"
+	case requirements.LabelInstanceSize:
+		return "known instance size"
+	case requirements.LabelInstanceCategory:
+		return "known instance category"
+	case requirements.LabelArch:
+		return "Karpenter architecture (amd64, arm64)"
+	case requirements.LabelOS:
+		return "Karpenter OS (linux, windows)"
+	}
+	return "value of " + strings.TrimPrefix(key, "karpenter.k8s.aws/") + " any instance type has"
+}

@@ -1,0 +1,145 @@
+package requirements
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// legacyKubernetesAllowed are the kubernetes.io keys the ≤1.8 CRD rule lists
+// explicitly (hack/validation/requirements.sh before kubernetes-sigs/karpenter#2586).
+var legacyKubernetesAllowed = map[string]bool{
+	"beta.kubernetes.io/instance-type":         true,
+	"failure-domain.beta.kubernetes.io/region": true,
+	"beta.kubernetes.io/os":                    true,
+	"beta.kubernetes.io/arch":                  true,
+	"failure-domain.beta.kubernetes.io/zone":   true,
+	LabelZone:                                  true,
+	LabelRegion:                                true,
+	LabelInstanceType:                          true,
+	LabelArch:                                  true,
+	LabelOS:                                    true,
+	LabelWindowsBuild:                          true,
+}
+
+// celDomain is what the CRD's CEL takes as the domain:
+// key.find("^([^/]+)"), i.e. the whole key when it has no "/".
+func celDomain(key string) string {
+	d, _, _ := strings.Cut(key, "/")
+	return d
+}
+
+// CheckKey reports the restrictions the NodePool CRD (of Karpenter v) and
+// Karpenter's runtime validation put on a requirement key; p is the key's
+// attribute path.
+func CheckKey(key string, v versions.Karpenter, p rules.Path) rules.Findings {
+	var fs rules.Findings
+	d := celDomain(key)
+	switch {
+	case key == LabelNodePool:
+		fs = append(fs, rules.New(ruleNodePoolKey, p,
+			"%q is set by Karpenter on every node of the pool; the CRD rejects it as a requirement (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime (\"invalid key: %q in requirements, restricted\"). Remove the requirement; pods select the pool with a nodeSelector on this label instead.", key, key))
+	case key != LabelCapacityType && strings.HasSuffix(d, "karpenter.sh"):
+		fs = append(fs, rules.New(ruleKarpenterDomain, p,
+			"%q is in the domain %q, which the CRD reserves (\"label domain \\\"karpenter.sh\\\" is restricted\"; the check is a suffix match on the domain). The only usable karpenter.sh key is %q; use a domain of your own (e.g. example.com/%s) for custom labels.", key, d, LabelCapacityType, strings.TrimPrefix(key, d+"/")))
+	case key == LabelHostname:
+		fs = append(fs, rules.New(ruleHostname, p,
+			"%q is restricted (\"label \\\"kubernetes.io/hostname\\\" is restricted\"): node names are not known before launch. Constrain topology.kubernetes.io/zone or a custom label instead.", key))
+	case strings.HasSuffix(d, "karpenter.k8s.aws"):
+		fs = append(fs, checkAWSKey(key, v, p)...)
+	}
+	if !v.AtLeast(9, 0) && key != LabelHostname {
+		if f, bad := legacyDomainFinding(key, d, v, p); bad {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+func checkAWSKey(key string, v versions.Karpenter, p rules.Path) rules.Findings {
+	if key == LabelNodeClass {
+		return rules.Findings{rules.New(ruleNodeClassKey, p,
+			"%q passes the CRD allow-list but is not a well-known label, so Karpenter's runtime validation rejects it (\"using label %s is not allowed as it might interfere with the internal provisioning logic\") and the NodePool gets ValidationSucceeded=False. The pool's EC2NodeClass is chosen by node_class, not by a requirement; remove it.", key, key)}
+	}
+	info, known := wellKnown[key]
+	if known && info.sinceMinor <= v.Minor {
+		return nil
+	}
+	var why string
+	switch {
+	case key == "karpenter.k8s.aws/instance-pods":
+		why = "it is listed in Karpenter's scheduling docs but is not a label in any release (no instance type carries it). Constrain pods through karpenter.k8s.aws/instance-cpu or -memory instead, or set kubelet max_pods on the EC2NodeClass"
+	case known:
+		why = fmt.Sprintf("the label exists from Karpenter 1.%d and karpenter_version is %s; upgrade Karpenter or drop the requirement", info.sinceMinor, v)
+	default:
+		why = "it is not one of the AWS well-known labels" + didYouMean(key, awsLabels())
+	}
+	return rules.Findings{rules.New(ruleAWSDomain, p,
+		"%q: the CRD rejects it (\"label domain \\\"karpenter.k8s.aws\\\" is restricted\") because %s.", key, why)}
+}
+
+func legacyDomainFinding(key, d string, v versions.Karpenter, p rules.Path) (rules.Finding, bool) {
+	switch {
+	case strings.HasSuffix(d, "kubernetes.io"):
+		if legacyKubernetesAllowed[key] || strings.HasSuffix(d, "node.kubernetes.io") || strings.HasSuffix(d, "node-restriction.kubernetes.io") {
+			return rules.Finding{}, false
+		}
+		return rules.New(ruleKubernetesDomain, p,
+			"%q: Karpenter %s rejects it (\"label domain \\\"kubernetes.io\\\" is restricted\"); only the well-known labels and *node.kubernetes.io / *node-restriction.kubernetes.io keys are allowed before 1.9.0. Use e.g. node.kubernetes.io/%s or your own domain, or set karpenter_version to the 1.9+ release you run.", key, v, strings.TrimPrefix(key, d+"/")), true
+	case strings.HasSuffix(d, "k8s.io") && !strings.HasSuffix(d, "kops.k8s.io"):
+		return rules.New(ruleKubernetesDomain, p,
+			"%q: Karpenter %s rejects it (\"label domain \\\"k8s.io\\\" is restricted\"); only kops.k8s.io is exempt before 1.9.0. Use your own domain, or set karpenter_version to the 1.9+ release you run.", key, v), true
+	}
+	return rules.Finding{}, false
+}
+
+func awsLabels() []string {
+	var out []string
+	for _, k := range WellKnownLabels() {
+		if strings.HasPrefix(k, "karpenter.k8s.aws/") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// didYouMean names the closest candidate when it is close enough to be a typo.
+func didYouMean(s string, candidates []string) string {
+	best, bestD := "", -1
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD >= 0 && bestD <= max(1, len(s)/3) {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// DidYouMean is exported for the instance catalogue's unknown-name hints.
+func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }

@@ -1,0 +1,197 @@
+package requirements
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Limits of the NodePool CRD.
+const (
+	MaxRequirements = 100
+	MaxKeyLength    = 316
+	MinMinValues    = 1
+	MaxMinValues    = 50
+)
+
+// Root is the attribute the requirement list lives in, in both the NodePool
+// resource and the karpenter_instance_types data source.
+var Root = rules.Root("requirements")
+
+// Validate checks NodePool requirements as the CRD of Karpenter v (CEL rules
+// 14-20, patterns, enums, limits) and Karpenter's runtime validation
+// (ValidateRequirement) would, plus mistakes both accept but that can never
+// match (a bound on a non-numeric label). Findings are pathed
+// requirements[i].key/operator/values/min_values. Unknown parts are skipped.
+func Validate(specs []Spec, v versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	if len(specs) > MaxRequirements {
+		fs = append(fs, rules.New(ruleTooMany, Root,
+			"%d requirements are listed; the NodePool CRD allows at most %d (maxItems). Merge requirements on the same key (values of In lists are ORed) or drop redundant ones.", len(specs), MaxRequirements))
+	}
+	for i, s := range specs {
+		fs = append(fs, ValidateOne(s, v, Root.Index(i))...)
+	}
+	return fs
+}
+
+// ValidateOne checks one requirement at path p (the list element).
+func ValidateOne(s Spec, v versions.Karpenter, p rules.Path) rules.Findings {
+	var fs rules.Findings
+	key := Normalize(s.Key)
+	if !s.Unknown.Key {
+		fs = append(fs, checkKeySyntax(s.Key, p.Attr("key"))...)
+		fs = append(fs, CheckKey(s.Key, v, p.Attr("key"))...)
+	}
+	op := Operator(s.Operator)
+	opKnown := !s.Unknown.Operator
+	if opKnown {
+		if f, ok := checkOperator(s, v, p.Attr("operator")); ok {
+			fs = append(fs, f)
+			opKnown = false // the rest would only repeat the problem
+		}
+	}
+	for _, val := range s.Values {
+		if errs := validation.IsValidLabelValue(val); len(errs) > 0 {
+			fs = append(fs, rules.New(ruleValueInvalid, p.Attr("values"),
+				"%q is not a valid label value (%s). The API server accepts it because the CRD's pattern sits on the array, but Karpenter's runtime validation fails (\"invalid value %s for key %s\") and the NodePool never becomes ready. Label values are at most 63 characters of [A-Za-z0-9_.-], starting and ending alphanumeric, with no \"/\".", val, strings.Join(errs, "; "), val, s.Key))
+		}
+	}
+	valuesKnown := !s.Unknown.Values
+	if opKnown && valuesKnown {
+		fs = append(fs, checkValuesForOperator(s, op, key, v, p)...)
+	}
+	if !s.Unknown.MinValues && s.MinValues != nil {
+		fs = append(fs, checkMinValues(s, op, opKnown, valuesKnown, p)...)
+	}
+	if opKnown && valuesKnown && !s.Unknown.Key && op == In {
+		fs = append(fs, checkKnownValues(s, key, p)...)
+	}
+	return fs
+}
+
+func checkKeySyntax(key string, p rules.Path) rules.Findings {
+	var problems []string
+	if key == "" {
+		problems = append(problems, "the key is empty")
+	} else {
+		problems = append(problems, validation.IsQualifiedName(key)...)
+	}
+	if len(key) > MaxKeyLength {
+		problems = append(problems, "the CRD limits keys to 316 characters")
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return rules.Findings{rules.New(ruleKeyInvalid, p,
+		"%q is not a qualified label name: %s. The CRD pattern rejects it and Karpenter reports \"key %s is not a qualified name\". Write an optional DNS-subdomain prefix and \"/\" followed by a name of at most 63 characters, e.g. \"example.com/team\".", key, strings.Join(problems, "; "), key)}
+}
+
+func checkOperator(s Spec, v versions.Karpenter, p rules.Path) (rules.Finding, bool) {
+	op := Operator(s.Operator)
+	if !slices.Contains(Operators, op) {
+		hint := ""
+		for _, known := range Operators {
+			if strings.EqualFold(string(known), s.Operator) {
+				hint = " Operators are case-sensitive: write \"" + string(known) + "\"."
+			}
+		}
+		return rules.New(ruleOperatorUnknown, p,
+			"%q is not a NodePool requirement operator; the API server rejects it (\"Unsupported value\"). Use one of In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte (Gte/Lte from Karpenter 1.9).%s", s.Operator, hint), true
+	}
+	if (op == Gte || op == Lte) && !v.AtLeast(9, 0) {
+		alt, n := "Gt", "N-1"
+		if op == Lte {
+			alt, n = "Lt", "N+1"
+		}
+		return rules.New(ruleGteLte, p,
+			"%s was added in Karpenter 1.9.0 (kubernetes-sigs/karpenter#2674); karpenter_version is %s, whose CRD rejects it as an unsupported operator. Write %s with %s (e.g. %s [\"3\"] instead of Gte [\"4\"]), or set karpenter_version to the release you run.", op, v, alt, n, alt), true
+	}
+	return rules.Finding{}, false
+}
+
+func checkValuesForOperator(s Spec, op Operator, key string, v versions.Karpenter, p rules.Path) rules.Findings {
+	var fs rules.Findings
+	switch {
+	case op == In && len(s.Values) == 0:
+		fs = append(fs, rules.New(ruleInWithoutValues, p.Attr("values"),
+			"%s In [] matches nothing, and the CRD rejects it: \"requirements with operator 'In' must have a value defined\". List the allowed values, or use Exists to allow any value.", s.Key))
+	case op.IsBound():
+		if _, ok := boundValue(s.Values); !ok {
+			msg := "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value"
+			if !v.AtLeast(9, 0) {
+				msg = "requirements operator 'Gt' or 'Lt' must have a single positive integer value"
+			}
+			fs = append(fs, rules.New(ruleBoundValue, p.Attr("values"),
+				"%s %s needs exactly one non-negative integer, got %s. The CRD rejects it: \"%s\". Write e.g. values = [\"4\"].", s.Key, op, quoteList(s.Values), msg))
+		} else if IsWellKnown(key) && !IsNumeric(key) {
+			fs = append(fs, rules.New(ruleBoundNonNumeric, p.Attr("operator"),
+				"%s %s %s: the values of %s are never integers, and a bound only admits integers, so this requirement matches no instance type and the NodePool never launches a node. Use In/NotIn with the values you mean%s.", s.Key, op, s.Values[0], key, numericHint(key)))
+		}
+	case (op == Exists || op == DoesNotExist) && len(s.Values) > 0:
+		fs = append(fs, rules.New(ruleValuesIgnored, p.Attr("values"),
+			"%s %s ignores the values %s; Karpenter treats the requirement as plain %s. Remove the values, or use In/NotIn if you meant to constrain them.", s.Key, op, quoteList(s.Values), op))
+	}
+	return fs
+}
+
+func numericHint(key string) string {
+	switch key {
+	case LabelInstanceSize, LabelInstanceType, LabelInstanceFamily:
+		return ", or bound karpenter.k8s.aws/instance-cpu / -memory / -generation, which are numeric"
+	}
+	return ""
+}
+
+func checkMinValues(s Spec, op Operator, opKnown, valuesKnown bool, p rules.Path) rules.Findings {
+	mv := *s.MinValues
+	if mv < MinMinValues || mv > MaxMinValues {
+		return rules.Findings{rules.New(ruleMinValuesRange, p.Attr("min_values"),
+			"min_values = %d is outside 1..50; the CRD rejects it. min_values is how many distinct values of %s the launched instance types must cover; write a number from 1 to 50 or leave it out.", mv, s.Key)}
+	}
+	if opKnown && valuesKnown && op == In && len(s.Values) < mv {
+		return rules.Findings{rules.New(ruleMinValuesCount, p.Attr("min_values"),
+			"min_values = %d but %s In lists only %d value(s) %s; the CRD rejects it (\"requirements with 'minValues' must have at least that many values specified in the 'values' field\"). List at least %d values or lower min_values.", mv, s.Key, len(s.Values), quoteList(s.Values), mv)}
+	}
+	return nil
+}
+
+func checkKnownValues(s Spec, key string, p rules.Path) rules.Findings {
+	known := KnownValues(key)
+	if known == nil {
+		return nil
+	}
+	var valid, invalid []string
+	for _, v := range s.Values {
+		if slices.Contains(known, v) {
+			valid = append(valid, v)
+		} else {
+			invalid = append(invalid, v+didYouMean(v, known))
+		}
+	}
+	switch {
+	case len(valid) == 0:
+		return rules.Findings{rules.New(ruleNoKnownValue, p.Attr("values"),
+			"%s In %s lists no value Karpenter knows; it fails the NodePool (\"no valid values found in %v for %s, expected one of: %v\"). Use some of %s; unknown: %s.", key, quoteList(s.Values), s.Values, key, known, quoteList(known), strings.Join(invalid, ", "))}
+	case s.MinValues != nil && len(valid) < *s.MinValues:
+		return rules.Findings{rules.New(ruleMinValuesKnown, p.Attr("min_values"),
+			"min_values = %d but only %d of %s are values Karpenter knows for %s (%s); it fails the NodePool (\"not enough valid values found in %v for %s, expected at least %d valid values\"). Known values: %s.", *s.MinValues, len(valid), quoteList(s.Values), key, quoteList(valid), s.Values, key, *s.MinValues, quoteList(known))}
+	case len(invalid) > 0:
+		return rules.Findings{rules.New(ruleUnknownValueIgnored, p.Attr("values"),
+			"%s: Karpenter ignores %s (\"please correct found invalid values, proceeding with valid values\") and uses only %s. Known values: %s.", key, strings.Join(invalid, ", "), quoteList(valid), quoteList(known))}
+	}
+	return nil
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
