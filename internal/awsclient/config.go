@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go/middleware"
 )
 
 // DefaultMaxRetries matches the AWS provider's default.
@@ -111,7 +112,7 @@ func (c *Clients) loadOnce(ctx context.Context) (aws.Config, error) {
 	if retries < 0 {
 		retries = DefaultMaxRetries
 	}
-	opts = append(opts, config.WithRetryMaxAttempts(retries+1))
+	opts = append(opts, config.WithRetryMaxAttempts(retries+1), config.WithAPIOptions([]func(*middleware.Stack) error{AvoidBodyRace}))
 	switch c.cfg.RetryMode {
 	case "":
 	case string(aws.RetryModeStandard), string(aws.RetryModeAdaptive):
