@@ -1,0 +1,83 @@
+package ami
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// ValidateFamily applies the CRD rules on amiFamily (enum, required without
+// an alias, agreement with the alias). family is "" when unset; familyKnown
+// is false when its value is unknown. requireFamily is false for the data
+// sources, which render no userData and so do not need one.
+func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.Karpenter, requireFamily bool) rules.Findings {
+	if !familyKnown {
+		return nil
+	}
+	var fs rules.Findings
+	aliasIdx, hasAlias := AliasTerm(terms)
+	if family == "" {
+		if requireFamily && !hasAlias && termsDecided(terms) {
+			fs = append(fs, rules.New(RuleFamilyRequired, FamilyPath,
+				"no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". Set ami_family to the family of the images the terms select (AL2023, Bottlerocket, AL2, Windows2022, ..., or Custom with your own user_data)."))
+		}
+		return fs
+	}
+	f, ok := ParseFamily(family)
+	if !ok || !f.AvailableIn(kv) {
+		var valid []string
+		for _, f := range Families {
+			if f.AvailableIn(kv) {
+				valid = append(valid, string(f))
+			}
+		}
+		detail := fmt.Sprintf("%q is not an amiFamily of Karpenter %s; the API server accepts only %s.", family, kv, strings.Join(valid, ", "))
+		if family == "Ubuntu" {
+			detail += " Ubuntu was removed in Karpenter 1.0: use Custom with your own user_data, or AL2023."
+		} else if ok {
+			detail += " Windows2025 needs Karpenter 1.9 or later."
+		} else {
+			for _, f := range Families {
+				if strings.EqualFold(string(f), family) {
+					detail += fmt.Sprintf(" The enum is case-sensitive: write %q.", f)
+				}
+			}
+		}
+		return append(fs, rules.New(RuleFamilyUnsupported, FamilyPath, "%s", detail))
+	}
+	if hasAlias && terms[aliasIdx].known(FieldAlias) {
+		a, afs := ParseAlias(terms[aliasIdx].Alias, kv, rules.Path{})
+		if !afs.HasErrors() && f != Custom && f != a.Family {
+			fs = append(fs, rules.New(RuleFamilyAliasMismatch, FamilyPath,
+				"ami_family %q with alias %q: the API server rejects it (\"if set, amiFamily must be '%s' or 'Custom' when using an %s alias\"). Remove ami_family (it follows the alias), or set it to %q, or to \"Custom\" to supply your own userData.",
+				family, terms[aliasIdx].Alias, a.Family, a.Family, a.Family))
+		}
+	}
+	return fs
+}
+
+// termsDecided reports whether it is known that no term is an alias.
+func termsDecided(terms []Term) bool {
+	for _, t := range terms {
+		if !t.known(FieldAlias) {
+			return false
+		}
+	}
+	return true
+}
+
+// ResolvedFamily is amiFamily if set, otherwise the alias family
+// (EC2NodeClass.AMIFamily()).
+func ResolvedFamily(family string, terms []Term, kv versions.Karpenter) (Family, bool) {
+	if f, ok := ParseFamily(family); ok {
+		return f, true
+	}
+	if i, ok := AliasTerm(terms); ok {
+		if a, fs := ParseAlias(terms[i].Alias, kv, rules.Path{}); !fs.HasErrors() {
+			return a.Family, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,206 @@
+package ami
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Instance is what AMI mapping needs to know about an instance type. The GPU
+// labels exist when GPUManufacturer is set (Karpenter sets them whenever EC2
+// reports one kind of GPU, even with a count of 0 for fractional GPUs), the
+// accelerator labels when AcceleratorName is set; counts of 0 with a
+// manufacturer or name mean "not known" (offline facts) or fractional.
+type Instance struct {
+	Name             string // e.g. "g5g.xlarge"; may be empty for a bare architecture question
+	Architecture     string // amd64 or arm64
+	GPUCount         int
+	GPUManufacturer  string // nvidia, amd
+	GPUName          string // e.g. t4g
+	AcceleratorCount int
+	AcceleratorName  string // e.g. inferentia2
+}
+
+func (in Instance) hasGPU() bool         { return in.GPUCount > 0 || in.GPUManufacturer != "" }
+func (in Instance) hasAccelerator() bool { return in.AcceleratorCount > 0 || in.AcceleratorName != "" }
+
+// Labels are the instance type's values of the labels image requirements
+// use; a label that is absent counts as DoesNotExist, as in Karpenter's
+// computeRequirements. The OS labels depend on the AMI family: Windows
+// families give amd64 types os=windows and the family's build, and arm64
+// types no OS at all (A:pkg/providers/instancetype/types.go getOS).
+func (in Instance) Labels(f Family) map[string]string {
+	l := map[string]string{LabelArch: in.Architecture}
+	switch {
+	case f.IsWindows() && in.Architecture == "amd64":
+		l[LabelOS] = "windows"
+		l[LabelWindowsBuild] = f.WindowsBuild()
+	case !f.IsWindows():
+		l[LabelOS] = "linux"
+	}
+	if in.hasGPU() {
+		l[LabelGPUCount] = fmt.Sprint(in.GPUCount)
+	}
+	if in.hasAccelerator() {
+		l[LabelAcceleratorCount] = fmt.Sprint(in.AcceleratorCount)
+	}
+	return l
+}
+
+// Compatible reports whether labels satisfy every requirement, strictly: an
+// Exists or In requirement on a label the instance does not have fails
+// (scheduling.Requirements.Compatible without AllowUndefinedWellKnownLabels,
+// used by MapToInstanceTypes since 1.4.0 / karpenter#7925).
+func Compatible(reqs []Requirement, labels map[string]string) bool {
+	for _, r := range reqs {
+		v, has := labels[r.Key]
+		switch r.Operator {
+		case OpIn:
+			if !has || !slices.Contains(r.Values, v) {
+				return false
+			}
+		case "NotIn":
+			if has && slices.Contains(r.Values, v) {
+				return false
+			}
+		case OpExists:
+			if !has {
+				return false
+			}
+		case OpDoesNotExist:
+			if has {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// String describes the instance for messages: "g5g.xlarge (arm64, 1 NVIDIA t4g)".
+func (in Instance) String() string {
+	name := in.Name
+	if name == "" {
+		name = "an instance"
+	}
+	parts := []string{in.Architecture}
+	if in.hasGPU() {
+		gpu := strings.TrimSpace(strings.ToUpper(in.GPUManufacturer) + " " + in.GPUName)
+		if gpu == "" {
+			gpu = "GPU"
+		}
+		if in.GPUCount > 0 {
+			gpu = fmt.Sprintf("%d %s", in.GPUCount, gpu)
+		}
+		parts = append(parts, gpu)
+	}
+	if in.hasAccelerator() {
+		acc := strings.TrimSpace(in.AcceleratorName)
+		if acc == "" {
+			acc = "accelerator"
+		}
+		if in.AcceleratorCount > 0 {
+			acc = fmt.Sprintf("%d %s", in.AcceleratorCount, acc)
+		}
+		parts = append(parts, acc)
+	}
+	return fmt.Sprintf("%s (%s)", name, strings.Join(parts, ", "))
+}
+
+// Mapping is the context of an instance-to-image question.
+type Mapping struct {
+	Family     Family
+	Kubernetes versions.Kubernetes
+	Karpenter  versions.Karpenter
+}
+
+// ForInstance returns the image Karpenter launches the instance with: the
+// first entry of status.amis whose requirements the instance satisfies
+// (A:pkg/providers/amifamily/ami.go MapToInstanceTypes, strict since 1.4.0).
+// When none is compatible it returns an error finding that names the missing
+// variant and the way out.
+func ForInstance(res Result, in Instance, m Mapping) (AMI, rules.Findings) {
+	labels := in.Labels(m.Family)
+	for _, a := range res.AMIs {
+		if !Compatible(a.Requirements, labels) {
+			continue
+		}
+		var fs rules.Findings
+		if res.Alias == nil && (in.hasGPU() || in.hasAccelerator()) {
+			fs = append(fs, rules.New(RuleNonAliasGPU, TermsPath,
+				"%s gets %s (%s), chosen by architecture only: without an alias Karpenter infers only an image's architecture, so the instance boots the same image as every other %s instance, usually without GPU/Neuron drivers. Use an alias (e.g. \"al2023@latest\", which has nvidia and neuron variants), or a separate EC2NodeClass whose images carry the drivers.",
+				in, a.ID, a.Name, in.Architecture))
+		}
+		if res.Alias != nil && in.GPUManufacturer == "amd" {
+			fs = append(fs, rules.New(RuleAMDGPU, TermsPath,
+				"%s has an AMD GPU, but Karpenter's nvidia variant is keyed on instance-gpu-count Exists whatever the manufacturer: it boots %s (%s), the NVIDIA image, without AMD drivers. Use a custom AMI with AMD drivers in a separate EC2NodeClass.",
+				in, a.ID, a.Name))
+		}
+		return a, fs
+	}
+	return AMI{}, rules.Findings{noImageFinding(res, in, m)}
+}
+
+func noImageFinding(res Result, in Instance, m Mapping) rules.Finding {
+	var ids []string
+	for _, a := range res.AMIs {
+		if !slices.Contains(ids, a.ID) {
+			ids = append(ids, a.ID)
+		}
+	}
+	karpErr := fmt.Sprintf("no instance types satisfy requirements of amis [%s]", strings.Join(ids, " "))
+	k := m.Kubernetes.String()
+	if res.Alias != nil && in.Architecture == "arm64" && in.hasGPU() {
+		bottlerocket := fmt.Sprintf("\"bottlerocket@latest\" (aws-k8s-%s-nvidia, arm64)", k)
+		al2023 := "\"al2023@latest\" (arm64 nvidia, EKS AMI ≥ v20250403, Karpenter ≥ 1.4)"
+		switch res.Alias.Family {
+		case AL2:
+			return rules.New(RuleArm64GPU, TermsPath,
+				"AL2 publishes no arm64 NVIDIA image; %s cannot start with alias %s (Karpenter: %q). Use %s or %s.",
+				in, res.Alias, karpErr, al2023, bottlerocket)
+		case AL2023:
+			if !m.Karpenter.AtLeast(4, 0) {
+				return rules.New(RuleArm64GPU, TermsPath,
+					"Karpenter %s does not query AL2023's arm64 NVIDIA image (added in Karpenter 1.4, PR #7996); %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.4 or later (and set karpenter_version), or use %s.",
+					m.Karpenter, in, res.Alias, karpErr, bottlerocket)
+			}
+			return rules.New(RuleArm64GPU, TermsPath,
+				"alias %s resolves no arm64 NVIDIA image for Kubernetes %s (AL2023 arm64 nvidia images exist from EKS AMI release v20250403); %s cannot start (Karpenter: %q). Use \"al2023@latest\" or a release from v20250403 on, or %s.",
+				res.Alias, k, in, karpErr, bottlerocket)
+		case Bottlerocket:
+			return rules.New(RuleArm64GPU, TermsPath,
+				"alias %s resolves no arm64 NVIDIA image for Kubernetes %s (SSM /aws/service/bottlerocket/aws-k8s-%s-nvidia/arm64/...); %s cannot start (Karpenter: %q). Use \"bottlerocket@latest\" or %s.",
+				res.Alias, k, k, in, karpErr, al2023)
+		}
+	}
+	var have []string
+	for _, a := range res.AMIs {
+		have = append(have, fmt.Sprintf("%s (%s) requires %s", a.ID, a.Name, formatRequirements(a.Requirements)))
+	}
+	why := ""
+	switch {
+	case m.Family.IsWindows() && in.Architecture == "arm64":
+		why = " Windows images are amd64 only: Karpenter gives arm64 instance types no OS under a Windows family."
+	case res.Alias == nil:
+		why = fmt.Sprintf(" Without an alias only the image's architecture counts: select an %s image too, or restrict the NodePool to the architectures the images have.", in.Architecture)
+	}
+	return rules.New(RuleNoCompatibleImage, TermsPath,
+		"%s matches none of the selected images, so Karpenter fails its launches with %q.%s Images: %s.",
+		in, karpErr, why, strings.Join(have, "; "))
+}
+
+func formatRequirements(rs []Requirement) string {
+	var parts []string
+	for _, r := range rs {
+		s := r.Key + " " + r.Operator
+		if len(r.Values) > 0 {
+			s += " [" + strings.Join(r.Values, ",") + "]"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,215 @@
+package ami
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// outcomeFindings judges a finished resolution: nothing usable is an error;
+// release-specific hazards are warnings.
+func (r *Resolver) outcomeFindings(req Request, b behaviour, res *Result, p *picker) rules.Findings {
+	var fs rules.Findings
+	if len(res.AMIs) == 0 {
+		var unavailable []string
+		for _, s := range res.Skipped {
+			if s.State != "" && s.State != "available" {
+				unavailable = append(unavailable, fmt.Sprintf("%s (%s) is %s", s.ID, s.Name, s.State))
+			}
+		}
+		if len(unavailable) > 0 {
+			return append(fs, rules.New(RuleNotAvailable, TermsPath,
+				"%s; Karpenter ignores images until they are available (it asks DescribeImages for state=available only), so no image is usable and the EC2NodeClass would report \"AMISelector did not match any AMIs\". Wait for the build to finish, or select an available image.",
+				strings.Join(unavailable, "; ")))
+		}
+		return append(fs, rules.New(RuleNotFound, TermsPath,
+			"no image matched, so Karpenter would report \"AMISelector did not match any AMIs\" and launch nothing. Tried:\n%s%s",
+			formatLookups(res.Lookups), ownerHint(req.Terms)))
+	}
+	if !b.stateFilter {
+		for _, a := range res.AMIs {
+			if a.Image.State != "available" {
+				fs = append(fs, rules.New(RulePendingSelectable, TermsPath,
+					"Karpenter %s does not filter on state=available: it would use %s (%s), which is %s. Images still being built get launched and later show as drift (#7652). Upgrade to 1.3.0 (or 1.2.2), or select images that are available.",
+					req.Karpenter, a.ID, a.Name, a.Image.State))
+			}
+		}
+	}
+	if res.Alias == nil {
+		fs = append(fs, unusedTermsWarning(res, p)...)
+		return fs
+	}
+	variants := map[Variant]bool{}
+	for _, a := range res.AMIs {
+		variants[a.Variant] = true
+	}
+	if variantsSwapped(req.Karpenter) && (variants[NVIDIA] || variants[Neuron]) {
+		fs = append(fs, rules.New(RuleVariantSwap, TermsPath,
+			"Karpenter %s swaps the requirements of the nvidia and neuron variants (fixed in 1.0.3, PR #6976): NVIDIA instances get the Neuron image and Neuron instances the NVIDIA one. Upgrade Karpenter to 1.0.3 or later.", req.Karpenter))
+	}
+	if !req.Karpenter.AtLeast(4, 0) && len(variants) > 1 {
+		fs = append(fs, rules.New(RuleFirstMatchBug, TermsPath,
+			"alias %s resolves %d variants and Karpenter %s maps images to nodes leniently when learning capacity (#7925): non-GPU nodes can be matched to the GPU image, the capacity cache is never filled and Karpenter keeps launching nodes too small for the pod. Upgrade to Karpenter 1.4.0 or later.",
+			res.Alias, len(variants), req.Karpenter))
+	}
+	return fs
+}
+
+// unusedTermsWarning flags terms whose images all lost to images of other
+// terms (karpenter-reference §8 rule 12).
+func unusedTermsWarning(res *Result, p *picker) rules.Findings {
+	winners := map[int]bool{}
+	for _, c := range p.best {
+		for _, t := range p.terms[c.ami.ID] {
+			winners[t] = true
+		}
+	}
+	matched := map[int]bool{}
+	for _, ts := range p.terms {
+		for _, t := range ts {
+			matched[t] = true
+		}
+	}
+	var idx []int
+	for t := range matched {
+		if !winners[t] {
+			idx = append(idx, t)
+		}
+	}
+	sort.Ints(idx)
+	var fs rules.Findings
+	for _, t := range idx {
+		var kept []string
+		for _, a := range res.AMIs {
+			kept = append(kept, fmt.Sprintf("%s %s (%s)", a.Architecture, a.ID, a.Name))
+		}
+		fs = append(fs, rules.New(RuleMultipleTermsOneArch, TermsPath.Index(t),
+			"every image this term matches loses to an image of another term: without an alias Karpenter keeps only the newest non-deprecated image per architecture, here %s. Use a separate EC2NodeClass for the images of this term, or remove it.",
+			strings.Join(kept, ", ")))
+	}
+	return fs
+}
+
+func formatLookups(ls []Lookup) string {
+	var b strings.Builder
+	for _, l := range ls {
+		fmt.Fprintf(&b, "  - %s -> %s\n", l.What, l.Result)
+	}
+	return b.String()
+}
+
+func ownerHint(terms []Term) string {
+	for _, t := range terms {
+		if t.Name != "" && t.Owner == "" && t.ID == "" && t.SSMParameter == "" {
+			return fmt.Sprintf("A name term without owner searches only owners self and amazon; if %q belongs to another account, add `owner = \"<account id>\"`.", t.Name)
+		}
+	}
+	return ""
+}
+
+var (
+	eksReleaseInName          = regexp.MustCompile(`-(v\d{8})$`)
+	bottlerocketReleaseInName = regexp.MustCompile(`-v(\d+\.\d+\.\d+)-[0-9a-f]{8}$`)
+)
+
+// aliasNotResolved explains an alias none of whose SSM parameters exists.
+// For a pinned release it names the releases that are published for the
+// Kubernetes minor, from the EKS image names (one extra DescribeImages, on
+// this error path only).
+func (r *Resolver) aliasNotResolved(ctx context.Context, a Alias, req Request, p rules.Path, res *Result) rules.Findings {
+	k := req.Kubernetes.String()
+	if a.Latest() {
+		return rules.Findings{rules.New(RuleNotFound, p,
+			"none of the SSM parameters Karpenter reads for alias %s on Kubernetes %s exists, so it fails with \"failed to discover any AMIs for alias\". Tried:\n%sCheck the cluster's Kubernetes version (kubernetes_version / provider cluster block) and the region.",
+			a, k, formatLookups(res.Lookups))}
+	}
+	detail := fmt.Sprintf("alias %s: release %s is not published for Kubernetes %s (pinned releases are per Kubernetes minor), so Karpenter fails with \"failed to discover any AMIs for alias\". Tried:\n%s",
+		a, a.Version, k, formatLookups(res.Lookups))
+	if published := r.publishedReleases(ctx, a.Family, k); len(published) > 0 {
+		detail += fmt.Sprintf("Releases published for Kubernetes %s: %s (earliest %s, newest %s). Pin one of them, e.g. %q, or use %q.",
+			k, strings.Join(lastN(published, 6), ", "), published[0], published[len(published)-1],
+			a.Family.aliasName()+"@"+published[len(published)-1], a.Family.aliasName()+"@latest")
+	} else {
+		detail += fmt.Sprintf("Use %q, or a release published for Kubernetes %s.", a.Family.aliasName()+"@latest", k)
+	}
+	return rules.Findings{rules.New(RuleAliasNotPublished, p, "%s", detail)}
+}
+
+func (r *Resolver) publishedReleases(ctx context.Context, f Family, k string) []string {
+	var pattern string
+	var re *regexp.Regexp
+	switch f {
+	case AL2023:
+		pattern, re = "amazon-eks-node-al2023-*-"+k+"-v*", eksReleaseInName
+	case AL2:
+		pattern, re = "amazon-eks-node-"+k+"-v*", eksReleaseInName
+	case Bottlerocket:
+		pattern, re = "bottlerocket-aws-k8s-"+k+"-*", bottlerocketReleaseInName
+	default:
+		return nil
+	}
+	imgs, err := r.Source.DescribeImages(ctx, awsclient.ImageQuery{
+		Owners:  []string{"amazon"},
+		Filters: []awsclient.Filter{{Name: "name", Values: []string{pattern}}},
+	})
+	if err != nil {
+		return nil // the message is still useful without the list
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, img := range imgs {
+		m := re.FindStringSubmatch(img.Name)
+		if m == nil || seen[m[1]] {
+			continue
+		}
+		seen[m[1]] = true
+		out = append(out, m[1])
+	}
+	sort.Slice(out, func(i, j int) bool { return versionLess(out[i], out[j]) })
+	return out
+}
+
+// versionLess orders vYYYYMMDD strings and x.y.z versions.
+func versionLess(a, b string) bool {
+	pa, pb := splitVersion(a), splitVersion(b)
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return len(pa) < len(pb)
+}
+
+func splitVersion(s string) []int {
+	var out []int
+	n := -1
+	for _, c := range strings.TrimPrefix(s, "v") {
+		if c >= '0' && c <= '9' {
+			if n < 0 {
+				n = 0
+			}
+			n = n*10 + int(c-'0')
+			continue
+		}
+		if n >= 0 {
+			out = append(out, n)
+			n = -1
+		}
+	}
+	if n >= 0 {
+		out = append(out, n)
+	}
+	return out
+}
+
+func lastN(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}

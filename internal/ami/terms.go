@@ -1,0 +1,209 @@
+package ami
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Term is one amiSelectorTerm. Unknown names the fields whose value is not
+// known yet (Terraform plan); checks that need them are skipped.
+type Term struct {
+	Alias        string
+	ID           string
+	Name         string
+	Owner        string
+	SSMParameter string
+	Tags         map[string]string
+	Unknown      map[string]bool
+}
+
+// Field names, as Terraform attributes.
+const (
+	FieldAlias        = "alias"
+	FieldID           = "id"
+	FieldName         = "name"
+	FieldOwner        = "owner"
+	FieldSSMParameter = "ssm_parameter"
+	FieldTags         = "tags"
+)
+
+// has reports whether the field is known to be set. An unknown value may
+// turn out null, so it never counts: checks skip it and run again at plan.
+func (t Term) has(field string) bool {
+	if t.Unknown[field] {
+		return false
+	}
+	switch field {
+	case FieldAlias:
+		return t.Alias != ""
+	case FieldID:
+		return t.ID != ""
+	case FieldName:
+		return t.Name != ""
+	case FieldOwner:
+		return t.Owner != ""
+	case FieldSSMParameter:
+		return t.SSMParameter != ""
+	case FieldTags:
+		return len(t.Tags) > 0
+	}
+	return false
+}
+
+func (t Term) known(field string) bool { return !t.Unknown[field] }
+
+// AllKnown reports whether every field of every term is known.
+func AllKnown(terms []Term) bool {
+	for _, t := range terms {
+		if len(t.Unknown) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// AliasTerm returns the first term with an alias, as EC2NodeClass.Alias()
+// does: when any term has an alias, every other term is ignored.
+func AliasTerm(terms []Term) (int, bool) {
+	for i, t := range terms {
+		if t.Alias != "" {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// MaxTerms is the CRD's maxItems on amiSelectorTerms.
+const MaxTerms = 30
+
+// maxSelectorTags is the CRD's maxProperties on selector tags.
+const maxSelectorTags = 20
+
+var amiIDPattern = regexp.MustCompile(`^ami-[0-9a-z]+$`)
+
+// TermsPath is where the terms live in both the data sources and the
+// EC2NodeClass resource.
+var TermsPath = rules.Root("ami_selector_terms")
+
+// ValidateTerms applies every rule decidable from the terms alone (CRD CEL
+// rules 9-19 of karpenter-reference §1.3, the gaps Karpenter's CEL leaves,
+// alias syntax) for Karpenter release kv.
+func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	if len(terms) == 0 || len(terms) > MaxTerms {
+		fs = append(fs, rules.New(RuleTermsCount, TermsPath,
+			"%d terms given; the EC2NodeClass CRD requires 1 to %d (minItems/maxItems). Select images with an alias (`{ alias = \"al2023@latest\" }`) or with id/name/tags/ssm_parameter terms.", len(terms), MaxTerms))
+	}
+	aliasIdx, hasAlias := AliasTerm(terms)
+	for i, t := range terms {
+		p := TermsPath.Index(i)
+		present := presentFields(t)
+		if len(t.Unknown) == 0 && !t.has(FieldAlias) && !t.has(FieldID) && !t.has(FieldName) && !t.has(FieldTags) && !t.has(FieldSSMParameter) {
+			detail := "the term sets none of alias, id, name, tags or ssm_parameter"
+			if t.Owner != "" {
+				detail = fmt.Sprintf("the term sets only owner %q", t.Owner)
+			}
+			fs = append(fs, rules.New(RuleTermEmpty, p,
+				"%s; the API server rejects it with \"expected at least one, got none, ['tags', 'id', 'name', 'alias', 'ssmParameter']\". Add a name or tags next to the owner, e.g. `{ owner = \"self\", name = \"team-eks-node-*\" }`.", detail))
+		}
+		if t.has(FieldID) {
+			if others := without(present, FieldID); len(others) > 0 {
+				fs = append(fs, rules.New(RuleTermIDExclusive, p,
+					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssm_parameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term: `{ id = %q }`.",
+					strings.Join(others, ", "), t.ID))
+			}
+			if t.known(FieldID) && !amiIDPattern.MatchString(t.ID) {
+				fs = append(fs, rules.New(RuleTermIDPattern, p.Attr(FieldID),
+					"%q is not an AMI id. The CRD's unanchored pattern `ami-[0-9a-z]+` may accept it, but EC2 matches no image and the EC2NodeClass never becomes ready. Write the whole id, e.g. \"ami-0123456789abcdef0\" (lowercase hex, no spaces).", t.ID))
+			}
+		}
+		if t.has(FieldAlias) {
+			if others := without(present, FieldAlias); len(others) > 0 {
+				fs = append(fs, rules.New(RuleTermAliasExclusive, p,
+					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep `{ alias = %q }` alone.",
+					strings.Join(others, ", "), t.Alias))
+			}
+			if t.known(FieldAlias) {
+				_, afs := ParseAlias(t.Alias, kv, p.Attr(FieldAlias))
+				fs = append(fs, afs...)
+			}
+		}
+		if !t.has(FieldID) && !t.has(FieldAlias) && t.has(FieldSSMParameter) {
+			if others := without(present, FieldSSMParameter); len(others) > 0 {
+				fs = append(fs, rules.New(RuleTermSSMIgnoredFields, p,
+					"the term sets ssm_parameter %q together with %s. Karpenter resolves the parameter and never looks at the other fields of the term, so they filter nothing. Remove them, or put them in a term of their own.",
+					t.SSMParameter, strings.Join(others, ", ")))
+			}
+		}
+		if t.has(FieldSSMParameter) && !kv.AtLeast(4, 0) {
+			fs = append(fs, rules.New(RuleSSMParameterVersion, p.Attr(FieldSSMParameter),
+				"ssm_parameter needs Karpenter 1.4.0 or later (PR #7341) and karpenter_version is %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image with `{ id = ... }`.", kv))
+		}
+		if t.known(FieldTags) {
+			fs = append(fs, validateSelectorTags(t.Tags, p.Attr(FieldTags))...)
+		}
+		if t.known(FieldOwner) && strings.Contains(t.Owner, ",") {
+			var split []string
+			for _, o := range strings.Split(t.Owner, ",") {
+				split = append(split, fmt.Sprintf("{ ..., owner = %q }", strings.TrimSpace(o)))
+			}
+			fs = append(fs, rules.New(RuleOwnerComma, p.Attr(FieldOwner),
+				"owner %q: Karpenter sends it as one element of DescribeImages Owners and never splits on commas, so EC2 looks for an owner literally named %q. Write one term per owner: %s.",
+				t.Owner, t.Owner, strings.Join(split, ", ")))
+		}
+	}
+	if hasAlias && len(terms) != 1 {
+		fs = append(fs, rules.New(RuleTermAliasExclusive, TermsPath,
+			"term %d is an alias and there are %d terms. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms\"), and Karpenter would ignore every other term. Keep only `{ alias = %q }`, or drop the alias and select images by id/name/tags.",
+			aliasIdx, len(terms), terms[aliasIdx].Alias))
+	}
+	return fs
+}
+
+func validateSelectorTags(tags map[string]string, p rules.Path) rules.Findings {
+	var fs rules.Findings
+	if len(tags) > maxSelectorTags {
+		fs = append(fs, rules.New(RuleTermTagsEmpty, p,
+			"%d tags; the CRD allows at most %d per selector term (maxProperties). Split the selector into several terms.", len(tags), maxSelectorTags))
+	}
+	keys := make([]string, 0, len(tags))
+	for k := range tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == "" {
+			fs = append(fs, rules.New(RuleTermTagsEmpty, p,
+				"a tag has an empty key; the API server rejects it (\"empty tag keys or values aren't supported\")."))
+		} else if tags[k] == "" {
+			fs = append(fs, rules.New(RuleTermTagsEmpty, p.Key(k),
+				"tag %q has an empty value; the API server rejects it (\"empty tag keys or values aren't supported\"). To match any value of the tag write %q = \"*\" (Karpenter turns it into a tag-key filter).", k, k))
+		}
+	}
+	return fs
+}
+
+func presentFields(t Term) []string {
+	var out []string
+	for _, f := range []string{FieldAlias, FieldID, FieldName, FieldOwner, FieldSSMParameter, FieldTags} {
+		if t.has(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func without(fields []string, drop string) []string {
+	var out []string
+	for _, f := range fields {
+		if f != drop {
+			out = append(out, f)
+		}
+	}
+	return out
+}
