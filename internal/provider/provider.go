@@ -334,9 +334,18 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 }
 
 func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewAMIsDataSource,
+		NewAMIDataSource,
+		NewInstanceTypesDataSource,
+	}
 }
 
 func (p *karpenterProvider) Functions(context.Context) []func() function.Function {
-	return nil
+	return []func() function.Function{
+		NewAMISSMParametersFunction,
+		NewInstanceFamilyFunction,
+		NewLintUserDataFunction,
+		NewTaintsArgFunction,
+	}
 }

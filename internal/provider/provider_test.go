@@ -18,23 +18,21 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 
 func TestMain(m *testing.M) {
 	// An empty CLI configuration silences Terraform's missing-config warning
-	// and keeps a developer's ~/.terraformrc (dev_overrides, mirrors) out of
-	// the tests.
-	if os.Getenv("TF_CLI_CONFIG_FILE") == "" {
-		dir, err := os.MkdirTemp("", "tfcli")
-		if err != nil {
-			panic(err)
-		}
-		f := filepath.Join(dir, "empty.tfrc")
-		if err := os.WriteFile(f, nil, 0o600); err != nil {
-			panic(err)
-		}
-		os.Setenv("TF_CLI_CONFIG_FILE", f)
-		code := m.Run()
-		os.RemoveAll(dir)
-		os.Exit(code)
+	// (some machines export TF_CLI_CONFIG_FILE pointing at a file that does
+	// not exist) and keeps a developer's dev_overrides and mirrors out of the
+	// tests.
+	dir, err := os.MkdirTemp("", "tfcli")
+	if err != nil {
+		panic(err)
 	}
-	os.Exit(m.Run())
+	f := filepath.Join(dir, "empty.tfrc")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		panic(err)
+	}
+	os.Setenv("TF_CLI_CONFIG_FILE", f)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func TestProviderSchemaIsValid(t *testing.T) {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -139,4 +140,14 @@ func diagsString(diags diag.Diagnostics) string {
 		fmt.Fprintf(&b, "[%s] %s: %s\n", d.Severity(), d.Summary(), d.Detail())
 	}
 	return b.String()
+}
+
+// wrapped matches text as Terraform prints it in a diagnostic: literally,
+// except that any run of spaces may have become a line break.
+func wrapped(parts ...string) *regexp.Regexp {
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, `.*`))
 }

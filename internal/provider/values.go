@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // knownString returns the value of a known, non-null string.
@@ -53,3 +55,6 @@ func knownStrings(ctx context.Context, l types.List) ([]string, bool) {
 	}
 	return out, true
 }
+
+// parseKubernetes validates a Kubernetes version attribute.
+func parseKubernetes(s string) (versions.Kubernetes, error) { return versions.ParseKubernetes(s) }

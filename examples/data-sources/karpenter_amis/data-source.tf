@@ -1,0 +1,24 @@
+# What Karpenter would put in status.amis: one image per architecture and
+# variant for an alias, ordered as Karpenter orders them.
+data "karpenter_amis" "al2023" {
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  kubernetes_version = "1.32"
+}
+
+# Custom images by name: only available images count, deprecated ones last,
+# and one image per architecture. `skipped` says why the others are not used
+# (a Packer build still pending, a failed build, an older image, ...).
+data "karpenter_amis" "team" {
+  ami_family = "AL2023"
+  ami_selector_terms = [
+    { name = "team-eks-node-al2023-*", owner = "self" },
+  ]
+}
+
+output "images" {
+  value = { for a in data.karpenter_amis.al2023.amis : "${a.architecture}/${a.variant}" => a.id }
+}
+
+output "not_used" {
+  value = { for s in data.karpenter_amis.team.skipped : s.id => s.reason }
+}

@@ -1,0 +1,92 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// errDeferred means an input needed for resolution is not known yet; a
+// resource leaves its computed values unknown and checks again at apply.
+var errDeferred = errors.New("deferred until the value is known")
+
+// resolution is a finished AMI resolution and what it was resolved for.
+type resolution struct {
+	result     ami.Result
+	kubernetes versions.Kubernetes
+	// kubernetesSet is false when no Kubernetes version was needed (no
+	// alias) and none was given.
+	kubernetesSet bool
+}
+
+// resolveAMIs resolves terms with the provider's shared cache. k8s is the
+// object's own kubernetes_version (null to use the provider's cluster). It
+// returns errDeferred when something needed is unknown; other failures are
+// added to diags.
+func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s types.String, diags *diag.Diagnostics) (resolution, error) {
+	var out resolution
+	if k8s.IsUnknown() {
+		return out, errDeferred
+	}
+	version := k8s.ValueString()
+	_, hasAlias := ami.AliasTerm(terms)
+	if version == "" && hasAlias {
+		facts, err := pd.ClusterFacts(ctx, []string{cluster.FieldKubernetesVersion}, "resolving an AMI alias")
+		switch {
+		case errors.Is(err, cluster.ErrUnknown):
+			return out, errDeferred
+		case err != nil:
+			diags.AddAttributeError(path.Root("kubernetes_version"), "Kubernetes version needed",
+				err.Error()+". Alias SSM parameters are per Kubernetes minor, so the alias cannot be resolved without it; "+
+					"set `kubernetes_version` here or in the provider's cluster block.")
+			return out, err
+		}
+		version = facts.KubernetesVersion
+	}
+	if version != "" {
+		v, err := versions.ParseKubernetes(version)
+		if err != nil {
+			diags.AddAttributeError(path.Root("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+			return out, err
+		}
+		out.kubernetes, out.kubernetesSet = v, true
+		if !v.SupportedByKarpenter() {
+			diags.AddAttributeWarning(path.Root("kubernetes_version"), "Kubernetes version outside Karpenter's range",
+				fmt.Sprintf("Kubernetes %s is outside the range Karpenter supports (1.%d to 1.%d); Karpenter logs \"karpenter is not compatible with kubernetes version\".",
+					v, versions.MinKubernetesMinor, versions.MaxKubernetesMinor))
+		}
+	}
+	r := &ami.Resolver{Source: pd.AWS}
+	res, err := r.Resolve(ctx, ami.Request{Terms: terms, Kubernetes: out.kubernetes, Karpenter: pd.Karpenter})
+	if err != nil {
+		if errors.Is(err, awsclient.ErrUnknownConfig) {
+			return out, errDeferred
+		}
+		diags.AddAttributeError(path.Root("ami_selector_terms"), "AWS lookup failed", awsErrorDetail(err))
+		return out, err
+	}
+	out.result = res
+	return out, nil
+}
+
+// awsErrorDetail explains an AWS failure with the fix for the usual causes.
+func awsErrorDetail(err error) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "failed to retrieve credentials") || strings.Contains(msg, "no EC2 IMDS role found"):
+		return msg + "\n\nNo AWS credentials were found. Set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or `profile`/`assume_role` in the provider block. For an emulator, set the `endpoints` block and dummy keys."
+	case strings.Contains(msg, "RequestLimitExceeded") || strings.Contains(msg, "ThrottlingException") || strings.Contains(msg, "retry quota exceeded"):
+		return msg + "\n\nAWS kept throttling the request after the configured retries. Raise `max_retries`, use `retry_mode = \"adaptive\"`, or plan with lower -parallelism."
+	}
+	return msg
+}

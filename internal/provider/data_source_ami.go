@@ -1,0 +1,202 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*amiDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig   = (*amiDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*amiDataSource)(nil)
+)
+
+// NewAMIDataSource is the factory of karpenter_ami.
+func NewAMIDataSource() datasource.DataSource { return &amiDataSource{} }
+
+type amiDataSource struct{ data *ProviderData }
+
+type amiModel struct {
+	Terms             types.List   `tfsdk:"ami_selector_terms"`
+	Family            types.String `tfsdk:"ami_family"`
+	KubernetesVersion types.String `tfsdk:"kubernetes_version"`
+	InstanceType      types.String `tfsdk:"instance_type"`
+	Architecture      types.String `tfsdk:"architecture"`
+	Accelerator       types.String `tfsdk:"accelerator"`
+	ID                types.String `tfsdk:"id"`
+	Name              types.String `tfsdk:"name"`
+	Variant           types.String `tfsdk:"variant"`
+	Deprecated        types.Bool   `tfsdk:"deprecated"`
+	CreationDate      types.String `tfsdk:"creation_date"`
+	Requirements      types.List   `tfsdk:"requirements"`
+}
+
+func (d *amiDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_ami"
+}
+
+func (d *amiDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := amisAttributes()
+	delete(attrs, "amis")
+	delete(attrs, "skipped")
+	attrs["instance_type"] = schema.StringAttribute{
+		Optional:    true,
+		Description: "The instance type to answer for, e.g. `g5g.xlarge`. Its architecture, GPU and accelerator come from ec2:DescribeInstanceTypes when AWS is configured, else from the embedded family facts. Exactly one of `instance_type` and `architecture`.",
+	}
+	attrs["architecture"] = schema.StringAttribute{
+		Optional: true, Computed: true,
+		Description: "`amd64` or `arm64`: answer for a hypothetical instance of that architecture (with `accelerator`). Computed from `instance_type` when that is given.",
+		Validators:  []validator.String{stringvalidator.OneOf("amd64", "arm64")},
+	}
+	attrs["accelerator"] = schema.StringAttribute{
+		Optional:    true,
+		Description: "With `architecture`: `none` (default), `nvidia` (an instance with a GPU) or `neuron` (Inferentia/Trainium).",
+		Validators:  []validator.String{stringvalidator.OneOf("none", "nvidia", "neuron")},
+	}
+	attrs["id"] = schema.StringAttribute{Computed: true, Description: "Id of the image the instance gets."}
+	attrs["name"] = schema.StringAttribute{Computed: true, Description: "Name of the image."}
+	attrs["variant"] = schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."}
+	attrs["deprecated"] = schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."}
+	attrs["creation_date"] = schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339)."}
+	attrs["requirements"] = requirementsAttributeDS()
+	resp.Schema = schema.Schema{
+		Description: "The image one instance type gets: the first entry of what Karpenter would put in `status.amis` whose requirements the " +
+			"instance satisfies, matched strictly as Karpenter does since 1.4 (karpenter#7925). A GPU instance gets the `nvidia` variant, a " +
+			"Neuron instance the `neuron` variant, others `standard`; without an alias only the architecture counts. When no image fits " +
+			"(e.g. `g5g.xlarge` with `al2@latest`, which has no arm64 GPU image) the read fails with the missing variant and the way out.",
+		Attributes: attrs,
+	}
+}
+
+func (d *amiDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("instance_type"), path.MatchRoot("architecture")),
+		datasourcevalidator.Conflicting(path.MatchRoot("instance_type"), path.MatchRoot("accelerator")),
+	}
+}
+
+func (d *amiDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
+	if pd, ok := req.ProviderData.(*ProviderData); ok {
+		d.data = pd
+	}
+}
+
+func (d *amiDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m amiModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateSelection(m.Terms, m.Family, m.KubernetesVersion, providerDataOrDefault(d.data), &resp.Diagnostics)
+	if s, ok := knownString(m.InstanceType); ok {
+		if _, _, ok := instancetype.SplitType(s); !ok {
+			resp.Diagnostics.AddAttributeError(path.Root("instance_type"), "Invalid instance type",
+				fmt.Sprintf("%q is not an instance type name; write family.size, e.g. \"g5g.xlarge\".", s))
+		}
+	}
+}
+
+func (d *amiDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m amiModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pd := providerDataOrDefault(d.data)
+	terms, _ := termsFromList(m.Terms)
+	appendFindings(&resp.Diagnostics, path.Empty(), versionSpecific(pd.Karpenter, func(kv versions.Karpenter) rules.Findings {
+		return append(ami.ValidateTerms(terms, kv), ami.ValidateFamily(m.Family.ValueString(), !m.Family.IsUnknown(), terms, kv, false)...)
+	}))
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in, ok := d.instance(ctx, pd, m, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	res, err := resolveAMIs(ctx, pd, terms, m.KubernetesVersion, &resp.Diagnostics)
+	if err != nil {
+		addDeferredError(err, &resp.Diagnostics)
+		return
+	}
+	appendFindings(&resp.Diagnostics, path.Empty(), res.result.Findings)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	family, _ := ami.ResolvedFamily(m.Family.ValueString(), terms, pd.Karpenter)
+	chosen, fs := ami.ForInstance(res.result, in, ami.Mapping{Family: family, Kubernetes: res.kubernetes, Karpenter: pd.Karpenter})
+	appendFindings(&resp.Diagnostics, path.Empty(), fs)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.Family = resolvedFamilyValue(m.Family, terms, pd)
+	m.KubernetesVersion = kubernetesValue(res)
+	m.Architecture = types.StringValue(in.Architecture)
+	m.ID, m.Name = types.StringValue(chosen.ID), types.StringValue(chosen.Name)
+	m.Variant, m.Deprecated = types.StringValue(string(chosen.Variant)), types.BoolValue(chosen.Deprecated)
+	m.CreationDate = types.StringValue(chosen.CreationDate)
+	var diags diag.Diagnostics
+	m.Requirements, diags = requirementsValue(chosen.Requirements)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// instance describes the instance the question is about.
+func (d *amiDataSource) instance(ctx context.Context, pd *ProviderData, m amiModel, diags *diag.Diagnostics) (ami.Instance, bool) {
+	if m.InstanceType.IsNull() {
+		in := ami.Instance{Architecture: m.Architecture.ValueString()}
+		switch m.Accelerator.ValueString() {
+		case "nvidia":
+			in.GPUManufacturer = "nvidia"
+			in.Name = "an " + in.Architecture + " NVIDIA GPU instance"
+		case "neuron":
+			in.AcceleratorName = "neuron"
+			in.Name = "an " + in.Architecture + " Neuron instance"
+		default:
+			in.Name = "an " + in.Architecture + " instance"
+		}
+		return in, true
+	}
+	name := m.InstanceType.ValueString()
+	cat, err := instancetype.Load(ctx, pd.AWS)
+	if err != nil {
+		diags.AddAttributeError(path.Root("instance_type"), "AWS lookup failed", awsErrorDetail(err))
+		return ami.Instance{}, false
+	}
+	t, ok := cat.Type(name)
+	if !ok {
+		diags.AddAttributeError(path.Root("instance_type"), "Unknown instance type", unknownTypeDetail(cat, name))
+		return ami.Instance{}, false
+	}
+	return ami.InstanceFromType(t), true
+}
+
+func unknownTypeDetail(cat *instancetype.Catalogue, name string) string {
+	fam, size, ok := instancetype.SplitType(name)
+	if !ok {
+		return fmt.Sprintf("%q is not an instance type name; write family.size, e.g. \"g5g.xlarge\".", name)
+	}
+	src := "ec2:DescribeInstanceTypes of the provider's region (only the HVM x86_64/arm64 types Karpenter can launch)"
+	if cat.Source == instancetype.SourceEmbedded {
+		src = "the embedded instance facts (" + cat.Note + ")"
+	}
+	if f, ok := cat.Family(fam); ok && len(f.Sizes) > 0 {
+		return fmt.Sprintf("%q is not an instance type in %s: family %s has no size %q; its sizes are %s.", name, src, fam, size, strings.Join(f.Sizes, ", "))
+	}
+	return fmt.Sprintf("%q is not an instance type in %s.", name, src)
+}

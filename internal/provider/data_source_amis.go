@@ -1,0 +1,230 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*amisDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*amisDataSource)(nil)
+)
+
+// NewAMIsDataSource is the factory of karpenter_amis.
+func NewAMIsDataSource() datasource.DataSource { return &amisDataSource{} }
+
+type amisDataSource struct{ data *ProviderData }
+
+type amisModel struct {
+	Terms             types.List   `tfsdk:"ami_selector_terms"`
+	Family            types.String `tfsdk:"ami_family"`
+	KubernetesVersion types.String `tfsdk:"kubernetes_version"`
+	AMIs              types.List   `tfsdk:"amis"`
+	Skipped           types.List   `tfsdk:"skipped"`
+}
+
+var amiAttrTypes = map[string]attr.Type{
+	"id":            types.StringType,
+	"name":          types.StringType,
+	"architecture":  types.StringType,
+	"variant":       types.StringType,
+	"deprecated":    types.BoolType,
+	"creation_date": types.StringType,
+	"owner_id":      types.StringType,
+	"requirements":  types.ListType{ElemType: types.ObjectType{AttrTypes: requirementAttrTypes}},
+}
+
+var skippedAttrTypes = map[string]attr.Type{
+	"id": types.StringType, "name": types.StringType, "state": types.StringType, "reason": types.StringType,
+}
+
+func (d *amisDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_amis"
+}
+
+func (d *amisDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "What Karpenter would put in an EC2NodeClass's `status.amis` for these selector terms: aliases resolved through " +
+			"the public SSM parameters, other terms through ec2:DescribeImages, only `available` images, deprecated ones last, one image " +
+			"per requirement set, ordered as Karpenter orders them. `skipped` lists every image a selector matched that Karpenter would not use, with the reason.",
+		Attributes: amisAttributes(),
+	}
+}
+
+func amisAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"ami_selector_terms": schema.ListNestedAttribute{
+			Required: true, Description: descTerms,
+			NestedObject: schema.NestedAttributeObject{Attributes: termAttributesDS()},
+		},
+		"ami_family": schema.StringAttribute{
+			Optional: true, Computed: true,
+			Description: "The EC2NodeClass `amiFamily`. Optional here; when unset it is the alias's family. It does not change which images non-alias terms find.",
+		},
+		"kubernetes_version": schema.StringAttribute{
+			Optional: true, Computed: true,
+			Description: "Kubernetes minor the alias is resolved for, e.g. `1.32`. Defaults to the provider's `cluster.kubernetes_version` (or eks:DescribeCluster of `cluster.name`).",
+		},
+		"amis": schema.ListNestedAttribute{
+			Computed: true, Description: "The images Karpenter would use, in `status.amis` order.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
+				"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
+				"architecture":  schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
+				"variant":       schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty for other terms (Karpenter infers only architecture)."},
+				"deprecated":    schema.BoolAttribute{Computed: true, Description: "Whether the image is past its deprecation time (used only when nothing newer qualifies)."},
+				"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339)."},
+				"owner_id":      schema.StringAttribute{Computed: true, Description: "Owner account id."},
+				"requirements":  requirementsAttributeDS(),
+			}},
+		},
+		"skipped": schema.ListNestedAttribute{
+			Computed: true, Description: "Images a selector matched but Karpenter would not use: not `available` (pending, failed, disabled, ...), unsupported architecture, or superseded by a preferred image of the same requirement set.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":     schema.StringAttribute{Computed: true, Description: "Image id."},
+				"name":   schema.StringAttribute{Computed: true, Description: "Image name."},
+				"state":  schema.StringAttribute{Computed: true, Description: "EC2 image state."},
+				"reason": schema.StringAttribute{Computed: true, Description: "Why Karpenter would not use it."},
+			}},
+		},
+	}
+}
+
+func (d *amisDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
+	if pd, ok := req.ProviderData.(*ProviderData); ok {
+		d.data = pd
+	}
+}
+
+func (d *amisDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var m amisModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	validateSelection(m.Terms, m.Family, m.KubernetesVersion, providerDataOrDefault(d.data), &resp.Diagnostics)
+}
+
+// validateSelection runs the literal checks shared by both AMI data sources.
+func validateSelection(termsList types.List, family, k8s types.String, pd *ProviderData, diags *diag.Diagnostics) {
+	terms, ok := termsFromList(termsList)
+	if ok {
+		appendFindings(diags, path.Empty(), ami.ValidateTerms(terms, pd.Karpenter))
+		appendFindings(diags, path.Empty(), ami.ValidateFamily(family.ValueString(), !family.IsUnknown(), terms, pd.Karpenter, false))
+	}
+	if s, known := knownString(k8s); known {
+		if _, err := parseKubernetes(s); err != nil {
+			diags.AddAttributeError(path.Root("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+		}
+	}
+}
+
+func (d *amisDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m amisModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pd := providerDataOrDefault(d.data)
+	terms, _ := termsFromList(m.Terms)
+	appendFindings(&resp.Diagnostics, path.Empty(), versionSpecific(pd.Karpenter, func(kv versions.Karpenter) rules.Findings {
+		return append(ami.ValidateTerms(terms, kv), ami.ValidateFamily(m.Family.ValueString(), !m.Family.IsUnknown(), terms, kv, false)...)
+	}))
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	res, err := resolveAMIs(ctx, pd, terms, m.KubernetesVersion, &resp.Diagnostics)
+	if err != nil {
+		addDeferredError(err, &resp.Diagnostics)
+		return
+	}
+	appendFindings(&resp.Diagnostics, path.Empty(), res.result.Findings)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.Family = resolvedFamilyValue(m.Family, terms, pd)
+	m.KubernetesVersion = kubernetesValue(res)
+	var diags diag.Diagnostics
+	m.AMIs, diags = amisValue(res.result.AMIs)
+	resp.Diagnostics.Append(diags...)
+	m.Skipped, diags = skippedValue(res.result.Skipped)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// addDeferredError explains to a data source, which cannot defer, that an
+// input is unknown during plan.
+func addDeferredError(err error, diags *diag.Diagnostics) {
+	if err == errDeferred {
+		diags.AddError("Inputs not known yet",
+			"The Kubernetes version or the provider's AWS configuration is not known until apply (it comes from a resource created in the same run). "+
+				"Data sources are read during plan, so set `kubernetes_version` (and the provider's region/endpoints) from known values, "+
+				"or use the karpenter_ec2nodeclass resource, which defers resolution to apply.")
+	}
+}
+
+func resolvedFamilyValue(cur types.String, terms []ami.Term, pd *ProviderData) types.String {
+	if !cur.IsNull() && !cur.IsUnknown() {
+		return cur
+	}
+	if f, ok := ami.ResolvedFamily("", terms, pd.Karpenter); ok {
+		return types.StringValue(string(f))
+	}
+	return types.StringNull()
+}
+
+func kubernetesValue(r resolution) types.String {
+	if !r.kubernetesSet {
+		return types.StringNull()
+	}
+	return types.StringValue(r.kubernetes.String())
+}
+
+func amisValue(amis []ami.AMI) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	elems := make([]attr.Value, 0, len(amis))
+	for _, a := range amis {
+		o, d := amiObject(a)
+		diags.Append(d...)
+		elems = append(elems, o)
+	}
+	l, d := types.ListValue(types.ObjectType{AttrTypes: amiAttrTypes}, elems)
+	diags.Append(d...)
+	return l, diags
+}
+
+func amiObject(a ami.AMI) (types.Object, diag.Diagnostics) {
+	reqs, diags := requirementsValue(a.Requirements)
+	o, d := types.ObjectValue(amiAttrTypes, map[string]attr.Value{
+		"id": types.StringValue(a.ID), "name": types.StringValue(a.Name), "architecture": types.StringValue(a.Architecture),
+		"variant": types.StringValue(string(a.Variant)), "deprecated": types.BoolValue(a.Deprecated),
+		"creation_date": types.StringValue(a.CreationDate), "owner_id": types.StringValue(a.OwnerID), "requirements": reqs,
+	})
+	diags.Append(d...)
+	return o, diags
+}
+
+func skippedValue(sk []ami.Skipped) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	elems := make([]attr.Value, 0, len(sk))
+	for _, s := range sk {
+		o, d := types.ObjectValue(skippedAttrTypes, map[string]attr.Value{
+			"id": types.StringValue(s.ID), "name": types.StringValue(s.Name), "state": types.StringValue(s.State), "reason": types.StringValue(s.Reason),
+		})
+		diags.Append(d...)
+		elems = append(elems, o)
+	}
+	l, d := types.ListValue(types.ObjectType{AttrTypes: skippedAttrTypes}, elems)
+	diags.Append(d...)
+	return l, diags
+}

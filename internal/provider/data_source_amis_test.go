@@ -1,0 +1,245 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+)
+
+// emulatorWithStats starts the emulator and returns the provider block that
+// points at it (static test credentials in the environment, no retries so
+// request counts are exact) and the emulator, for request counting.
+func emulatorWithStats(t *testing.T, extra string) (string, *awsemu.Server) {
+	t.Helper()
+	url, srv := awsemutest.Start(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	return fmt.Sprintf(`
+provider "karpenter" {
+  region      = "us-east-1"
+  max_retries = 0
+  %s
+  endpoints {
+    ec2 = %[2]q
+    ssm = %[2]q
+    eks = %[2]q
+    sts = %[2]q
+  }
+}
+`, extra, url), srv
+}
+
+func TestAccAMIsDataSource(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	amiPath := func(i int, attr string) tfjsonpath.Path { return tfjsonpath.New("amis").AtSliceIndex(i).AtMapKey(attr) }
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Literal mistakes fail terraform validate, without AWS.
+				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ alias = "al2023@v20251209@x" }] }`,
+				ExpectError: regexp.MustCompile(`alias-multiple-at`),
+			},
+			{
+				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ alias = "al2023@latest" }, { name = "x" }] }`,
+				ExpectError: regexp.MustCompile(`ami-term-alias-exclusive`),
+			},
+			{
+				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ name = "team-gpu-node-*" }] }`,
+				ExpectError: wrapped("ami-not-available", awsemu.CustomGPUPendingOnlyID+" ("+awsemu.CustomGPUPendingOnlyName+") is pending; Karpenter ignores images until they are available"),
+			},
+			{
+				Config:      prov + `data "karpenter_amis" "x" {
+  ami_selector_terms = [{ alias = "al2@latest" }]
+  kubernetes_version = "1.33"
+}`,
+				ExpectError: wrapped("alias-al2-unsupported-kubernetes", "AL2 aliases are no longer supported on EKS 1.33+"),
+			},
+			{
+				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ alias = "al2023@v20200101" }] }`,
+				ExpectError: wrapped("alias-not-published", "Releases published for Kubernetes 1.32: v20251112, v20251209"),
+			},
+			{
+				Config: prov + `
+data "karpenter_amis" "al2023" {
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+data "karpenter_amis" "team" {
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ name = "team-eks-node-al2023-x86_64-*", owner = "self" }]
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("amis"), knownvalue.ListSizeExact(5)),
+					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("kubernetes_version"), knownvalue.StringExact("1.32")),
+					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("ami_family"), knownvalue.StringExact("AL2023")),
+					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", amiPath(0, "requirements").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"key": knownvalue.StringExact("kubernetes.io/arch"), "operator": knownvalue.StringExact("In"), "values": knownvalue.ListSizeExact(1),
+					})),
+					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("amis"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomArchLiarID), "architecture": knownvalue.StringExact("arm64"), "variant": knownvalue.StringExact("")}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomTieWinnerID), "architecture": knownvalue.StringExact("amd64")}),
+					})),
+					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("skipped"), knownvalue.ListPartial(map[int]knownvalue.Check{
+						// Sorted by id: the pending build is the 3rd skipped image.
+						skippedIndex(t, awsemu.CustomPendingID): knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id": knownvalue.StringExact(awsemu.CustomPendingID), "name": knownvalue.StringExact(awsemu.CustomPendingName),
+							"state":  knownvalue.StringExact("pending"),
+							"reason": knownvalue.StringExact("state is pending; Karpenter ignores images until they are available"),
+						}),
+					})),
+				},
+			},
+		},
+	})
+}
+
+// skippedIndex is the position of id among the skipped images of the team
+// selector above (sorted by id), computed from the fixtures.
+func skippedIndex(t *testing.T, id string) int {
+	ids := []string{awsemu.CustomPendingID, awsemu.CustomFailedID, awsemu.CustomTieLoserID, awsemu.CustomDeprecatedID, awsemu.CustomAvailableOldID}
+	n := 0
+	for _, other := range ids {
+		if other < id {
+			n++
+		}
+	}
+	return n
+}
+
+func TestAccAMIDataSource(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      prov + `data "karpenter_ami" "x" { ami_selector_terms = [{ alias = "al2023@latest" }] }`,
+				ExpectError: regexp.MustCompile(`(?s)instance_type.*architecture`),
+			},
+			{
+				// Seed 000: arm64 GPU on AL2.
+				Config: prov + `data "karpenter_ami" "x" {
+  ami_selector_terms = [{ alias = "al2@latest" }]
+  instance_type      = "g5g.xlarge"
+}`,
+				ExpectError: wrapped("arm64-gpu-no-image", "AL2 publishes no arm64 NVIDIA image; g5g.xlarge (arm64, 1 NVIDIA t4g) cannot start with alias al2@latest", `Use "al2023@latest"`, `"bottlerocket@latest" (aws-k8s-1.32-nvidia, arm64)`),
+			},
+			{
+				Config: prov + `data "karpenter_ami" "x" {
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  instance_type      = "g5g.medium"
+}`,
+				ExpectError: wrapped("Unknown instance type", `family g5g has no size "medium"`),
+			},
+			{
+				Config: prov + `
+data "karpenter_ami" "g5g" {
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  instance_type      = "g5g.xlarge"
+}
+data "karpenter_ami" "inf2" {
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  instance_type      = "inf2.xlarge"
+}
+data "karpenter_ami" "arm" {
+  ami_selector_terms = [{ alias = "bottlerocket@1.49.0" }]
+  architecture       = "arm64"
+  accelerator        = "nvidia"
+}
+data "karpenter_ami" "custom" {
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  instance_type      = "m6g.large"
+}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.karpenter_ami.g5g", tfjsonpath.New("name"), knownvalue.StringExact("amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209")),
+					statecheck.ExpectKnownValue("data.karpenter_ami.g5g", tfjsonpath.New("variant"), knownvalue.StringExact("nvidia")),
+					statecheck.ExpectKnownValue("data.karpenter_ami.g5g", tfjsonpath.New("architecture"), knownvalue.StringExact("arm64")),
+					statecheck.ExpectKnownValue("data.karpenter_ami.inf2", tfjsonpath.New("name"), knownvalue.StringExact("amazon-eks-node-al2023-x86_64-neuron-1.32-v20251209")),
+					statecheck.ExpectKnownValue("data.karpenter_ami.arm", tfjsonpath.New("name"), knownvalue.StringExact("bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce")),
+					statecheck.ExpectKnownValue("data.karpenter_ami.custom", tfjsonpath.New("id"), knownvalue.StringExact(awsemu.CustomArm64ID)),
+					statecheck.ExpectKnownValue("data.karpenter_ami.custom", tfjsonpath.New("requirements"), knownvalue.ListSizeExact(1)),
+				},
+			},
+		},
+	})
+}
+
+func TestAccAMIDataSourceWarnsForGPUOnCustomImages(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	// Warnings do not fail; prove the warning exists with the provider
+	// directly (plugin-testing does not expose warnings).
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + `data "karpenter_ami" "x" {
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  instance_type      = "g5.xlarge"
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.karpenter_ami.x", tfjsonpath.New("id"), knownvalue.StringExact(awsemu.CustomTieWinnerID)),
+			},
+		}},
+	})
+}
+
+func TestAccAMIRequestEconomy(t *testing.T) {
+	prov, srv := emulatorWithStats(t, `cluster { name = "demo" }`)
+	var b strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&b, "data \"karpenter_amis\" \"a%d\" {\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n}\n", i)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + b.String(),
+		}},
+	})
+	// The test reads each data source in plan, apply and refresh: every
+	// one of those runs in a fresh provider process with a fresh cache, so
+	// count per process: one SSM batch and two DescribeImages each.
+	st := srv.Stats()
+	runs := st["eks:DescribeCluster"] // one per process that resolved an alias
+	if runs == 0 || st["ssm:GetParameters"] != runs || st["ec2:DescribeImages"] != 2*runs {
+		t.Fatalf("50 data sources with one alias, %d provider processes: %v", runs, st)
+	}
+}
+
+func TestAccAMISSMParametersFunction(t *testing.T) {
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps: []resource.TestStep{
+			{
+				Config:      `output "x" { value = provider::karpenter::ami_ssm_parameters("al2@latest", "1.33") }`,
+				ExpectError: wrapped("AL2 aliases are no longer supported on EKS 1.33+"),
+			},
+			{
+				Config:      `output "x" { value = provider::karpenter::ami_ssm_parameters("al2023@v1@x", "1.32") }`,
+				ExpectError: regexp.MustCompile(`alias-multiple-at`),
+			},
+			{
+				Config: `output "al2" { value = provider::karpenter::ami_ssm_parameters("al2@latest", "1.32") }`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownOutputValue("al2", knownvalue.MapExact(map[string]knownvalue.Check{
+						"amd64/standard": knownvalue.StringExact("/aws/service/eks/optimized-ami/1.32/amazon-linux-2/recommended/image_id"),
+						"arm64/standard": knownvalue.StringExact("/aws/service/eks/optimized-ami/1.32/amazon-linux-2-arm64/recommended/image_id"),
+						"amd64/nvidia":   knownvalue.StringExact("/aws/service/eks/optimized-ami/1.32/amazon-linux-2-gpu/recommended/image_id"),
+						"amd64/neuron":   knownvalue.StringExact("/aws/service/eks/optimized-ami/1.32/amazon-linux-2-gpu/recommended/image_id"),
+					})),
+				},
+			},
+		},
+	})
+}
