@@ -60,7 +60,7 @@ func TestAccAMIsDataSource(t *testing.T) {
 				ExpectError: wrapped("ami-not-available", awsemu.CustomGPUPendingOnlyID+" ("+awsemu.CustomGPUPendingOnlyName+") is pending; Karpenter ignores images until they are available"),
 			},
 			{
-				Config:      prov + `data "karpenter_amis" "x" {
+				Config: prov + `data "karpenter_amis" "x" {
   ami_selector_terms = [{ alias = "al2@latest" }]
   kubernetes_version = "1.33"
 }`,
