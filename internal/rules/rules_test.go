@@ -64,3 +64,27 @@ func TestFindingSummaryAndSeverity(t *testing.T) {
 		t.Fatal(f.String())
 	}
 }
+
+func TestUnknowns(t *testing.T) {
+	u := Unknowns{}
+	u.Add(Root("kubelet").Attr("max_pods"))
+	u.Add(Root("tags"))
+	if !u.Is(Root("kubelet").Attr("max_pods")) || u.Is(Root("kubelet")) || u.Is(Root("kubelet").Attr("pods_per_core")) {
+		t.Fatal("Is must cover the path and what contains it only")
+	}
+	if !u.Is(Root("tags").Key("team")) {
+		t.Fatal("an element of an unknown map is unknown")
+	}
+	if !u.Within(Root("kubelet")) || u.Within(Root("role")) || !u.Within(Path{}) {
+		t.Fatal("Within must see unknown descendants")
+	}
+	if (Unknowns{}).Is(Root("x")) || (Unknowns(nil)).Within(Root("x")) {
+		t.Fatal("empty sets know everything")
+	}
+	// "kubelet_x" is not inside "kubelet".
+	v := Unknowns{}
+	v.Add(Root("kubelet_x"))
+	if v.Within(Root("kubelet")) {
+		t.Fatal("prefix must stop at a path separator")
+	}
+}
