@@ -32,8 +32,9 @@ type resolution struct {
 // resolveAMIs resolves terms with the provider's shared cache. k8s is the
 // object's own kubernetes_version (null to use the provider's cluster). It
 // returns errDeferred when something needed is unknown; other failures are
-// added to diags.
-func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s types.String, diags *diag.Diagnostics) (resolution, error) {
+// added to diags (Kubernetes version problems at k8sPath, empty for the
+// resources, which take the version from the provider).
+func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s types.String, k8sPath path.Path, diags *diag.Diagnostics) (resolution, error) {
 	var out resolution
 	if k8s.IsUnknown() {
 		return out, errDeferred
@@ -46,7 +47,7 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 		case errors.Is(err, cluster.ErrUnknown):
 			return out, errDeferred
 		case err != nil:
-			diags.AddAttributeError(path.Root("kubernetes_version"), "Kubernetes version needed",
+			addErrorAt(diags, k8sPath, "Kubernetes version needed",
 				err.Error()+". Alias SSM parameters are per Kubernetes minor, so the alias cannot be resolved without it; "+
 					"set `kubernetes_version` here or in the provider's cluster block.")
 			return out, err
@@ -56,12 +57,12 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 	if version != "" {
 		v, err := versions.ParseKubernetes(version)
 		if err != nil {
-			diags.AddAttributeError(path.Root("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+			addErrorAt(diags, k8sPath, "Invalid Kubernetes version", err.Error())
 			return out, err
 		}
 		out.kubernetes, out.kubernetesSet = v, true
 		if !v.SupportedByKarpenter() {
-			diags.AddAttributeWarning(path.Root("kubernetes_version"), "Kubernetes version outside Karpenter's range",
+			addWarningAt(diags, k8sPath, "Kubernetes version outside Karpenter's range",
 				fmt.Sprintf("Kubernetes %s is outside the range Karpenter supports (1.%d to 1.%d); Karpenter logs \"karpenter is not compatible with kubernetes version\".",
 					v, versions.MinKubernetesMinor, versions.MaxKubernetesMinor))
 		}
@@ -89,4 +90,20 @@ func awsErrorDetail(err error) string {
 		return msg + "\n\nAWS kept throttling the request after the configured retries. Raise `max_retries`, use `retry_mode = \"adaptive\"`, or plan with lower -parallelism."
 	}
 	return msg
+}
+
+func addErrorAt(diags *diag.Diagnostics, p path.Path, summary, detail string) {
+	if len(p.Steps()) == 0 {
+		diags.AddError(summary, detail)
+		return
+	}
+	diags.AddAttributeError(p, summary, detail)
+}
+
+func addWarningAt(diags *diag.Diagnostics, p path.Path, summary, detail string) {
+	if len(p.Steps()) == 0 {
+		diags.AddWarning(summary, detail)
+		return
+	}
+	diags.AddAttributeWarning(p, summary, detail)
 }

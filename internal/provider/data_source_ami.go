@@ -129,7 +129,7 @@ func (d *amiDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	if !ok {
 		return
 	}
-	res, err := resolveAMIs(ctx, pd, terms, m.KubernetesVersion, &resp.Diagnostics)
+	res, err := resolveAMIs(ctx, pd, terms, m.KubernetesVersion, path.Root("kubernetes_version"), &resp.Diagnostics)
 	if err != nil {
 		addDeferredError(err, &resp.Diagnostics)
 		return

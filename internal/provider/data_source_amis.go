@@ -143,7 +143,7 @@ func (d *amisDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, err := resolveAMIs(ctx, pd, terms, m.KubernetesVersion, &resp.Diagnostics)
+	res, err := resolveAMIs(ctx, pd, terms, m.KubernetesVersion, path.Root("kubernetes_version"), &resp.Diagnostics)
 	if err != nil {
 		addDeferredError(err, &resp.Diagnostics)
 		return

@@ -330,7 +330,9 @@ func clusterSettings(o types.Object) cluster.Settings {
 }
 
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
-	return nil
+	return []func() resource.Resource{
+		NewEC2NodeClassResource,
+	}
 }
 
 func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -1,0 +1,185 @@
+package nodeclass
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// volumeSizeRE is the CRD's pattern on blockDeviceMappings[].ebs.volumeSize.
+var volumeSizeRE = regexp.MustCompile(`^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]||[1-5][0-7]|58)Ti|([1-9]||[1-5][0-9]|6[0-3]|64)T)$`)
+
+var volumeTypes = []string{"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"}
+
+// VolumeGiB is the size Karpenter asks EC2 for: the quantity in GiB, rounded
+// up (launchtemplate.go volumeSize), so "200G" is 187.
+func VolumeGiB(size string) (int64, bool) {
+	q, err := resource.ParseQuantity(size)
+	if err != nil {
+		return 0, false
+	}
+	return int64(math.Ceil(q.AsApproximateFloat64() / math.Pow(2, 30))), true
+}
+
+func validateBlockDevices(c Class) rules.Findings {
+	u := c.Unknown
+	if u.Is(pathBlockDevices) {
+		return nil
+	}
+	var fs rules.Findings
+	bdms := c.Spec.BlockDeviceMappings
+	if len(bdms) > 50 {
+		fs = append(fs, rules.New(ruleBlockDeviceRoot, pathBlockDevices, "%d block device mappings; the CRD allows at most 50.", len(bdms)))
+	}
+	var roots []int
+	for i, m := range bdms {
+		p := pathBlockDevices.Index(i)
+		if m.RootVolume && !u.Is(p.Attr("root_volume")) {
+			roots = append(roots, i)
+		}
+		if m.EBS == nil || u.Is(p.Attr("ebs")) {
+			continue
+		}
+		e, ep := m.EBS, p.Attr("ebs")
+		sizeKnown, snapKnown := !u.Is(ep.Attr("volume_size")), !u.Is(ep.Attr("snapshot_id"))
+		if sizeKnown && snapKnown && e.VolumeSize == "" && e.SnapshotID == "" {
+			fs = append(fs, rules.New(ruleBlockDeviceEBS, ep,
+				"the EBS volume of %s has neither volume_size nor snapshot_id; the API server rejects it (\"snapshotID or volumeSize must be defined\"). Set volume_size, e.g. \"50Gi\".", deviceName(m.DeviceName)))
+		}
+		if e.VolumeSize != "" && sizeKnown {
+			switch {
+			case !volumeSizeRE.MatchString(e.VolumeSize):
+				fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("volume_size"),
+					"%q does not match the CRD's volumeSize pattern: a whole number of Gi (1-59000), G (1-64000), Ti (1-58) or T (1-64), e.g. \"100Gi\". The API server rejects it.", e.VolumeSize))
+			case strings.HasSuffix(e.VolumeSize, "G") || strings.HasSuffix(e.VolumeSize, "T"):
+				gib, _ := VolumeGiB(e.VolumeSize)
+				q := resource.MustParse(e.VolumeSize)
+				fs = append(fs, rules.New(ruleVolumeDecimal, ep.Attr("volume_size"),
+					"%q is %s bytes = %.2f GiB (G and T are powers of ten); Karpenter rounds up and requests a %d GiB volume. Write %q for %s GiB.",
+					e.VolumeSize, q.String(), q.AsApproximateFloat64()/math.Pow(2, 30), gib, strings.TrimSuffix(strings.TrimSuffix(e.VolumeSize, "G"), "T")+map[bool]string{true: "Gi", false: "Ti"}[strings.HasSuffix(e.VolumeSize, "G")], strings.TrimRight(e.VolumeSize, "GT")))
+			}
+		}
+		vt := e.VolumeType
+		if vt != "" && !u.Is(ep.Attr("volume_type")) {
+			if !contains(volumeTypes, vt) {
+				fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("volume_type"),
+					"%q is not an EBS volume type; the CRD accepts %s.", vt, strings.Join(volumeTypes, ", ")))
+				continue
+			}
+		}
+		if vt == "" {
+			vt = "gp3" // Karpenter's DefaultEBS volume type.
+		}
+		if e.IOPS != nil && !u.Is(ep.Attr("iops")) && vt != "io1" && vt != "io2" && vt != "gp3" {
+			fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("iops"),
+				"iops %d on a %s volume: EC2 accepts iops only for io1, io2 and gp3 volumes and rejects the launch template's volume. Remove iops, or use volume_type = \"gp3\".", *e.IOPS, vt))
+		}
+		if e.Throughput != nil && !u.Is(ep.Attr("throughput")) && vt != "gp3" {
+			fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("throughput"),
+				"throughput %d on a %s volume: EC2 accepts throughput only for gp3 volumes. Remove it, or use volume_type = \"gp3\".", *e.Throughput, vt))
+		}
+	}
+	if len(roots) > 1 {
+		fs = append(fs, rules.New(ruleBlockDeviceRoot, pathBlockDevices.Index(roots[1]).Attr("root_volume"),
+			"block_device_mappings %v all set root_volume; the API server rejects it (\"must have only one blockDeviceMappings with rootVolume\"). Keep root_volume = true on the device of the image's root volume only.", roots))
+	}
+	return fs
+}
+
+func deviceName(n string) string {
+	if n == "" {
+		return "the mapping"
+	}
+	return fmt.Sprintf("%q", n)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultMappings are the block device mappings Karpenter uses when the
+// class sets none (A:pkg/providers/amifamily/*.go DefaultBlockDeviceMappings;
+// Custom uses the image's own mappings).
+func defaultMappings(f ami.Family) []mapping {
+	switch {
+	case f == ami.AL2 || f == ami.AL2023:
+		return []mapping{{device: "/dev/xvda", gib: 20}}
+	case f == ami.Bottlerocket:
+		return []mapping{{device: "/dev/xvda", gib: 4}, {device: "/dev/xvdb", gib: 20}}
+	case f.IsWindows():
+		return []mapping{{device: "/dev/sda1", gib: 50}}
+	}
+	return nil
+}
+
+// mapping is one effective block device mapping: its size in GiB as
+// Karpenter requests it, and where it was configured (index -1: Karpenter's
+// default for the family).
+type mapping struct {
+	device string
+	gib    int64
+	index  int
+}
+
+// snapshotFindings reports block devices smaller than the snapshot of the
+// same device in any image the class can launch: EC2 refuses the launch
+// (InvalidBlockDeviceMapping, #7928).
+func snapshotFindings(c Class, f ami.Family, res ami.Result) rules.Findings {
+	var maps []mapping
+	if len(c.Spec.BlockDeviceMappings) > 0 {
+		for i, m := range c.Spec.BlockDeviceMappings {
+			if m.EBS == nil || m.EBS.VolumeSize == "" {
+				continue
+			}
+			if gib, ok := VolumeGiB(m.EBS.VolumeSize); ok {
+				maps = append(maps, mapping{device: m.DeviceName, gib: gib, index: i})
+			}
+		}
+	} else {
+		for _, m := range defaultMappings(f) {
+			m.index = -1
+			maps = append(maps, m)
+		}
+	}
+	var fs rules.Findings
+	reported := map[string]bool{}
+	for _, a := range res.AMIs {
+		for _, bd := range a.Image.BlockDevices {
+			if bd.SnapshotID == "" || bd.VolumeSizeGiB == 0 {
+				continue
+			}
+			for _, m := range maps {
+				if m.device != bd.DeviceName || m.gib >= int64(bd.VolumeSizeGiB) {
+					continue
+				}
+				key := fmt.Sprintf("%d/%s", m.index, a.ID)
+				if reported[key] {
+					continue
+				}
+				reported[key] = true
+				ec2Err := fmt.Sprintf("InvalidBlockDeviceMapping: Volume of size %dGB is smaller than snapshot '%s', expect size >= %dGB", m.gib, bd.SnapshotID, bd.VolumeSizeGiB)
+				if m.index < 0 {
+					fs = append(fs, rules.New(ruleSnapshot, pathBlockDevices,
+						"no block_device_mappings are set, so Karpenter uses the %s default of %d GiB for %s, but image %s (%s) has a %d GiB snapshot there: EC2 refuses every launch (%q). Set block_device_mappings = [{ device_name = %q, root_volume = true, ebs = { volume_size = \"%dGi\", volume_type = \"gp3\", encrypted = true } }] (or larger).",
+						f, m.gib, m.device, a.ID, a.Name, bd.VolumeSizeGiB, ec2Err, m.device, bd.VolumeSizeGiB))
+					continue
+				}
+				fs = append(fs, rules.New(ruleSnapshot, pathBlockDevices.Index(m.index).Attr("ebs").Attr("volume_size"),
+					"%s is %d GiB, but image %s (%s) has a %d GiB snapshot on that device: EC2 refuses every launch on it (%q). Use at least \"%dGi\".",
+					m.device, m.gib, a.ID, a.Name, bd.VolumeSizeGiB, ec2Err, bd.VolumeSizeGiB))
+			}
+		}
+	}
+	return fs
+}

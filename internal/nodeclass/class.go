@@ -1,0 +1,50 @@
+// Package nodeclass holds every EC2NodeClass rule that is not about AMI
+// selection itself (internal/ami has those): the CRD's rules and patterns,
+// the runtime checks Karpenter makes, the userData checks for the class's
+// family, and the plan-time checks that need the resolved images (userData
+// format against the images, block devices against their snapshots). It
+// also computes what the class tells its NodePools.
+package nodeclass
+
+import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+)
+
+// Class is an EC2NodeClass as configured in Terraform.
+type Class struct {
+	Name string
+	// Family is ami_family as written ("" when unset).
+	Family string
+	Terms  []ami.Term
+	// Spec holds everything else of the spec as written; Spec.UserData is
+	// the literal user_data (nil when unset). AMI terms and amiFamily are
+	// taken from Terms and Family.
+	Spec manifest.EC2NodeClassSpec
+	// Bootstrap is the bootstrap block, nil when absent.
+	Bootstrap *userdata.Bootstrap
+	PinAMIs   bool
+	// Unknown holds the Terraform attribute paths not known yet.
+	Unknown rules.Unknowns
+}
+
+// Terraform attribute paths used by the checks.
+var (
+	pathName         = rules.Root("name")
+	pathRole         = rules.Root("role")
+	pathProfile      = rules.Root("instance_profile")
+	pathSubnets      = rules.Root("subnet_selector_terms")
+	pathSGs          = rules.Root("security_group_selector_terms")
+	pathReservations = rules.Root("capacity_reservation_selector_terms")
+	pathTags         = rules.Root("tags")
+	pathKubelet      = rules.Root("kubelet")
+	pathBlockDevices = rules.Root("block_device_mappings")
+	pathMetadata     = rules.Root("metadata_options")
+	pathStorePolicy  = rules.Root("instance_store_policy")
+	pathUserData     = rules.Root("user_data")
+	pathBootstrap    = rules.Root("bootstrap")
+	pathAMIFamily    = rules.Root("ami_family")
+	pathAMITerms     = rules.Root("ami_selector_terms")
+)

@@ -1,0 +1,133 @@
+package nodeclass
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var (
+	evictionKeys = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+	reservedKeys = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+	// The CRD's pattern on evictionHard/evictionSoft values: a percentage
+	// with up to two decimals, or a quantity.
+	evictionPercentRE = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%$`)
+)
+
+func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
+	k := c.Spec.Kubelet
+	if k == nil || c.Unknown.Is(pathKubelet) {
+		return nil
+	}
+	u := c.Unknown
+	var fs rules.Findings
+	at := func(attr string) rules.Path { return pathKubelet.Attr(attr) }
+	add := func(p rules.Path, format string, args ...any) {
+		fs = append(fs, rules.New(ruleKubelet, p, format, args...))
+	}
+	for _, m := range []struct {
+		attr string
+		vals map[string]string
+	}{{"eviction_hard", k.EvictionHard}, {"eviction_soft", k.EvictionSoft}} {
+		if u.Is(at(m.attr)) {
+			continue
+		}
+		for _, key := range sortedKeys(m.vals) {
+			v := m.vals[key]
+			if !contains(evictionKeys, key) {
+				add(at(m.attr).Key(key), "%q is not an eviction signal; the API server rejects it (\"valid keys for %s are ['%s']\").", key, camel(m.attr), strings.Join(evictionKeys, "','"))
+				continue
+			}
+			if !evictionPercentRE.MatchString(v) {
+				if q, err := resource.ParseQuantity(v); err != nil || q.Sign() < 0 {
+					add(at(m.attr).Key(key), "%q is neither a percentage (e.g. \"10%%\") nor a quantity (e.g. \"500Mi\"); the CRD rejects it.", v)
+				}
+			}
+		}
+	}
+	if !u.Is(at("eviction_soft_grace_period")) {
+		for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
+			if !contains(evictionKeys, key) {
+				add(at("eviction_soft_grace_period").Key(key), "%q is not an eviction signal; valid keys are %s.", key, strings.Join(evictionKeys, ", "))
+				continue
+			}
+			if _, err := time.ParseDuration(k.EvictionSoftGracePeriod[key]); err != nil {
+				add(at("eviction_soft_grace_period").Key(key), "%q is not a duration; write e.g. \"1m30s\".", k.EvictionSoftGracePeriod[key])
+			}
+		}
+		if !u.Is(at("eviction_soft")) {
+			for _, key := range sortedKeys(k.EvictionSoft) {
+				if _, ok := k.EvictionSoftGracePeriod[key]; !ok {
+					add(at("eviction_soft_grace_period"), "eviction_soft sets %q without a grace period; the API server rejects it (\"evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod\"). Add eviction_soft_grace_period = { %q = \"1m\" }.", key, key)
+				}
+			}
+			for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
+				if _, ok := k.EvictionSoft[key]; !ok && contains(evictionKeys, key) {
+					add(at("eviction_soft"), "eviction_soft_grace_period sets %q without an eviction_soft threshold; the API server rejects it (\"evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft\").", key)
+				}
+			}
+		}
+	}
+	for _, m := range []struct {
+		attr string
+		vals map[string]string
+	}{{"system_reserved", k.SystemReserved}, {"kube_reserved", k.KubeReserved}} {
+		if u.Is(at(m.attr)) {
+			continue
+		}
+		for _, key := range sortedKeys(m.vals) {
+			v := m.vals[key]
+			if !contains(reservedKeys, key) {
+				add(at(m.attr).Key(key), "%q is not a reservable resource; the API server rejects it (\"valid keys for %s are ['%s']\").", key, camel(m.attr), strings.Join(reservedKeys, "','"))
+				continue
+			}
+			q, err := resource.ParseQuantity(v)
+			switch {
+			case err != nil:
+				add(at(m.attr).Key(key), "%q is not a quantity; write e.g. \"100m\" for CPU or \"500Mi\" for memory.", v)
+			case q.Sign() < 0:
+				add(at(m.attr).Key(key), "%q is negative; the API server rejects it (\"%s value cannot be a negative resource quantity\").", v, camel(m.attr))
+			}
+		}
+	}
+	for _, n := range []struct {
+		attr     string
+		v        *int32
+		min, max int32
+	}{
+		{"max_pods", k.MaxPods, 0, 1 << 30}, {"pods_per_core", k.PodsPerCore, 0, 1 << 30},
+		{"image_gc_high_threshold_percent", k.ImageGCHighThresholdPercent, 0, 100},
+		{"image_gc_low_threshold_percent", k.ImageGCLowThresholdPercent, 0, 100},
+	} {
+		if n.v != nil && !u.Is(at(n.attr)) && (*n.v < n.min || *n.v > n.max) {
+			add(at(n.attr), "%d is out of range: the CRD accepts %d to %d.", *n.v, n.min, n.max)
+		}
+	}
+	hi, lo := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent
+	if hi != nil && lo != nil && !u.Is(at("image_gc_high_threshold_percent")) && !u.Is(at("image_gc_low_threshold_percent")) && *hi <= *lo {
+		add(at("image_gc_high_threshold_percent"), "image_gc_high_threshold_percent (%d) must be greater than image_gc_low_threshold_percent (%d); the API server rejects it (\"imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent\").", *hi, *lo)
+	}
+	if k.PodsPerCore != nil && !u.Is(at("pods_per_core")) && !u.Is(pathAMIFamily) && !u.Within(pathAMITerms) {
+		if f, ok := ami.ResolvedFamily(c.Family, c.Terms, kv); ok && f == ami.Bottlerocket {
+			fs = append(fs, rules.New(rulePodsPerCore, at("pods_per_core"),
+				"pods_per_core = %d has no effect on Bottlerocket: Karpenter disables podsPerCore for the family (it has no such setting). Limit pods with max_pods instead.", *k.PodsPerCore))
+		}
+	}
+	return fs
+}
+
+// camel gives the CRD's field name for a kubelet attribute, for quoting
+// API server messages.
+func camel(attr string) string {
+	parts := strings.Split(attr, "_")
+	for i := 1; i < len(parts); i++ {
+		parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+	}
+	return strings.Join(parts, "")
+}

@@ -1,0 +1,25 @@
+package nodeclass
+
+import "github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+
+func validateMetadata(c Class) rules.Findings {
+	m := c.Spec.MetadataOptions
+	if m == nil || c.Unknown.Is(pathMetadata) {
+		return nil
+	}
+	var fs rules.Findings
+	enum := func(attr, v string, allowed ...string) {
+		if v == "" || c.Unknown.Is(pathMetadata.Attr(attr)) || contains(allowed, v) {
+			return
+		}
+		fs = append(fs, rules.New(ruleMetadata, pathMetadata.Attr(attr), "%q: the CRD accepts %q or %q.", v, allowed[0], allowed[1]))
+	}
+	enum("http_endpoint", m.HTTPEndpoint, "enabled", "disabled")
+	enum("http_protocol_ipv6", m.HTTPProtocolIPv6, "enabled", "disabled")
+	enum("http_tokens", m.HTTPTokens, "required", "optional")
+	if h := m.HTTPPutResponseHopLimit; h != nil && !c.Unknown.Is(pathMetadata.Attr("http_put_response_hop_limit")) && (*h < 1 || *h > 64) {
+		fs = append(fs, rules.New(ruleMetadata, pathMetadata.Attr("http_put_response_hop_limit"),
+			"%d: the CRD accepts 1 to 64. Use 1 (Karpenter's default) to keep pods away from the instance metadata service, 2 when pods must reach it through a network namespace hop.", *h))
+	}
+	return fs
+}

@@ -1,0 +1,260 @@
+package nodeclass
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// PlanInput is what a plan of the class knows: the configuration (fully
+// known, or Plan is not called), the resolved images, and the cluster facts
+// the bootstrap block may take defaults from.
+type PlanInput struct {
+	Class     Class
+	AMIs      ami.Result
+	Cluster   cluster.Facts
+	Karpenter versions.Karpenter
+}
+
+// Planned is the outcome of a plan.
+type Planned struct {
+	Findings rules.Findings
+	// Family is the resolved amiFamily.
+	Family ami.Family
+	// UserData is the userData of the manifest: the rendered bootstrap for
+	// Custom classes with a bootstrap block, else the literal user_data.
+	UserData *string
+	Manifest manifest.EC2NodeClass
+	// RegisteredTaints is what a Custom class's userData registers (nil for
+	// other families, whose userData Karpenter renders per NodePool).
+	RegisteredTaints []taints.Taint
+}
+
+// Plan checks what needs the resolved images and renders the manifest.
+func Plan(in PlanInput) Planned {
+	c, kv := in.Class, in.Karpenter
+	var out Planned
+	family, ok := ami.ResolvedFamily(c.Family, c.Terms, kv)
+	if !ok {
+		out.Findings = append(out.Findings, familyRequired(in.AMIs))
+		return out
+	}
+	out.Family = family
+	out.UserData = c.Spec.UserData
+	if c.Bootstrap != nil && family == ami.Custom && c.Spec.UserData == nil {
+		b := withClusterDefaults(*c.Bootstrap, in.Cluster)
+		ud, fs := userdata.RenderCustom(b)
+		out.Findings = append(out.Findings, fs.Under(pathBootstrap)...)
+		if !fs.HasErrors() {
+			out.UserData = &ud
+			out.RegisteredTaints = b.RegisteredTaints()
+		}
+	} else if family == ami.Custom && c.Spec.UserData != nil {
+		out.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
+	}
+	out.Findings = append(out.Findings, imageFamilyFindings(c, family, out.UserData, in.AMIs, kv)...)
+	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
+	if i, ok := ami.AliasTerm(c.Terms); ok && !c.PinAMIs && strings.HasSuffix(c.Terms[i].Alias, "@latest") {
+		out.Findings = append(out.Findings, rules.New(ruleLatestDrift, pathAMITerms.Index(i).Attr("alias"),
+			"alias %q follows every EKS image release: each new image makes every node of this class drifted, and Karpenter replaces them within the disruption budgets, outside any change window. Pin a release (e.g. %q) or set pin_amis = true so that a new release shows up as a diff of this resource in a plan.",
+			c.Terms[i].Alias, pinnedExample(in.AMIs, c.Terms[i].Alias)))
+	}
+	out.Manifest = buildManifest(c, family, out.UserData, in.AMIs)
+	return out
+}
+
+// familyRequired is CEL rule 8 at plan, with the family the images suggest.
+func familyRequired(res ami.Result) rules.Finding {
+	var hints []string
+	seen := map[ami.Family]bool{}
+	for _, a := range res.AMIs {
+		if f, _ := imageFamily(a.Image); f != "" && !seen[f] {
+			seen[f] = true
+			hints = append(hints, string(f))
+		}
+	}
+	detail := "no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\"."
+	if len(hints) > 0 {
+		detail += fmt.Sprintf(" The selected images look like %s: set ami_family = %q (or \"Custom\" with your own user_data).", strings.Join(hints, " and "), hints[0])
+	}
+	return rules.New(ami.RuleFamilyRequired, pathAMIFamily, "%s", detail)
+}
+
+func withClusterDefaults(b userdata.Bootstrap, f cluster.Facts) userdata.Bootstrap {
+	fill := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = v
+		}
+	}
+	fill(&b.ClusterName, f.Name)
+	fill(&b.APIServerEndpoint, f.Endpoint)
+	fill(&b.CertificateAuthority, f.CertificateAuthority)
+	fill(&b.ServiceCIDR, f.ServiceCIDR)
+	fill(&b.ClusterDNS, f.ClusterDNS)
+	return b
+}
+
+// BootstrapNeeds lists the cluster facts a bootstrap block leaves to the
+// provider's cluster block.
+func BootstrapNeeds(b userdata.Bootstrap) []string {
+	var need []string
+	for _, f := range []struct {
+		v, name string
+	}{
+		{b.ClusterName, cluster.FieldName}, {b.APIServerEndpoint, cluster.FieldEndpoint},
+		{b.CertificateAuthority, cluster.FieldCertificateAuthority}, {b.ServiceCIDR, cluster.FieldServiceCIDR},
+		{b.ClusterDNS, cluster.FieldClusterDNS},
+	} {
+		if f.v == "" {
+			need = append(need, f.name)
+		}
+	}
+	return need
+}
+
+func pinnedExample(res ami.Result, alias string) string {
+	family := strings.SplitN(alias, "@", 2)[0]
+	for _, a := range res.AMIs {
+		if i := strings.LastIndex(a.Name, "-v"); i >= 0 && (family == "al2023" || family == "al2") {
+			return family + "@" + a.Name[i+1:]
+		}
+	}
+	return family + "@<release>"
+}
+
+func buildManifest(c Class, family ami.Family, userData *string, res ami.Result) manifest.EC2NodeClass {
+	spec := c.Spec
+	spec.UserData = userData
+	spec.AMIFamily = c.Family
+	spec.AMISelectorTerms = nil
+	if c.PinAMIs && len(res.AMIs) > 0 {
+		// Pinned: the resolved images as id terms, so an image changes only
+		// through a visible plan diff. Without an alias amiFamily is required.
+		spec.AMIFamily = string(family)
+		ids := map[string]bool{}
+		for _, a := range res.AMIs {
+			if !ids[a.ID] {
+				ids[a.ID] = true
+				spec.AMISelectorTerms = append(spec.AMISelectorTerms, manifest.AMISelectorTerm{ID: a.ID})
+			}
+		}
+		sort.Slice(spec.AMISelectorTerms, func(i, j int) bool { return spec.AMISelectorTerms[i].ID < spec.AMISelectorTerms[j].ID })
+	} else {
+		for _, t := range c.Terms {
+			spec.AMISelectorTerms = append(spec.AMISelectorTerms, manifest.AMISelectorTerm{
+				Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, Tags: t.Tags, SSMParameter: t.SSMParameter,
+			})
+		}
+	}
+	return manifest.EC2NodeClass{
+		APIVersion: manifest.EC2NodeClassAPIVersion, Kind: manifest.EC2NodeClassKind,
+		Metadata: manifest.ObjectMeta{Name: c.Name},
+		Spec:     spec,
+	}
+}
+
+// imageFamilyFindings compares the class's userData format with the family
+// of the images it can launch (karpenter-reference §8 rule 16, §4.2).
+func imageFamilyFindings(c Class, family ami.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
+	if res.Alias != nil && family != ami.Custom {
+		return nil // alias images are the alias family, which CEL ties to amiFamily
+	}
+	var fs rules.Findings
+	byFamily := map[ami.Family][]awsclient.Image{}
+	sure := map[ami.Family]bool{}
+	var order []ami.Family
+	seen := map[string]bool{}
+	for _, a := range res.AMIs {
+		if seen[a.ID] {
+			continue
+		}
+		seen[a.ID] = true
+		f, s := imageFamily(a.Image)
+		if f == "" {
+			continue
+		}
+		if _, ok := byFamily[f]; !ok {
+			order = append(order, f)
+		}
+		byFamily[f] = append(byFamily[f], a.Image)
+		sure[f] = sure[f] || s
+	}
+	for _, f := range order {
+		imgs := byFamily[f]
+		if family != ami.Custom {
+			if sameFamily(family, f) {
+				continue
+			}
+			fd := rules.New(ruleImageFamily, pathAMIFamily,
+				"ami_family is %s, so Karpenter renders %s userData, but %s %s a %s image: it cannot read that format, never joins the cluster, and the NodeClaim is deleted after 15 minutes. Set ami_family = %q, or select %s images.",
+				family, formatOf(family), describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[sure[f]], f, familyForFix(f), family)
+			if !sure[f] {
+				fd = fd.AsWarning()
+			}
+			fs = append(fs, fd)
+			continue
+		}
+		if userData == nil || f == familyWindows {
+			continue
+		}
+		uf, err := userdata.ParseFamily(string(f))
+		if err != nil {
+			continue
+		}
+		for _, lf := range userdata.Lint(uf, *userData, kv) {
+			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
+				continue
+			}
+			fd := rules.New(ruleImageFamily, pathUserData,
+				"the Custom userData is launched on %s, which %s a %s image: %s",
+				describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[sure[f]], f, lf.Detail)
+			if !sure[f] {
+				fd = fd.AsWarning()
+			}
+			fs = append(fs, fd)
+		}
+	}
+	return fs
+}
+
+func formatOf(f ami.Family) string {
+	switch {
+	case f == ami.AL2:
+		return "bootstrap.sh shell"
+	case f == ami.AL2023:
+		return "nodeadm NodeConfig (MIME)"
+	case f == ami.Bottlerocket:
+		return "Bottlerocket TOML"
+	case f.IsWindows():
+		return "PowerShell"
+	}
+	return "custom"
+}
+
+func familyForFix(f ami.Family) string {
+	if f == familyWindows {
+		return "Windows2022"
+	}
+	return string(f)
+}
+
+func describeImages(imgs []awsclient.Image) string {
+	var parts []string
+	for i, img := range imgs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(imgs)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", img.ID, img.Name))
+	}
+	return strings.Join(parts, ", ")
+}

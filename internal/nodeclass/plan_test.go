@@ -1,0 +1,148 @@
+package nodeclass
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var demoFacts = cluster.Facts{
+	Name: "demo", KubernetesVersion: "1.32", Endpoint: "https://DEMO.gr7.us-east-1.eks.amazonaws.com",
+	CertificateAuthority: "Q0E=", ServiceCIDR: "172.20.0.0/16", ClusterDNS: "172.20.0.10",
+}
+
+// plan resolves the class's terms against the emulator fixtures and plans it.
+func plan(t *testing.T, c Class) Planned {
+	t.Helper()
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	r := &ami.Resolver{Source: awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: 2})), Now: func() time.Time { return time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC) }}
+	res, err := r.Resolve(context.Background(), ami.Request{Terms: c.Terms, Kubernetes: versions.Kubernetes{Minor: 32}, Karpenter: versions.DefaultKarpenter})
+	if err != nil || res.Findings.HasErrors() {
+		t.Fatalf("resolve: %v %v", err, res.Findings)
+	}
+	return Plan(PlanInput{Class: c, AMIs: res, Cluster: demoFacts, Karpenter: versions.DefaultKarpenter})
+}
+
+func TestPlanDefaultRootVolumeSmallerThanCustomImage(t *testing.T) {
+	c := valid()
+	c.Family = "AL2023"
+	c.Terms = []ami.Term{{Name: "team-eks-node-al2023-x86_64-*"}}
+	p := plan(t, c)
+	f := p.Findings.ByRule(ruleSnapshot.ID)
+	if len(f) == 0 || f[0].Path.String() != "block_device_mappings" || !strings.Contains(f[0].Detail, "AL2023 default of 20 GiB for /dev/xvda") || !strings.Contains(f[0].Detail, `volume_size = "30Gi"`) {
+		t.Fatalf("got %v", p.Findings)
+	}
+	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", RootVolume: true, EBS: &manifest.BlockDevice{VolumeSize: "30Gi"}}}
+	if p := plan(t, c); len(p.Findings.ByRule(ruleSnapshot.ID)) != 0 {
+		t.Fatalf("30Gi fits: %v", p.Findings)
+	}
+}
+
+func TestPlanBottlerocketNvidiaOSVolume(t *testing.T) {
+	c := valid()
+	c.Terms = []ami.Term{{Alias: "bottlerocket@latest"}}
+	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{
+		{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "2Gi"}},
+		{DeviceName: "/dev/xvdb", EBS: &manifest.BlockDevice{VolumeSize: "20Gi"}},
+	}
+	p := plan(t, c)
+	f := p.Findings.ByRule(ruleSnapshot.ID)
+	// The two NVIDIA images (x86_64 and aarch64) have a 4 GiB OS snapshot;
+	// the standard ones fit in 2 GiB.
+	if len(f) != 2 || f[0].Path.String() != "block_device_mappings[0].ebs.volume_size" || !strings.Contains(f[0].Detail, "nvidia") || !strings.Contains(f[0].Detail, "smaller than snapshot") {
+		t.Fatalf("got %v", p.Findings)
+	}
+}
+
+func TestPlanImageFamilyMismatch(t *testing.T) {
+	c := valid()
+	c.Family = "AL2023"
+	c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*", Owner: "amazon"}}
+	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "20Gi"}}}
+	p := plan(t, c)
+	f := p.Findings.ByRule(ruleImageFamily.ID)
+	if len(f) != 1 || f[0].Severity != rules.Error || !strings.Contains(f[0].Detail, "nodeadm NodeConfig (MIME) userData") || !strings.Contains(f[0].Detail, `ami_family = "Bottlerocket"`) {
+		t.Fatalf("got %v", p.Findings)
+	}
+}
+
+func TestPlanCustomShellOnBottlerocketImage(t *testing.T) {
+	c := valid()
+	c.Family = "Custom"
+	c.Terms = []ami.Term{{ID: awsemu.CustomBottlerocketNvidiaArm64ID}}
+	c.Spec.UserData = ptr("#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+	p := plan(t, c)
+	f := p.Findings.ByRule(ruleImageFamily.ID)
+	if len(f) != 1 || f[0].Path.String() != "user_data" || !strings.Contains(f[0].Detail, "Bottlerocket image") {
+		t.Fatalf("got %v", p.Findings)
+	}
+}
+
+func TestPlanCustomBootstrapSHOnAL2023Image(t *testing.T) {
+	c := valid()
+	c.Family = "Custom"
+	c.Terms = []ami.Term{{Alias: "al2023@latest"}}
+	c.Spec.UserData = ptr("#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+	p := plan(t, c)
+	if f := p.Findings.ByRule(ruleImageFamily.ID); len(f) != 1 || !strings.Contains(f[0].Detail, "exit") {
+		t.Fatalf("bootstrap.sh exits 1 on AL2023 images: %v", p.Findings)
+	}
+}
+
+func TestPlanRendersBootstrapWithClusterDefaults(t *testing.T) {
+	c := valid()
+	c.Family = "Custom"
+	c.Terms = []ami.Term{{Alias: "al2023@latest"}}
+	c.Bootstrap = &userdata.Bootstrap{Format: userdata.FormatNodeadm}
+	p := plan(t, c)
+	if p.Findings.HasErrors() || p.UserData == nil || !strings.Contains(*p.UserData, "apiServerEndpoint: https://DEMO.gr7.us-east-1.eks.amazonaws.com") {
+		t.Fatalf("got %v %v", p.Findings, p.UserData)
+	}
+	if len(p.RegisteredTaints) != 1 || p.RegisteredTaints[0].Key != "karpenter.sh/unregistered" {
+		t.Fatalf("registered taints: %v", p.RegisteredTaints)
+	}
+	if p.Manifest.Spec.UserData == nil || *p.Manifest.Spec.UserData != *p.UserData {
+		t.Fatal("the manifest carries the rendered userData")
+	}
+}
+
+func TestPlanPinAMIsAndLatestDrift(t *testing.T) {
+	c := valid()
+	c.Terms = []ami.Term{{Alias: "al2023@latest"}}
+	p := plan(t, c)
+	if f := p.Findings.ByRule(ruleLatestDrift.ID); len(f) != 1 || !strings.Contains(f[0].Detail, `"al2023@v20251209"`) {
+		t.Fatalf("latest drift warning: %v", p.Findings)
+	}
+	if p.Manifest.Spec.AMISelectorTerms[0].Alias != "al2023@latest" || p.Manifest.Spec.AMIFamily != "" {
+		t.Fatalf("unpinned manifest keeps the alias: %+v", p.Manifest.Spec)
+	}
+	c.PinAMIs = true
+	p = plan(t, c)
+	if len(p.Findings.ByRule(ruleLatestDrift.ID)) != 0 {
+		t.Fatal("pinned: no drift warning")
+	}
+	if len(p.Manifest.Spec.AMISelectorTerms) != 5 || p.Manifest.Spec.AMIFamily != "AL2023" || p.Manifest.Spec.AMISelectorTerms[0].ID == "" {
+		t.Fatalf("pinned manifest: %+v", p.Manifest.Spec)
+	}
+}
+
+func TestPlanFamilyRequiredSuggestsFromImages(t *testing.T) {
+	c := valid()
+	c.Terms = []ami.Term{{Tags: map[string]string{"karpenter.sh/discovery": "demo"}}}
+	p := plan(t, c)
+	if f := p.Findings.ByRule(ami.RuleFamilyRequired.ID); len(f) != 1 || !strings.Contains(f[0].Detail, `set ami_family = "AL2023"`) {
+		t.Fatalf("got %v", p.Findings)
+	}
+}

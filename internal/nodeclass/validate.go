@@ -1,0 +1,305 @@
+package nodeclass
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Validate applies every rule decidable from the configured values, for
+// Karpenter release kv. Values listed in c.Unknown are skipped; the same
+// checks run again at plan when they are known.
+func Validate(c Class, kv versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	u := c.Unknown
+	if !u.Is(pathName) && c.Name != "" {
+		if errs := validation.IsDNS1123Subdomain(c.Name); len(errs) > 0 {
+			fs = append(fs, rules.New(ruleName, pathName,
+				"%q: %s. The API server rejects the EC2NodeClass; write e.g. %q.", c.Name, strings.Join(errs, "; "), suggestName(c.Name)))
+		}
+	}
+	if !u.Within(pathAMITerms) {
+		fs = append(fs, ami.ValidateTerms(c.Terms, kv)...)
+	} else {
+		fs = append(fs, knownTermFindings(c, kv)...)
+	}
+	if !u.Within(pathAMITerms) || !u.Is(pathAMIFamily) {
+		fs = append(fs, ami.ValidateFamily(c.Family, !u.Is(pathAMIFamily), c.Terms, kv, true)...)
+	}
+	fs = append(fs, validateIdentity(c)...)
+	fs = append(fs, validateSelectors(c, kv)...)
+	fs = append(fs, validateTags(c)...)
+	fs = append(fs, validateBlockDevices(c)...)
+	fs = append(fs, validateMetadata(c)...)
+	fs = append(fs, validateKubelet(c, kv)...)
+	if p := c.Spec.InstanceStorePolicy; p != "" && !u.Is(pathStorePolicy) && p != "RAID0" {
+		fs = append(fs, rules.New(ruleStorePolicy, pathStorePolicy,
+			"%q: the CRD accepts only \"RAID0\" (Karpenter then stripes the instance store volumes and uses them for ephemeral storage). Remove the attribute to leave instance stores alone.", p))
+	}
+	fs = append(fs, validateUserData(c, kv)...)
+	return fs
+}
+
+// knownTermFindings validates terms when some of their values are unknown:
+// ValidateTerms already skips unknown fields; only the list itself being
+// unknown stops it.
+func knownTermFindings(c Class, kv versions.Karpenter) rules.Findings {
+	if c.Unknown.Is(pathAMITerms) {
+		return nil
+	}
+	return ami.ValidateTerms(c.Terms, kv)
+}
+
+func suggestName(s string) string {
+	s = strings.ToLower(s)
+	s = regexp.MustCompile(`[^a-z0-9.-]+`).ReplaceAllString(s, "-")
+	return strings.Trim(s, "-.")
+}
+
+func validateIdentity(c Class) rules.Findings {
+	u := c.Unknown
+	if u.Is(pathRole) || u.Is(pathProfile) {
+		return nil
+	}
+	role, profile := c.Spec.Role, c.Spec.InstanceProfile
+	switch {
+	case role != "" && profile != "":
+		return rules.Findings{rules.New(ruleIdentity, pathRole,
+			"both role %q and instance_profile %q are set; the API server rejects it (\"must specify exactly one of ['role', 'instanceProfile']\"). Keep role (Karpenter then manages the instance profile) or instance_profile (you manage it), not both.", role, profile)}
+	case role == "" && profile == "":
+		return rules.Findings{rules.New(ruleIdentity, pathRole,
+			"neither role nor instance_profile is set; the API server rejects it (\"must specify exactly one of ['role', 'instanceProfile']\"). Set role to the node IAM role name, e.g. module.karpenter.node_iam_role_name.")}
+	}
+	return nil
+}
+
+var (
+	subnetIDRE  = regexp.MustCompile(`^subnet-[0-9a-z]+$`)
+	sgIDRE      = regexp.MustCompile(`^sg-[0-9a-z]+$`)
+	crIDRE      = regexp.MustCompile(`^cr-[0-9a-z]+$`)
+	accountIDRE = regexp.MustCompile(`^[0-9]{12}$`)
+)
+
+// selectorTerm is the common shape of subnet, security group and capacity
+// reservation terms.
+type selectorTerm struct {
+	id, name, owner, criteria string
+	tags                      map[string]string
+}
+
+func validateSelectors(c Class, kv versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	subnets := make([]selectorTerm, len(c.Spec.SubnetSelectorTerms))
+	for i, t := range c.Spec.SubnetSelectorTerms {
+		subnets[i] = selectorTerm{id: t.ID, tags: t.Tags}
+	}
+	fs = append(fs, validateSelectorList(c.Unknown, pathSubnets, "subnet", subnets, true, subnetIDRE, "subnet-0123456789abcdef0")...)
+	sgs := make([]selectorTerm, len(c.Spec.SecurityGroupSelectorTerms))
+	for i, t := range c.Spec.SecurityGroupSelectorTerms {
+		sgs[i] = selectorTerm{id: t.ID, name: t.Name, tags: t.Tags}
+	}
+	fs = append(fs, validateSelectorList(c.Unknown, pathSGs, "security group", sgs, true, sgIDRE, "sg-0123456789abcdef0")...)
+	if len(c.Spec.CapacityReservationSelectorTerms) > 0 && !c.Unknown.Is(pathReservations) {
+		if !kv.AtLeast(3, 0) {
+			fs = append(fs, rules.New(ruleReservations, pathReservations,
+				"capacity_reservation_selector_terms exist from Karpenter 1.3.0 and karpenter_version is %s: the older CRD prunes the field and the reservations are never used. Upgrade Karpenter or remove the attribute.", kv))
+		}
+		crs := make([]selectorTerm, len(c.Spec.CapacityReservationSelectorTerms))
+		for i, t := range c.Spec.CapacityReservationSelectorTerms {
+			crs[i] = selectorTerm{id: t.ID, owner: t.OwnerID, criteria: t.InstanceMatchCriteria, tags: t.Tags}
+			p := pathReservations.Index(i)
+			if t.InstanceMatchCriteria != "" && !c.Unknown.Is(p.Attr("instance_match_criteria")) && t.InstanceMatchCriteria != "open" && t.InstanceMatchCriteria != "targeted" {
+				fs = append(fs, rules.New(ruleReservations, p.Attr("instance_match_criteria"),
+					"%q: the CRD accepts \"open\" (reservations any matching launch may use) or \"targeted\" (only launches that name the reservation).", t.InstanceMatchCriteria))
+			}
+			if t.OwnerID != "" && !c.Unknown.Is(p.Attr("owner_id")) && !accountIDRE.MatchString(t.OwnerID) {
+				fs = append(fs, rules.New(ruleSelectorID, p.Attr("owner_id"),
+					"%q is not a 12-digit AWS account id; the CRD pattern is ^[0-9]{12}$.", t.OwnerID))
+			}
+		}
+		fs = append(fs, validateSelectorList(c.Unknown, pathReservations, "capacity reservation", crs, false, crIDRE, "cr-0123456789abcdef0")...)
+	}
+	return fs
+}
+
+func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []selectorTerm, required bool, idRE *regexp.Regexp, example string) rules.Findings {
+	if u.Is(p) {
+		return nil
+	}
+	var fs rules.Findings
+	if (required && len(terms) == 0) || len(terms) > 30 {
+		fs = append(fs, rules.New(ruleSelectorCount, p,
+			"%d %s selector terms; the CRD requires %s at most 30. Without them Karpenter cannot launch: select by tags, e.g. [{ tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } }].",
+			len(terms), kind, map[bool]string{true: "at least 1 and", false: ""}[required]))
+	}
+	for i, t := range terms {
+		tp := p.Index(i)
+		if u.Within(tp) {
+			// Cross-field checks need every field; single-field checks below
+			// still run where their field is known.
+			if t.id != "" && !u.Is(tp.Attr("id")) && !idRE.MatchString(t.id) {
+				fs = append(fs, idFinding(tp, kind, t.id, example))
+			}
+			continue
+		}
+		var set []string
+		for _, f := range []struct {
+			name string
+			on   bool
+		}{{"id", t.id != ""}, {"name", t.name != ""}, {"owner_id", t.owner != ""}, {"instance_match_criteria", t.criteria != ""}, {"tags", len(t.tags) > 0}} {
+			if f.on {
+				set = append(set, f.name)
+			}
+		}
+		if len(set) == 0 || (len(set) == 1 && set[0] == "owner_id") {
+			fs = append(fs, rules.New(ruleSelectorEmpty, tp,
+				"the %s selector term selects nothing; the API server rejects it (\"expected at least one, got none\"). Select by tags (e.g. { tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } }) or by id.", kind))
+		}
+		if t.id != "" {
+			if len(set) > 1 {
+				fs = append(fs, rules.New(ruleSelectorExclusive, tp,
+					"the %s selector term sets id together with %s. The CRD's rule only fails when every term mixes them, so this one would pass the API server and Karpenter would match the id and ignore the rest. Put the id in its own term: { id = %q }.",
+					kind, strings.Join(set[1:], ", "), t.id))
+			}
+			if !idRE.MatchString(t.id) {
+				fs = append(fs, idFinding(tp, kind, t.id, example))
+			}
+		}
+		if t.name != "" && t.id == "" && len(set) > 1 {
+			fs = append(fs, rules.New(ruleSelectorExclusive, tp,
+				"the security group term sets name together with %s; Karpenter matches the name alone (\"'name' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term\"). Put the name in its own term: { name = %q }.",
+				strings.Join(set[1:], ", "), t.name))
+		}
+		fs = append(fs, validateSelectorTags(tp.Attr("tags"), t.tags)...)
+	}
+	return fs
+}
+
+func idFinding(p rules.Path, kind, id, example string) rules.Finding {
+	return rules.New(ruleSelectorID, p.Attr("id"),
+		"%q is not a %s id; EC2 would match nothing (the CRD's id patterns are unanchored and may let it through). Write the whole id, e.g. %q.", id, kind, example)
+}
+
+func validateSelectorTags(p rules.Path, tags map[string]string) rules.Findings {
+	var fs rules.Findings
+	if len(tags) > 20 {
+		fs = append(fs, rules.New(ruleSelectorTags, p, "%d tags; the CRD allows at most 20 per selector term (maxProperties).", len(tags)))
+	}
+	for _, k := range sortedKeys(tags) {
+		switch {
+		case k == "":
+			fs = append(fs, rules.New(ruleSelectorTags, p, "a tag has an empty key; the API server rejects it (\"empty tag keys or values aren't supported\")."))
+		case tags[k] == "":
+			fs = append(fs, rules.New(ruleSelectorTags, p.Key(k),
+				"tag %q has an empty value; the API server rejects it (\"empty tag keys or values aren't supported\"). To match any value write %q = \"*\".", k, k))
+		}
+	}
+	return fs
+}
+
+// restrictedTags are the CRD's reserved tag keys (CEL 32-36).
+var restrictedTags = []struct{ match, why string }{
+	{"eks:eks-cluster-name", "EKS sets it on every node"},
+	{"kubernetes.io/cluster/", "the cloud provider uses it to find the cluster's instances"},
+	{"karpenter.sh/nodepool", "Karpenter sets it to the NodePool of each instance"},
+	{"karpenter.sh/nodeclaim", "Karpenter sets it to the NodeClaim of each instance"},
+	{"karpenter.k8s.aws/ec2nodeclass", "Karpenter sets it to the EC2NodeClass of each instance"},
+}
+
+func validateTags(c Class) rules.Findings {
+	if c.Unknown.Is(pathTags) {
+		return nil
+	}
+	var fs rules.Findings
+	for _, k := range sortedKeys(c.Spec.Tags) {
+		if k == "" {
+			fs = append(fs, rules.New(ruleTags, pathTags, "a tag has an empty key; the API server rejects it (\"empty tag keys aren't supported\")."))
+			continue
+		}
+		for _, r := range restrictedTags {
+			if k == r.match || (strings.HasSuffix(r.match, "/") && strings.HasPrefix(k, strings.TrimSuffix(r.match, "/"))) {
+				fs = append(fs, rules.New(ruleTags, pathTags.Key(k),
+					"tag %q is reserved: %s. The API server rejects it (\"tag contains a restricted tag matching %s\"). Remove it; Karpenter tags its instances itself.", k, r.why, r.match))
+			}
+		}
+	}
+	return fs
+}
+
+func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
+	u := c.Unknown
+	var fs rules.Findings
+	family, familyKnown := ami.Family(""), false
+	if !u.Is(pathAMIFamily) && !u.Within(pathAMITerms) {
+		family, familyKnown = ami.ResolvedFamily(c.Family, c.Terms, kv)
+	}
+	hasUserData := c.Spec.UserData != nil
+	if c.Bootstrap != nil && !u.Is(pathBootstrap) {
+		if familyKnown && family != ami.Custom {
+			fs = append(fs, rules.New(ruleBootstrapFamily, pathBootstrap,
+				"bootstrap renders complete Custom userData, but the class's family is %s: Karpenter generates that family's bootstrap itself and would append its own call. Set ami_family = \"Custom\" (resolution still follows the selector terms, also an alias), or remove bootstrap and let Karpenter bootstrap the node.", family))
+		}
+		if hasUserData && !u.Is(pathUserData) {
+			fs = append(fs, rules.New(ruleBootstrapFamily, pathUserData,
+				"user_data is set together with bootstrap; bootstrap renders the whole userData, so this value would be replaced. Move the commands into bootstrap.pre_bootstrap_script / post_bootstrap_script, or drop bootstrap and write the full userData yourself."))
+		}
+		fs = append(fs, validateBootstrap(c)...)
+	}
+	if familyKnown && family == ami.Custom && c.Bootstrap == nil && !hasUserData && !u.Is(pathUserData) && !u.Is(pathBootstrap) {
+		fs = append(fs, rules.New(ruleCustomNoUserData, pathUserData,
+			"ami_family is Custom and neither user_data nor bootstrap is set. Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and is deleted after the 15-minute registration timeout. Add `bootstrap = { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."))
+	}
+	if hasUserData && familyKnown && !u.Is(pathUserData) {
+		uf, err := userdata.ParseFamily(string(family))
+		if err == nil {
+			fs = append(fs, userdata.Lint(uf, *c.Spec.UserData, kv).Under(pathUserData)...)
+		}
+	}
+	return fs
+}
+
+func validateBootstrap(c Class) rules.Findings {
+	b := *c.Bootstrap
+	if c.Unknown.Within(pathBootstrap) {
+		// RenderCustom validates every input; with unknown inputs it runs at plan.
+		return nil
+	}
+	// Missing cluster facts are filled from the provider at plan: only check
+	// what is given now.
+	_, fs := userdata.RenderCustom(withPlaceholders(b))
+	return fs.Under(pathBootstrap)
+}
+
+// withPlaceholders fills cluster facts a literal bootstrap block leaves to
+// the provider's cluster block, so that ValidateConfig checks the rest.
+func withPlaceholders(b userdata.Bootstrap) userdata.Bootstrap {
+	if b.ClusterName == "" {
+		b.ClusterName = "placeholder"
+	}
+	if b.APIServerEndpoint == "" {
+		b.APIServerEndpoint = "https://placeholder.example.com"
+	}
+	if b.CertificateAuthority == "" {
+		b.CertificateAuthority = "cGxhY2Vob2xkZXI="
+	}
+	if b.ServiceCIDR == "" {
+		b.ServiceCIDR = "10.100.0.0/16"
+	}
+	return b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

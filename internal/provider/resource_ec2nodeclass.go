@@ -1,0 +1,280 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*ec2NodeClassResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*ec2NodeClassResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*ec2NodeClassResource)(nil)
+)
+
+// NewEC2NodeClassResource is the factory of karpenter_ec2nodeclass.
+func NewEC2NodeClassResource() resource.Resource { return &ec2NodeClassResource{} }
+
+type ec2NodeClassResource struct{ data *ProviderData }
+
+func (r *ec2NodeClassResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_ec2nodeclass"
+}
+
+func (r *ec2NodeClassResource) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
+	if pd, ok := req.ProviderData.(*ProviderData); ok {
+		r.data = pd
+	}
+}
+
+// ValidateConfig runs every check decidable from literal values; it sees no
+// provider configuration, so it judges with the default Karpenter release.
+func (r *ec2NodeClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m ec2NodeClassModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	appendFindings(&resp.Diagnostics, path.Empty(), nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter))
+}
+
+// ModifyPlan resolves the images, renders the userData and the manifest,
+// and fails the plan on whatever needs AWS or the configured release.
+func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy: nothing to check
+	}
+	var m ec2NodeClassModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pd := providerDataOrDefault(r.data)
+	c := classFromModel(m)
+	// Errors always (values unknown at validate may be known now); warnings
+	// only where the configured release differs from the default one, since
+	// ValidateConfig already showed the others.
+	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(nodeclass.Validate(c, pd.Karpenter), nodeclass.Validate(c, versions.DefaultKarpenter)))
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	var plan ec2NodeClassModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = m.Name
+	if c.Bootstrap == nil {
+		// user_data is computed only when bootstrap renders it; otherwise
+		// it is exactly what the configuration says (null included).
+		plan.UserData = m.UserData
+	}
+	computed, err := r.compute(ctx, pd, c, &resp.Diagnostics)
+	switch {
+	case errors.Is(err, errDeferred):
+		// Inputs are unknown until apply: leave the computed values unknown;
+		// ModifyPlan runs again at apply with them known.
+		plan.Manifest = types.StringUnknown()
+		plan.AMIs = types.ListUnknown(types.ObjectType{AttrTypes: amiAttrTypes})
+		plan.NodeClass = types.ObjectUnknown(nodeClassAttrTypes)
+		if c.Bootstrap != nil {
+			plan.UserData = types.StringUnknown()
+		}
+	case err != nil || resp.Diagnostics.HasError():
+		return
+	default:
+		plan.AMIs = computed.amis
+		plan.NodeClass = computed.nodeClass
+		plan.Manifest = computed.manifest
+		if c.Bootstrap != nil {
+			plan.UserData = computed.userData
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planFindings keeps every error of now, and the warnings that the
+// validate-time run (with the default release) did not already report.
+func planFindings(now, atValidate rules.Findings) rules.Findings {
+	seen := map[string]bool{}
+	for _, f := range atValidate {
+		seen[f.String()] = true
+	}
+	var out rules.Findings
+	for _, f := range now {
+		if f.Severity == rules.Error || !seen[f.String()] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+type nodeClassComputed struct {
+	amis      types.List
+	nodeClass types.Object
+	manifest  types.String
+	userData  types.String
+}
+
+func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c nodeclass.Class, diags *diag.Diagnostics) (nodeClassComputed, error) {
+	var out nodeClassComputed
+	u := c.Unknown
+	if u.Within(ami.TermsPath) || u.Is(rules.Root("ami_family")) {
+		return out, errDeferred
+	}
+	res, err := resolveAMIs(ctx, pd, c.Terms, types.StringNull(), path.Empty(), diags)
+	if err != nil {
+		return out, err
+	}
+	appendFindings(diags, path.Empty(), res.result.Findings)
+	if diags.HasError() {
+		return out, nil
+	}
+	var facts cluster.Facts
+	if c.Bootstrap != nil {
+		if u.Within(rules.Root("bootstrap")) {
+			return out, errDeferred
+		}
+		need := nodeclass.BootstrapNeeds(*c.Bootstrap)
+		if len(need) > 0 {
+			facts, err = pd.ClusterFacts(ctx, need, "the bootstrap block")
+			if errors.Is(err, cluster.ErrUnknown) {
+				return out, errDeferred
+			}
+			if err != nil {
+				diags.AddAttributeError(path.Root("bootstrap"), "Cluster facts needed", err.Error()+". Or set them in the bootstrap block itself.")
+				return out, err
+			}
+		}
+	}
+	p := nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res.result, Cluster: facts, Karpenter: pd.Karpenter})
+	appendFindings(diags, path.Empty(), p.Findings)
+	if diags.HasError() {
+		return out, nil
+	}
+	var d diag.Diagnostics
+	out.amis, d = amisValue(res.result.AMIs)
+	diags.Append(d...)
+	out.userData = types.StringPointerValue(p.UserData)
+	out.nodeClass, d = nodeClassValue(c, p, out.amis, pd.Karpenter)
+	diags.Append(d...)
+	// The manifest needs every spec value; role, subnets and tags may come
+	// from resources created in the same run, node_class does not need them.
+	if u.Within(rules.Path{}) {
+		out.manifest = types.StringUnknown()
+		return out, nil
+	}
+	out.manifest = r.renderManifest(ctx, p.Manifest, diags)
+	return out, nil
+}
+
+func (r *ec2NodeClassResource) renderManifest(ctx context.Context, obj manifest.EC2NodeClass, diags *diag.Diagnostics) types.String {
+	y, err := manifest.YAML(obj)
+	if err != nil {
+		diags.AddError("Rendering the manifest failed", err.Error())
+		return types.StringUnknown()
+	}
+	appendFindings(diags, path.Empty(), validateAgainstCRD(ctx, obj))
+	return types.StringValue(y)
+}
+
+func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.List, kv versions.Karpenter) (types.Object, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	registered := types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
+	if p.Family == ami.Custom {
+		var d diag.Diagnostics
+		registered, d = taintsValue(p.RegisteredTaints)
+		diags.Append(d...)
+	}
+	kubelet, d := kubeletValue(c.Spec.Kubelet)
+	diags.Append(d...)
+	o, d := types.ObjectValue(nodeClassAttrTypes, map[string]attr.Value{
+		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": types.StringValue(c.Name),
+		"ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
+		"user_data": types.StringPointerValue(p.UserData), "kubelet": kubelet,
+	})
+	diags.Append(d...)
+	return o, diags
+}
+
+func taintsValue(ts []taints.Taint) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	elems := make([]attr.Value, 0, len(ts))
+	for _, t := range ts {
+		value := types.StringNull()
+		if t.Value != "" {
+			value = types.StringValue(t.Value)
+		}
+		o, d := types.ObjectValue(taintAttrTypes, map[string]attr.Value{"key": types.StringValue(t.Key), "value": value, "effect": types.StringValue(t.Effect)})
+		diags.Append(d...)
+		elems = append(elems, o)
+	}
+	l, d := types.ListValue(types.ObjectType{AttrTypes: taintAttrTypes}, elems)
+	diags.Append(d...)
+	return l, diags
+}
+
+func kubeletValue(k *manifest.Kubelet) (types.Object, diag.Diagnostics) {
+	if k == nil {
+		return types.ObjectNull(kubeletAttrTypes), nil
+	}
+	var diags diag.Diagnostics
+	i64 := func(p *int32) types.Int64 {
+		if p == nil {
+			return types.Int64Null()
+		}
+		return types.Int64Value(int64(*p))
+	}
+	smap := func(m map[string]string) types.Map {
+		if m == nil {
+			return types.MapNull(types.StringType)
+		}
+		v, d := types.MapValueFrom(context.Background(), types.StringType, m)
+		diags.Append(d...)
+		return v
+	}
+	dns := types.ListNull(types.StringType)
+	if k.ClusterDNS != nil {
+		var d diag.Diagnostics
+		dns, d = types.ListValueFrom(context.Background(), types.StringType, k.ClusterDNS)
+		diags.Append(d...)
+	}
+	o, d := types.ObjectValue(kubeletAttrTypes, map[string]attr.Value{
+		"max_pods": i64(k.MaxPods), "pods_per_core": i64(k.PodsPerCore), "cluster_dns": dns,
+		"system_reserved": smap(k.SystemReserved), "kube_reserved": smap(k.KubeReserved),
+		"eviction_hard": smap(k.EvictionHard), "eviction_soft": smap(k.EvictionSoft), "eviction_soft_grace_period": smap(k.EvictionSoftGracePeriod),
+		"eviction_max_pod_grace_period":   i64(k.EvictionMaxPodGracePeriod),
+		"image_gc_high_threshold_percent": i64(k.ImageGCHighThresholdPercent), "image_gc_low_threshold_percent": i64(k.ImageGCLowThresholdPercent),
+		"cpu_cfs_quota": types.BoolPointerValue(k.CPUCFSQuota),
+	})
+	diags.Append(d...)
+	return o, diags
+}
+
+// Create, Read, Update and Delete touch nothing outside Terraform: the
+// resource is a renderer, its plan is its state.
+func (r *ec2NodeClassResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	resp.State.Raw = req.Plan.Raw
+}
+
+func (r *ec2NodeClassResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+func (r *ec2NodeClassResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = req.Plan.Raw
+}
+
+func (r *ec2NodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

@@ -1,0 +1,296 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// kubeletAttrTypes is the object type of kubelet settings, shared by the
+// EC2NodeClass input, its node_class output and the NodePool's node_class.
+var kubeletAttrTypes = map[string]attr.Type{
+	"max_pods":                        types.Int64Type,
+	"pods_per_core":                   types.Int64Type,
+	"cluster_dns":                     types.ListType{ElemType: types.StringType},
+	"system_reserved":                 types.MapType{ElemType: types.StringType},
+	"kube_reserved":                   types.MapType{ElemType: types.StringType},
+	"eviction_hard":                   types.MapType{ElemType: types.StringType},
+	"eviction_soft":                   types.MapType{ElemType: types.StringType},
+	"eviction_soft_grace_period":      types.MapType{ElemType: types.StringType},
+	"eviction_max_pod_grace_period":   types.Int64Type,
+	"image_gc_high_threshold_percent": types.Int64Type,
+	"image_gc_low_threshold_percent":  types.Int64Type,
+	"cpu_cfs_quota":                   types.BoolType,
+}
+
+var taintAttrTypes = map[string]attr.Type{"key": types.StringType, "value": types.StringType, "effect": types.StringType}
+
+// nodeClassAttrTypes is the object a NodePool consumes (design §4).
+var nodeClassAttrTypes = map[string]attr.Type{
+	"group":             types.StringType,
+	"kind":              types.StringType,
+	"name":              types.StringType,
+	"ami_family":        types.StringType,
+	"amis":              types.ListType{ElemType: types.ObjectType{AttrTypes: amiAttrTypes}},
+	"registered_taints": types.ListType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}},
+	"user_data":         types.StringType,
+	"kubelet":           types.ObjectType{AttrTypes: kubeletAttrTypes},
+}
+
+// kubeletDescriptions document each kubelet setting once.
+var kubeletDescriptions = map[string]string{
+	"max_pods":                        "Maximum pods per node. Karpenter otherwise uses the instance type's ENI-limited pod count.",
+	"pods_per_core":                   "Pods per vCPU; the lower of this and max_pods wins. Ignored on Bottlerocket.",
+	"cluster_dns":                     "Cluster DNS server addresses; default: the cluster's kube-dns address.",
+	"system_reserved":                 "Resources reserved for system daemons: keys `cpu`, `memory`, `ephemeral-storage`, `pid`.",
+	"kube_reserved":                   "Resources reserved for Kubernetes daemons: keys `cpu`, `memory`, `ephemeral-storage`, `pid`.",
+	"eviction_hard":                   "Hard eviction thresholds by signal (`memory.available`, `nodefs.available`, `nodefs.inodesFree`, `imagefs.available`, `imagefs.inodesFree`, `pid.available`): a percentage or a quantity.",
+	"eviction_soft":                   "Soft eviction thresholds by signal; each needs an entry in `eviction_soft_grace_period`.",
+	"eviction_soft_grace_period":      "Grace periods of the soft eviction thresholds, as durations (`1m30s`).",
+	"eviction_max_pod_grace_period":   "Maximum pod termination grace period, in seconds, on soft eviction.",
+	"image_gc_high_threshold_percent": "Disk usage percentage that starts image garbage collection; must be greater than the low threshold.",
+	"image_gc_low_threshold_percent":  "Disk usage percentage image garbage collection frees down to.",
+	"cpu_cfs_quota":                   "Enforce CPU limits with CFS quota.",
+}
+
+func kubeletAttributes(computed bool) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{}
+	for name, t := range kubeletAttrTypes {
+		d := kubeletDescriptions[name]
+		switch t {
+		case types.Int64Type:
+			a := schema.Int64Attribute{Optional: !computed, Computed: computed, Description: d}
+			if !computed {
+				a.Validators = []validator.Int64{int64validator.AtLeast(0)}
+			}
+			attrs[name] = a
+		case types.BoolType:
+			attrs[name] = schema.BoolAttribute{Optional: !computed, Computed: computed, Description: d}
+		default:
+			if _, isList := t.(types.ListType); isList {
+				attrs[name] = schema.ListAttribute{ElementType: types.StringType, Optional: !computed, Computed: computed, Description: d}
+			} else {
+				attrs[name] = schema.MapAttribute{ElementType: types.StringType, Optional: !computed, Computed: computed, Description: d}
+			}
+		}
+	}
+	return attrs
+}
+
+func requirementsAttributeRS() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed:    true,
+		Description: "Node requirements Karpenter attaches to the image, sorted as in `status.amis`.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key":      schema.StringAttribute{Computed: true, Description: "Label key."},
+			"operator": schema.StringAttribute{Computed: true, Description: "`In`, `Exists` or `DoesNotExist`."},
+			"values":   schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "Values for `In`."},
+		}},
+	}
+}
+
+func amisAttributeRS(description string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed: true, Description: description,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
+			"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
+			"architecture":  schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
+			"variant":       schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."},
+			"deprecated":    schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."},
+			"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339)."},
+			"owner_id":      schema.StringAttribute{Computed: true, Description: "Owner account id."},
+			"requirements":  requirementsAttributeRS(),
+		}},
+	}
+}
+
+func taintsAttribute(description string, computed bool) schema.ListNestedAttribute {
+	mode := func(d string) schema.StringAttribute {
+		return schema.StringAttribute{Optional: !computed, Computed: computed, Description: d}
+	}
+	key, value, effect := mode("Taint key, a qualified name (`example.com/gpu`)."), mode("Taint value, a label value (no `/`); omit for `key:Effect`."), mode("`NoSchedule`, `PreferNoSchedule` or `NoExecute`.")
+	if !computed {
+		key.Required, key.Optional = true, false
+		effect.Required, effect.Optional = true, false
+		effect.Validators = []validator.String{stringvalidator.OneOf("NoSchedule", "PreferNoSchedule", "NoExecute")}
+	}
+	return schema.ListNestedAttribute{
+		Optional: !computed, Computed: computed, Description: description,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{"key": key, "value": value, "effect": effect}},
+	}
+}
+
+func selectorTags() schema.MapAttribute {
+	return schema.MapAttribute{
+		ElementType: types.StringType, Optional: true,
+		Description: "Tags that must match; `*` matches any value of the key. At most 20, no empty keys or values.",
+	}
+}
+
+func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "Renders a Karpenter `EC2NodeClass` (`karpenter.k8s.aws/v1`) and fails validate/plan on every mistake Karpenter, EC2, " +
+			"the kubelet or the CRD would reject or silently mishandle. AMIs are resolved at plan exactly as Karpenter resolves them, the " +
+			"Custom userData of `bootstrap` is rendered, and `manifest` and `node_class` are known at plan whenever their inputs are. " +
+			"Nothing is created outside Terraform state: apply the `manifest` with kubernetes_manifest, kubectl_manifest, Helm or GitOps.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, Description: "The EC2NodeClass name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true, Description: "Name of the EC2NodeClass (metadata.name). Changing it replaces the resource.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"ami_family": schema.StringAttribute{
+				Optional: true,
+				Description: "`AL2`, `AL2023`, `Bottlerocket`, `Custom`, `Windows2019`, `Windows2022` or `Windows2025` (Karpenter 1.9+). Decides the " +
+					"userData format and default block devices, not which images are found. Required without an alias; with an alias it may only " +
+					"be the alias family or `Custom`.",
+			},
+			"ami_selector_terms": schema.ListNestedAttribute{
+				Required: true, Description: descTerms,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"alias":         schema.StringAttribute{Optional: true, Description: descAlias},
+					"id":            schema.StringAttribute{Optional: true, Description: descID},
+					"name":          schema.StringAttribute{Optional: true, Description: descName},
+					"owner":         schema.StringAttribute{Optional: true, Description: descOwner},
+					"tags":          schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: descTags},
+					"ssm_parameter": schema.StringAttribute{Optional: true, Description: descSSMParameter},
+				}},
+			},
+			"role": schema.StringAttribute{
+				Optional: true, Description: "IAM role name of the nodes; Karpenter manages the instance profile. Exactly one of `role` and `instance_profile`.",
+			},
+			"instance_profile": schema.StringAttribute{
+				Optional: true, Description: "IAM instance profile name you manage. Exactly one of `role` and `instance_profile`.",
+			},
+			"subnet_selector_terms": schema.ListNestedAttribute{
+				Required: true, Description: "Subnets to launch in: conditions inside a term are ANDed, terms are ORed. 1 to 30 terms.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":   schema.StringAttribute{Optional: true, Description: "A subnet id, alone in its term."},
+					"tags": selectorTags(),
+				}},
+			},
+			"security_group_selector_terms": schema.ListNestedAttribute{
+				Required: true, Description: "Security groups of the nodes: conditions inside a term are ANDed, terms are ORed. 1 to 30 terms.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":   schema.StringAttribute{Optional: true, Description: "A security group id, alone in its term."},
+					"name": schema.StringAttribute{Optional: true, Description: "A security group name, alone in its term."},
+					"tags": selectorTags(),
+				}},
+			},
+			"capacity_reservation_selector_terms": schema.ListNestedAttribute{
+				Optional: true, Description: "On-demand capacity reservations Karpenter may use (Karpenter 1.3+).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":                      schema.StringAttribute{Optional: true, Description: "A reservation id (`cr-...`), alone in its term."},
+					"owner_id":                schema.StringAttribute{Optional: true, Description: "Account id owning the reservation."},
+					"tags":                    selectorTags(),
+					"instance_match_criteria": schema.StringAttribute{Optional: true, Description: "`open` or `targeted`."},
+				}},
+			},
+			"tags": schema.MapAttribute{
+				ElementType: types.StringType, Optional: true,
+				Description: "Tags on the instances, volumes and launch templates Karpenter creates. Keys Karpenter and EKS reserve are rejected.",
+			},
+			"kubelet": schema.SingleNestedAttribute{
+				Optional: true, Description: "Kubelet settings of the nodes (the typed spec.kubelet of Karpenter 1.0-1.14).",
+				Attributes: kubeletAttributes(false),
+			},
+			"block_device_mappings": schema.ListNestedAttribute{
+				Optional: true, Description: "EBS volumes of the nodes; they replace Karpenter's family defaults. At most one root volume.",
+				Validators: []validator.List{listvalidator.SizeAtMost(50)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"device_name": schema.StringAttribute{Optional: true, Description: "Device name, e.g. `/dev/xvda`."},
+					"root_volume": schema.BoolAttribute{Optional: true, Description: "Whether this is the root volume (ephemeral storage for the kubelet)."},
+					"ebs": schema.SingleNestedAttribute{
+						Optional: true, Description: "The EBS volume.",
+						Attributes: map[string]schema.Attribute{
+							"volume_size":           schema.StringAttribute{Optional: true, Description: "Size as a Kubernetes quantity: `100Gi` (binary) or `100G` (decimal, rounded up to GiB)."},
+							"volume_type":           schema.StringAttribute{Optional: true, Description: "`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."},
+							"iops":                  schema.Int64Attribute{Optional: true, Description: "Provisioned IOPS (io1, io2, gp3)."},
+							"throughput":            schema.Int64Attribute{Optional: true, Description: "Throughput in MiB/s (gp3)."},
+							"encrypted":             schema.BoolAttribute{Optional: true, Description: "Encrypt the volume."},
+							"kms_key_id":            schema.StringAttribute{Optional: true, Description: "KMS key for encryption."},
+							"delete_on_termination": schema.BoolAttribute{Optional: true, Description: "Delete the volume with the instance."},
+							"snapshot_id":           schema.StringAttribute{Optional: true, Description: "Snapshot to create the volume from."},
+						},
+					},
+				}},
+			},
+			"metadata_options": schema.SingleNestedAttribute{
+				Optional: true, Description: "Instance metadata service settings. Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, tokens required.",
+				Attributes: map[string]schema.Attribute{
+					"http_endpoint":               schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`."},
+					"http_protocol_ipv6":          schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`."},
+					"http_put_response_hop_limit": schema.Int64Attribute{Optional: true, Description: "1 to 64."},
+					"http_tokens":                 schema.StringAttribute{Optional: true, Description: "`required` or `optional`."},
+				},
+			},
+			"instance_store_policy": schema.StringAttribute{
+				Optional: true, Description: "`RAID0`: stripe the instance store volumes and use them for the kubelet and containerd.",
+			},
+			"associate_public_ip_address": schema.BoolAttribute{Optional: true, Description: "Give the nodes public IP addresses."},
+			"detailed_monitoring":         schema.BoolAttribute{Optional: true, Description: "Enable detailed CloudWatch monitoring."},
+			"user_data": schema.StringAttribute{
+				Optional: true, Computed: true,
+				Description: "userData Karpenter merges with what it generates (or, with `Custom`, uses as is). Linted for the family. With `bootstrap`, computed: the rendered Custom userData.",
+			},
+			"bootstrap": schema.SingleNestedAttribute{
+				Optional: true,
+				Description: "Render complete Custom userData (only with ami_family = \"Custom\", not with user_data). It always registers " +
+					"`karpenter.sh/unregistered:NoExecute` plus the listed taints in the form the format needs. Cluster facts default to the provider's cluster block.",
+				Attributes: map[string]schema.Attribute{
+					"format": schema.StringAttribute{
+						Required: true, Description: "`bootstrap.sh` (AL2-style), `nodeadm` (AL2023 NodeConfig) or `bottlerocket` (TOML).",
+						Validators: []validator.String{stringvalidator.OneOf("bootstrap.sh", "nodeadm", "bottlerocket")},
+					},
+					"cluster_name":          schema.StringAttribute{Optional: true, Description: "Cluster name; default: the provider's cluster."},
+					"api_server_endpoint":   schema.StringAttribute{Optional: true, Description: "API server URL; default: the provider's cluster."},
+					"certificate_authority": schema.StringAttribute{Optional: true, Description: "Base64 PEM CA bundle; default: the provider's cluster."},
+					"service_cidr":          schema.StringAttribute{Optional: true, Description: "Service CIDR; default: the provider's cluster."},
+					"cluster_dns":           schema.StringAttribute{Optional: true, Description: "Cluster DNS IP; default: the provider's cluster."},
+					"register_with_taints":  taintsAttribute("Taints the node registers with, besides karpenter.sh/unregistered:NoExecute. List the NodePools' startup taints here.", false),
+					"node_labels":           schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels the kubelet registers the node with."},
+					"kubelet_extra_args":    schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Extra kubelet flags, one per element (`--flag=value`); not with `bottlerocket`."},
+					"pre_bootstrap_script":  schema.StringAttribute{Optional: true, Description: "Shell run before bootstrapping (not with `bottlerocket`)."},
+					"post_bootstrap_script": schema.StringAttribute{Optional: true, Description: "Shell run after bootstrapping (not with `bottlerocket`)."},
+				},
+			},
+			"pin_amis": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				Description: "Write the resolved images into `manifest` as `id` terms (with `amiFamily`), so images change only through a visible plan diff. " +
+					"With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
+			},
+			"manifest": schema.StringAttribute{
+				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",
+			},
+			"amis": amisAttributeRS("The images Karpenter would put in `status.amis`, resolved at plan."),
+			"node_class": schema.SingleNestedAttribute{
+				Computed: true, Description: "What a karpenter_nodepool needs to know about this class: pass it as the pool's `node_class`.",
+				Attributes: map[string]schema.Attribute{
+					"group":             schema.StringAttribute{Computed: true, Description: "`karpenter.k8s.aws`."},
+					"kind":              schema.StringAttribute{Computed: true, Description: "`EC2NodeClass`."},
+					"name":              schema.StringAttribute{Computed: true, Description: "The class name."},
+					"ami_family":        schema.StringAttribute{Computed: true, Description: "The resolved amiFamily."},
+					"amis":              amisAttributeRS("The resolved images."),
+					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
+					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
+					"kubelet":           schema.SingleNestedAttribute{Computed: true, Description: "The class's kubelet settings.", Attributes: kubeletAttributes(true)},
+				},
+			},
+		},
+	}
+}
+

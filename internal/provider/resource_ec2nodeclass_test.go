@@ -1,0 +1,82 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
+)
+
+// classHCL is a valid class; extra lines go inside the resource block.
+func classHCL(name, extra string) string {
+	return `
+resource "karpenter_ec2nodeclass" "` + name + `" {
+  name                          = "` + name + `"
+  role                          = "KarpenterNodeRole-demo"
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+` + extra + `
+}
+`
+}
+
+func TestAccEC2NodeClassPlanIsKnown(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// role from a resource created in the same run: unknown at plan.
+				Config: prov + `
+resource "terraform_data" "role" { input = "KarpenterNodeRole-demo" }
+resource "karpenter_ec2nodeclass" "x" {
+  name                          = "default"
+  role                          = terraform_data.role.output
+  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+}`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("node_class").AtMapKey("ami_family"), knownvalue.StringExact("AL2023")),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.ListSizeExact(5)),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("amis"), knownvalue.ListSizeExact(5)),
+					plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("manifest")),
+				}},
+			},
+			{
+				Config: prov + classHCL("default", `  ami_selector_terms = [{ alias = "al2023@v20251209" }]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`(?s)apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  amiSelectorTerms:\n  - alias: al2023@v20251209\n`))),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccEC2NodeClassErrors(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	cases := map[string]struct {
+		extra string
+		want  *regexp.Regexp
+	}{
+		"alias":              {`ami_selector_terms = [{ alias = "al2023@v20251209@x" }]`, wrapped("alias-multiple-at")},
+		"pending only":       {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"team-gpu-node-*\" }]", wrapped("ami-not-available", awsemu.CustomGPUPendingOnlyID)},
+		"block device":       {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"team-eks-node-al2023-x86_64-*\" }]", wrapped("block-device-smaller-than-snapshot", "smaller than snapshot")},
+		"userData vs image":  {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]\n  block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"20Gi\" } }]", wrapped("image-family-mismatch")},
+		"custom no taint":    {"ami_family = \"Custom\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n  user_data = \"apiVersion: node.eks.aws/v1alpha1\\nkind: NodeConfig\\nspec:\\n  cluster:\\n    name: demo\\n\"", wrapped("unregistered-taint-missing")},
+		"custom no userData": {"ami_family = \"Custom\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]", wrapped("custom-user-data-missing")},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    []resource.TestStep{{Config: prov + classHCL("x", "  "+c.extra), PlanOnly: true, ExpectError: c.want}},
+			})
+		})
+	}
+}
