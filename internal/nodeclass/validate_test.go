@@ -61,7 +61,9 @@ func TestValidateRules(t *testing.T) {
 		{"sg name with tags", func(c *Class) {
 			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{Name: "nodes", Tags: map[string]string{"a": "b"}}}
 		}, ruleSelectorExclusive, "security_group_selector_terms[0]", `{ name = "nodes" }`},
-		{"sg id pattern", func(c *Class) { c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{ID: "sg-0123 "}} }, ruleSelectorID, "security_group_selector_terms[0].id", "sg-0123456789abcdef0"},
+		{"sg id pattern", func(c *Class) {
+			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{ID: "sg-0123 "}}
+		}, ruleSelectorID, "security_group_selector_terms[0].id", "sg-0123456789abcdef0"},
 		{"empty selector tag value", func(c *Class) {
 			c.Spec.SubnetSelectorTerms = []manifest.SubnetSelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": ""}}}
 		}, ruleSelectorTags, `subnet_selector_terms[0].tags["karpenter.sh/discovery"]`, `= "*"`},
@@ -96,11 +98,17 @@ func TestValidateRules(t *testing.T) {
 		{"volume type", func(c *Class) {
 			c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "20Gi", VolumeType: "gp4"}}}
 		}, ruleBlockDeviceEBS, "block_device_mappings[0].ebs.volume_type", "not an EBS volume type"},
-		{"hop limit", func(c *Class) { c.Spec.MetadataOptions = &manifest.MetadataOptions{HTTPPutResponseHopLimit: ptr(int64(0))} }, ruleMetadata, "metadata_options.http_put_response_hop_limit", "1 to 64"},
+		{"hop limit", func(c *Class) {
+			c.Spec.MetadataOptions = &manifest.MetadataOptions{HTTPPutResponseHopLimit: ptr(int64(0))}
+		}, ruleMetadata, "metadata_options.http_put_response_hop_limit", "1 to 64"},
 		{"http tokens", func(c *Class) { c.Spec.MetadataOptions = &manifest.MetadataOptions{HTTPTokens: "yes"} }, ruleMetadata, "metadata_options.http_tokens", `"required" or "optional"`},
 		{"store policy", func(c *Class) { c.Spec.InstanceStorePolicy = "raid0" }, ruleStorePolicy, "instance_store_policy", `only "RAID0"`},
-		{"eviction key", func(c *Class) { c.Spec.Kubelet = &manifest.Kubelet{EvictionHard: map[string]string{"memory.free": "5%"}} }, ruleKubelet, `kubelet.eviction_hard["memory.free"]`, "valid keys for evictionHard"},
-		{"eviction value", func(c *Class) { c.Spec.Kubelet = &manifest.Kubelet{EvictionHard: map[string]string{"memory.available": "five"}} }, ruleKubelet, `kubelet.eviction_hard["memory.available"]`, "neither a percentage"},
+		{"eviction key", func(c *Class) {
+			c.Spec.Kubelet = &manifest.Kubelet{EvictionHard: map[string]string{"memory.free": "5%"}}
+		}, ruleKubelet, `kubelet.eviction_hard["memory.free"]`, "valid keys for evictionHard"},
+		{"eviction value", func(c *Class) {
+			c.Spec.Kubelet = &manifest.Kubelet{EvictionHard: map[string]string{"memory.available": "five"}}
+		}, ruleKubelet, `kubelet.eviction_hard["memory.available"]`, "neither a percentage"},
 		{"soft without grace", func(c *Class) {
 			c.Spec.Kubelet = &manifest.Kubelet{EvictionSoft: map[string]string{"memory.available": "10%"}}
 		}, ruleKubelet, "kubelet.eviction_soft_grace_period", "does not have a matching evictionSoftGracePeriod"},

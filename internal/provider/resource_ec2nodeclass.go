@@ -277,4 +277,5 @@ func (r *ec2NodeClassResource) Update(_ context.Context, req resource.UpdateRequ
 	resp.State.Raw = req.Plan.Raw
 }
 
-func (r *ec2NodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *ec2NodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}

@@ -293,4 +293,3 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 		},
 	}
 }
-
