@@ -51,3 +51,36 @@ output "team_amis" {
 output "team_skipped" {
   value = [for s in data.karpenter_amis.team.skipped : "${s.id} ${s.name}: ${s.reason}"]
 }
+
+# An EC2NodeClass rendered at plan: AMIs resolved, manifest validated.
+resource "karpenter_ec2nodeclass" "default" {
+  name                          = "default"
+  role                          = "KarpenterNodeRole-demo"
+  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+}
+
+# A custom AMI with complete userData rendered by the provider: nodeadm,
+# registering karpenter.sh/unregistered and a GPU taint.
+resource "karpenter_ec2nodeclass" "custom" {
+  name                          = "custom"
+  role                          = "KarpenterNodeRole-demo"
+  ami_family                    = "Custom"
+  ami_selector_terms            = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  block_device_mappings         = [{ device_name = "/dev/xvda", root_volume = true, ebs = { volume_size = "30Gi" } }]
+  bootstrap = {
+    format               = "nodeadm"
+    register_with_taints = [{ key = "example.com/gpu", value = "true", effect = "NoSchedule" }]
+  }
+}
+
+output "default_manifest" {
+  value = karpenter_ec2nodeclass.default.manifest
+}
+
+output "custom_user_data" {
+  value = karpenter_ec2nodeclass.custom.user_data
+}
