@@ -26,7 +26,7 @@ var (
 		Good:      pool(`{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }, { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In", values = ["amd"] }`),
 	})
 	ruleUnknownName = rules.Register(rules.Rule{
-		ID: "requirement-value-matches-no-instance-type", Severity: rules.Warning, Category: requirements.Category,
+		ID: "requirement-value-matches-no-instance-type", Severity: rules.Error, Category: requirements.Category,
 		Title:     "value names no instance type, family, size or architecture",
 		Behaviour: "Karpenter accepts any value, but one that no instance type carries selects nothing: in In it is dead weight (or, alone, leaves the pool without instance types), in NotIn it excludes nothing.",
 		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements; ec2:DescribeInstanceTypes",
@@ -70,9 +70,14 @@ func (a Admission) Findings() rules.Findings {
 		if offline {
 			src = "in the provider's embedded list (new types may be missing from it; configure AWS for a live check)"
 		}
-		fs = append(fs, rules.New(ruleUnknownName, p,
+		f := rules.New(ruleUnknownName, p,
 			"%s %q is not a %s %s%s; Karpenter accepts the value but no instance type carries it, so it selects nothing. Remove it or write a real one.",
-			u.Key, u.Value, nameKind(u.Key), src, u.Hint))
+			u.Key, u.Value, nameKind(u.Key), src, u.Hint)
+		if offline {
+			// The embedded list can lag behind new instance types.
+			f = f.AsWarning()
+		}
+		fs = append(fs, f)
 	}
 	if len(a.Families) == 0 {
 		f := rules.New(ruleAdmitsNothing, requirements.Root,

@@ -1,5 +1,7 @@
 package manifest
 
+import "encoding/json"
+
 // NodePool is a karpenter.sh/v1 NodePool.
 type NodePool struct {
 	APIVersion string       `json:"apiVersion"`
@@ -76,4 +78,15 @@ type Budget struct {
 	Schedule *string  `json:"schedule,omitempty"`
 	Duration *string  `json:"duration,omitempty"`
 	Reasons  []string `json:"reasons,omitempty"`
+}
+
+// MarshalJSON renders nil requirements as an empty list: requirements is a
+// required field of the CRD, so `requirements: null` would be rejected as
+// missing while `requirements: []` is valid.
+func (s NodeClaimTemplateSpec) MarshalJSON() ([]byte, error) {
+	type plain NodeClaimTemplateSpec
+	if s.Requirements == nil {
+		s.Requirements = []Requirement{}
+	}
+	return json.Marshal(plain(s))
 }

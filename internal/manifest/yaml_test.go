@@ -52,3 +52,13 @@ spec:
 		t.Fatal("nulls rendered")
 	}
 }
+
+func TestNilRequirementsRenderAsEmptyList(t *testing.T) {
+	got, err := YAML(NodePool{APIVersion: NodePoolAPIVersion, Kind: NodePoolKind, Metadata: ObjectMeta{Name: "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "requirements: []") || strings.Contains(got, "null") {
+		t.Fatalf("got\n%s", got)
+	}
+}

@@ -29,7 +29,7 @@ var (
 	})
 	ruleKeyInvalid = rules.Register(rules.Rule{
 		ID: "requirement-key-invalid", Severity: rules.Error, Category: Category,
-		Title:     "requirement key is not a qualified label name",
+		Title:     "label or requirement key is not a qualified name",
 		Behaviour: "The CRD pattern (and maxLength 316) rejects the key; Karpenter's runtime validation reports \"key %s is not a qualified name\" and marks the NodePool ValidationSucceeded=False.",
 		Source:    "NodePool CRD requirements[].key pattern; kubernetes-sigs/karpenter pkg/apis/v1/nodeclaim_validation.go ValidateRequirement (validation.IsQualifiedName)",
 		Bad:       pool(`{ key = "team name", operator = "In", values = ["a"] }`),
@@ -141,7 +141,7 @@ var (
 	})
 	ruleNodePoolKey = rules.Register(rules.Rule{
 		ID: "requirement-key-nodepool", Severity: rules.Error, Category: Category,
-		Title:     "karpenter.sh/nodepool cannot be a requirement",
+		Title:     "karpenter.sh/nodepool cannot be a requirement key",
 		Behaviour: "The CRD rejects it (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime (\"invalid key: %q in requirements, restricted\"); Karpenter sets the label itself.",
 		Source:    "NodePool CRD rule 18; kubernetes-sigs/karpenter pkg/apis/v1/nodepool_validation.go validateRequirementsNodePoolKeyDoesNotExist",
 		Bad:       pool(`{ key = "karpenter.sh/nodepool", operator = "In", values = ["default"] }`),
@@ -149,7 +149,7 @@ var (
 	})
 	ruleHostname = rules.Register(rules.Rule{
 		ID: "requirement-key-hostname", Severity: rules.Error, Category: Category,
-		Title:     "kubernetes.io/hostname cannot be a requirement",
+		Title:     "kubernetes.io/hostname cannot be a label or requirement key",
 		Behaviour: "The CRD rejects it: \"label \\\"kubernetes.io/hostname\\\" is restricted\"; at runtime it is in RestrictedLabels (\"using label kubernetes.io/hostname is not allowed as it might interfere with the internal provisioning logic\").",
 		Source:    "NodePool CRD rule 19; pkg/apis/v1/labels.go RestrictedLabels",
 		Bad:       pool(`{ key = "kubernetes.io/hostname", operator = "Exists" }`),
@@ -165,7 +165,7 @@ var (
 	})
 	ruleNodeClassKey = rules.Register(rules.Rule{
 		ID: "requirement-key-ec2nodeclass", Severity: rules.Error, Category: Category,
-		Title:     "karpenter.k8s.aws/ec2nodeclass passes the CRD but Karpenter rejects it",
+		Title:     "karpenter.k8s.aws/ec2nodeclass as a label or requirement passes the CRD but Karpenter rejects it",
 		Behaviour: "The CRD allow-list includes the key, but it is not a well-known label, so runtime validation fails (\"using label karpenter.k8s.aws/ec2nodeclass is not allowed as it might interfere with the internal provisioning logic\") and the NodePool gets ValidationSucceeded=False.",
 		Source:    "pkg/apis/v1/labels.go IsRestrictedLabel; karpenter-reference §6.2 (Runtime-only)",
 		Bad:       pool(`{ key = "karpenter.k8s.aws/ec2nodeclass", operator = "In", values = ["default"] }`),

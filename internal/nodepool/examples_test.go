@@ -1,0 +1,336 @@
+package nodepool
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// This file decodes the docs examples (HCL of the karpenter_nodepool
+// interface) into Pools, the way the resource's adapter will, so that every
+// rule's Bad example is proven to trigger it and its Good example not to.
+
+// decodedExample is one docs example.
+type decodedExample struct {
+	pool      Pool
+	karpenter versions.Karpenter
+	className string // karpenter_ec2nodeclass.<className>.node_class, "" for a literal
+}
+
+func decodeExample(t testing.TB, src string) decodedExample {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(src), "example.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("parse: %s\n%s", diags.Error(), src)
+	}
+	body := f.Body.(*hclsyntax.Body)
+	ex := decodedExample{karpenter: versions.DefaultKarpenter}
+	ctx := &hcl.EvalContext{Functions: map[string]function.Function{"range": stdlib.RangeFunc}}
+	var res *hclsyntax.Block
+	for _, b := range body.Blocks {
+		switch {
+		case b.Type == "provider":
+			if a, ok := b.Body.Attributes["karpenter_version"]; ok {
+				ex.karpenter = kv(evalString(t, a.Expr, ctx))
+			}
+		case b.Type == "resource" && b.Labels[0] == "karpenter_nodepool":
+			res = b
+		}
+	}
+	if res == nil {
+		t.Fatalf("no karpenter_nodepool in\n%s", src)
+	}
+	p := Pool{Unknown: rules.Unknowns{}, Empty: PathSet{}}
+	attrs := res.Body.Attributes
+	for name, a := range attrs {
+		if name == "node_class" {
+			ex.className = decodeNodeClass(t, a.Expr, ctx, &p)
+			continue
+		}
+		v, d := a.Expr.Value(ctx)
+		if d.HasErrors() {
+			t.Fatalf("%s: %s", name, d.Error())
+		}
+		decodeAttr(t, name, v, &p)
+	}
+	return ex.withPool(p)
+}
+
+func (ex decodedExample) withPool(p Pool) decodedExample { ex.pool = p; return ex }
+
+func evalString(t testing.TB, e hcl.Expression, ctx *hcl.EvalContext) string {
+	v, d := e.Value(ctx)
+	if d.HasErrors() || v.Type() != cty.String {
+		t.Fatalf("not a string: %s", d.Error())
+	}
+	return v.AsString()
+}
+
+// decodeNodeClass: a reference karpenter_ec2nodeclass.<n>.node_class names
+// a fixture class; a literal object is decoded as written.
+func decodeNodeClass(t testing.TB, e hcl.Expression, ctx *hcl.EvalContext, p *Pool) string {
+	if tr, ok := e.(*hclsyntax.ScopeTraversalExpr); ok {
+		parts := tr.Traversal
+		if len(parts) != 3 || parts.RootName() != "karpenter_ec2nodeclass" {
+			t.Fatalf("unexpected node_class reference %v", parts)
+		}
+		name := parts[1].(hcl.TraverseAttr).Name
+		// The class's own name is its resource's name attribute; the
+		// fixtures use the label with dashes.
+		p.Manifest.Spec.Template.Spec.NodeClassRef = NodeClassRef(nil, nil, strings.ReplaceAll(name, "_", "-"))
+		return name
+	}
+	v, d := e.Value(ctx)
+	if d.HasErrors() {
+		t.Fatalf("node_class: %s", d.Error())
+	}
+	get := func(k string) *string {
+		if !v.Type().HasAttribute(k) || v.GetAttr(k).IsNull() {
+			return nil
+		}
+		s := v.GetAttr(k).AsString()
+		return &s
+	}
+	name := ""
+	if n := get("name"); n != nil {
+		name = *n
+	}
+	p.Manifest.Spec.Template.Spec.NodeClassRef = NodeClassRef(get("group"), get("kind"), name)
+	if f := get("ami_family"); f != nil {
+		p.Class.Family = ami.Family(*f)
+	}
+	return ""
+}
+
+func str(v cty.Value) string { return v.AsString() }
+
+func num(t testing.TB, v cty.Value) int64 {
+	bf := v.AsBigFloat()
+	i, acc := bf.Int64()
+	if acc != big.Exact {
+		t.Fatalf("not an integer: %v", bf)
+	}
+	return i
+}
+
+func decodeAttr(t testing.TB, name string, v cty.Value, p *Pool) {
+	spec := &p.Manifest.Spec
+	tmpl := &spec.Template.Spec
+	switch name {
+	case "name":
+		p.Manifest.Metadata.Name = str(v)
+	case "labels":
+		spec.Template.Metadata = &manifest.TemplateMeta{Labels: strMap(v)}
+	case "requirements":
+		for it := v.ElementIterator(); it.Next(); {
+			_, o := it.Element()
+			r := manifest.Requirement{Key: str(o.GetAttr("key")), Operator: str(o.GetAttr("operator"))}
+			if o.Type().HasAttribute("values") {
+				r.Values = strList(o.GetAttr("values"))
+			}
+			if o.Type().HasAttribute("min_values") {
+				n := int(num(t, o.GetAttr("min_values")))
+				r.MinValues = &n
+			}
+			tmpl.Requirements = append(tmpl.Requirements, r)
+		}
+	case "taints", "startup_taints":
+		var list []manifest.Taint
+		i := 0
+		for it := v.ElementIterator(); it.Next(); i++ {
+			_, o := it.Element()
+			tt := manifest.Taint{Key: str(o.GetAttr("key")), Effect: str(o.GetAttr("effect"))}
+			if o.Type().HasAttribute("value") {
+				tt.Value = str(o.GetAttr("value"))
+				if tt.Value == "" {
+					p.Empty.Add(rules.Root(name).Index(i).Attr("value"))
+				}
+			}
+			list = append(list, tt)
+		}
+		if name == "taints" {
+			tmpl.Taints = list
+		} else {
+			tmpl.StartupTaints = list
+		}
+	case "expire_after":
+		tmpl.ExpireAfter = str(v)
+		if tmpl.ExpireAfter == "" {
+			p.Empty.Add(pathExpireAfter)
+		}
+	case "termination_grace_period":
+		tmpl.TerminationGracePeriod = str(v)
+		if tmpl.TerminationGracePeriod == "" {
+			p.Empty.Add(pathTerminationGracePeriod)
+		}
+	case "disruption":
+		d := &manifest.Disruption{}
+		if v.Type().HasAttribute("consolidation_policy") {
+			d.ConsolidationPolicy = str(v.GetAttr("consolidation_policy"))
+		}
+		if v.Type().HasAttribute("consolidate_after") {
+			s := str(v.GetAttr("consolidate_after"))
+			d.ConsolidateAfter = &s
+		}
+		if v.Type().HasAttribute("budgets") {
+			for it := v.GetAttr("budgets").ElementIterator(); it.Next(); {
+				_, o := it.Element()
+				b := manifest.Budget{Nodes: str(o.GetAttr("nodes"))}
+				if o.Type().HasAttribute("schedule") {
+					s := str(o.GetAttr("schedule"))
+					b.Schedule = &s
+				}
+				if o.Type().HasAttribute("duration") {
+					s := str(o.GetAttr("duration"))
+					b.Duration = &s
+				}
+				if o.Type().HasAttribute("reasons") {
+					b.Reasons = strList(o.GetAttr("reasons"))
+				}
+				d.Budgets = append(d.Budgets, b)
+			}
+		}
+		spec.Disruption = d
+	case "limits":
+		spec.Limits = strMap(v)
+	case "weight":
+		w := int32(num(t, v))
+		spec.Weight = &w
+	case "replicas":
+		r := num(t, v)
+		spec.Replicas = &r
+	default:
+		t.Fatalf("example uses an attribute the decoder does not know: %s", name)
+	}
+}
+
+func strMap(v cty.Value) map[string]string {
+	out := map[string]string{}
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		out[k.AsString()] = e.AsString()
+	}
+	return out
+}
+
+func strList(v cty.Value) []string {
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		out = append(out, e.AsString())
+	}
+	return out
+}
+
+// run applies what the resource applies: Validate, then (when it passes,
+// as Terraform stops at validation errors) Check with the live catalogue.
+func (e env) run(t testing.TB, ex decodedExample) rules.Findings {
+	t.Helper()
+	p := ex.pool
+	if ex.className != "" {
+		p.Class = e.namedClass(t, ex.className, ex.karpenter)
+	}
+	fs := Validate(p, ex.karpenter)
+	if fs.HasErrors() {
+		return fs
+	}
+	return append(fs, Check(p, e.live, ex.karpenter).Findings...)
+}
+
+func ourRules() []*rules.Rule {
+	var out []*rules.Rule
+	for _, r := range rules.All() {
+		if r.Category == Category || r.Category == ClassCategory {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestDocsExamples: every rule of this package has HCL examples of the
+// resource interface; Bad triggers the rule, Good neither triggers it nor
+// fails the plan.
+func TestDocsExamples(t *testing.T) {
+	e := newEnv(t)
+	rs := ourRules()
+	if len(rs) < 30 {
+		t.Fatalf("only %d rules", len(rs))
+	}
+	for _, r := range rs {
+		t.Run(r.ID, func(t *testing.T) {
+			if !strings.Contains(r.Bad, `resource "karpenter_nodepool"`) || !strings.Contains(r.Good, `resource "karpenter_nodepool"`) {
+				t.Fatalf("examples must be karpenter_nodepool resources")
+			}
+			bad := e.run(t, decodeExample(t, r.Bad))
+			if len(bad.ByRule(r.ID)) == 0 {
+				t.Errorf("Bad example does not trigger %s (got %v):\n%s", r.ID, ruleIDs(bad), r.Bad)
+			}
+			good := e.run(t, decodeExample(t, r.Good))
+			if len(good.ByRule(r.ID)) > 0 || good.HasErrors() {
+				t.Errorf("Good example of %s has findings %v:\n%s", r.ID, good, r.Good)
+			}
+		})
+	}
+}
+
+// The reused rules' examples belong to their packages; here each is shown
+// to be reachable from a NodePool.
+func TestReusedRulesAreReported(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		id, src string
+	}{
+		{ruleArm64GPU.ID, exampleOn("al2", families("g5g"))},
+		{ruleNonAliasGPU.ID, exampleOn("custom_images", families("g5"))},
+		{ruleAMDGPU.ID, exampleOn("al2023", families("g4ad"))},
+		{ruleVariantSwap.ID, atVersion("1.0.1", exampleOn("al2023", families("g5")))},
+		{ruleFirstMatch.ID, atVersion("1.3", exampleOn("al2023", families("m5", "g5", "inf2")))},
+		{ruleUnregisteredID, exampleOn("custom_bare", families("m5"))},
+		{ruleUnknownValueID, example(reqs(req("node.kubernetes.io/instance-type", "In", "g5g.medium", "g5g.xlarge")))},
+		{"requirements-admit-no-instance-type", example(reqs(req("kubernetes.io/arch", "In", "arm64"), req("karpenter.k8s.aws/instance-gpu-manufacturer", "In", "amd")))},
+		{"requirement-key-karpenter-domain", example(`labels = { "notkarpenter.sh/team" = "a" }`)},
+		{"requirement-key-kubernetes-domain", atVersion("1.8", example(`labels = { "node-role.kubernetes.io/worker" = "true" }`))},
+		{"requirement-key-aws-domain", example(`labels = { "karpenter.k8s.aws/instance-pods" = "10" }`)},
+		{"requirement-key-hostname", example(`labels = { "kubernetes.io/hostname" = "a" }`)},
+		{"requirement-key-ec2nodeclass", example(`labels = { "karpenter.k8s.aws/ec2nodeclass" = "default" }`)},
+		{"requirement-operator-unknown", example(reqs(req("kubernetes.io/arch", "in", "arm64")))},
+	}
+	for _, c := range cases {
+		t.Run(c.id, func(t *testing.T) {
+			ex := decodeExample(t, c.src)
+			if ex.className == "custom_bare" {
+				ex.className = ""
+				ex.pool.Class = e.namedClass(t, "custom", ex.karpenter)
+				ex.pool.Class.RegisteredTaints = nil
+			}
+			fs := e.run(t, ex)
+			if len(fs.ByRule(c.id)) == 0 {
+				t.Errorf("%s not reported: %v", c.id, fs)
+			}
+		})
+	}
+}
+
+func ExampleValidate() {
+	p := Pool{Unknown: rules.Unknowns{}, Empty: PathSet{}}
+	p.Manifest.Metadata.Name = "gpu"
+	p.Manifest.Spec.Template.Spec.NodeClassRef = NodeClassRef(nil, nil, "al2")
+	p.Manifest.Spec.Template.Spec.Requirements = []manifest.Requirement{{Key: "karpenter.k8s.aws/instance-family", Operator: "In", Values: []string{"g5g"}}}
+	p.Class.Family = ami.AL2 // node_class = { name = "al2", ami_family = "AL2" }
+	for _, f := range Validate(p, versions.DefaultKarpenter) {
+		fmt.Println(f.Severity, f.Summary(), "at", f.Path)
+	}
+	// Output: error arm64-gpu-no-image: the AMI family has no arm64 GPU image at requirements
+}

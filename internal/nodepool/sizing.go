@@ -1,0 +1,136 @@
+package nodepool
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// quantityRE is the CRD's pattern on limits values.
+var quantityRE = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+
+// standardResources are the resource names without a domain that a node can
+// report (core/v1 standard resources), plus Karpenter's "nodes" count.
+var standardResources = []string{"cpu", "memory", "ephemeral-storage", "pods", "nodes", "storage"}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// checkSizing: weight, limits, and the static-NodePool rules.
+func checkSizing(p Pool, kv versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	s := p.Manifest.Spec
+	if w := s.Weight; w != nil && !p.Unknown.Is(pathWeight) && (*w < 1 || *w > 100) {
+		fs = append(fs, rules.New(ruleWeight, pathWeight,
+			"weight = %d is outside 1..100; the API server rejects the NodePool (\"should be greater than or equal to 1\" / \"less than or equal to 100\"). Higher weights are tried first; leave weight null for the lowest priority (Karpenter treats it as 0).", *w))
+	}
+	fs = append(fs, checkLimits(p)...)
+	fs = append(fs, checkStatic(p, kv)...)
+	return fs
+}
+
+func checkLimits(p Pool) rules.Findings {
+	if p.Unknown.Is(pathLimits) {
+		return nil
+	}
+	var fs rules.Findings
+	limits := p.Manifest.Spec.Limits
+	for _, k := range sortedKeys(limits) {
+		lp := pathLimits.Key(k)
+		if !strings.Contains(k, "/") && !isStandardResource(k) {
+			fs = append(fs, rules.New(ruleLimitResource, lp,
+				"limits[%q]: no node has a resource of that name (resource names without a domain are Kubernetes' own: cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes), so this limit never stops the pool from growing.%s Extended resources need their domain, e.g. \"nvidia.com/gpu\".",
+				k, requirements.DidYouMean(k, standardResources)))
+		}
+		if p.Unknown.Is(lp) {
+			continue
+		}
+		v := limits[k]
+		q, err := resource.ParseQuantity(v)
+		if err != nil || !quantityRE.MatchString(v) {
+			why := "it does not match the CRD's quantity pattern"
+			if err != nil {
+				why = err.Error()
+			}
+			fs = append(fs, rules.New(ruleLimitInvalid, lp,
+				"limits[%q] = %q is not a Kubernetes quantity (%s); the API server rejects the NodePool. Write a number with an optional suffix and no spaces: \"1000\", \"500m\", \"1000Gi\".",
+				k, v, why))
+			continue
+		}
+		if q.Sign() < 0 {
+			fs = append(fs, rules.New(ruleLimitNegative, lp,
+				"limits[%q] = %q is negative: any usage exceeds it, so Karpenter never launches a node for this pool. Use a positive limit, \"0\" to pause the pool on purpose, or remove it.", k, v))
+		}
+	}
+	return fs
+}
+
+func isStandardResource(k string) bool {
+	if strings.HasPrefix(k, "hugepages-") {
+		return true
+	}
+	for _, r := range standardResources {
+		if k == r {
+			return true
+		}
+	}
+	return false
+}
+
+// checkStatic: CRD rules 2-3 on static pools, replicas ≥ 0, the release
+// that introduced them, and the disruption settings they ignore. Nothing is
+// decided while replicas is unknown (the pool's mode is not).
+func checkStatic(p Pool, kv versions.Karpenter) rules.Findings {
+	s := p.Manifest.Spec
+	if s.Replicas == nil || p.Unknown.Is(pathReplicas) {
+		return nil
+	}
+	var fs rules.Findings
+	if !kv.AtLeast(8, 0) {
+		fs = append(fs, rules.New(ruleStaticVersion, pathReplicas,
+			"replicas (static NodePools) arrived in Karpenter 1.8.0 (kubernetes-sigs/karpenter#2521); the CRD of Karpenter %s does not know the field, the API server prunes it and the pool silently becomes dynamic (it scales with pending pods). Upgrade Karpenter (and set karpenter_version), or remove replicas and bound the pool with limits instead.", kv))
+	}
+	if *s.Replicas < 0 {
+		fs = append(fs, rules.New(ruleReplicasNegative, pathReplicas,
+			"replicas = %d; the CRD requires at least 0 and the API server rejects the NodePool. Use 0 to keep a static pool empty.", *s.Replicas))
+	}
+	if !p.Unknown.Is(pathLimits) {
+		var other []string
+		for _, k := range sortedKeys(s.Limits) {
+			if k != "nodes" {
+				other = append(other, k)
+			}
+		}
+		if len(other) > 0 {
+			fs = append(fs, rules.New(ruleStaticLimits, pathLimits,
+				"the pool is static (replicas = %d) and sets limits on %s; the API server rejects it (\"only 'limits.nodes' is supported on static NodePools\"). Remove those limits; limits = { nodes = \"N\" } caps a static pool.",
+				*s.Replicas, strings.Join(other, ", ")))
+		}
+	}
+	if s.Weight != nil && !p.Unknown.Is(pathWeight) {
+		fs = append(fs, rules.New(ruleStaticWeight, pathWeight,
+			"the pool is static (replicas = %d) and sets weight = %d; the API server rejects it (\"'weight' is not supported on static NodePools\"): a static pool is not chosen among others for pending pods. Remove weight.",
+			*s.Replicas, *s.Weight))
+	}
+	if d := s.Disruption; d != nil && !p.Unknown.Is(pathDisruption) {
+		policySet := d.ConsolidationPolicy != "" && !p.Unknown.Is(pathConsolidationPolicy)
+		// consolidate_after is required inside disruption, so it is noise only
+		// when nothing else in the block matters.
+		onlyConsolidation := d.ConsolidateAfter != nil && len(d.Budgets) == 0 && !p.Unknown.Is(pathBudgets)
+		if policySet || onlyConsolidation {
+			at := pathConsolidateAfter
+			if policySet {
+				at = pathConsolidationPolicy
+			}
+			fs = append(fs, rules.New(ruleStaticDisruption, at,
+				"the pool is static (replicas = %d): Karpenter keeps exactly that many nodes and ignores consolidation_policy and consolidate_after. Remove them; keep disruption only for budgets (which still gate drift and expiration), with consolidate_after = \"0s\" as the required placeholder.",
+				*s.Replicas))
+		}
+	}
+	return fs
+}

@@ -1,0 +1,32 @@
+package nodepool
+
+import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Validate checks the pool as configured, offline, against the NodePool CRD
+// and Karpenter's runtime validation of release kv (karpenter-reference §5,
+// §6, §8 rules 37-53), and, when node_class literally names an ami_family,
+// the family-table checks (arm64 GPU families without an image, Windows with
+// only arm64, kubernetes.io/os against the family, a1 on AL2023). Values in
+// p.Unknown are skipped. It never panics.
+func Validate(p Pool, kv versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	fs = append(fs, checkName(p)...)
+	fs = append(fs, checkNodeClassRef(p)...)
+	fs = append(fs, checkLabels(p, kv)...)
+	specs := Specs(p)
+	reqFindings := requirements.Validate(specs, kv)
+	fs = append(fs, reqFindings...)
+	fs = append(fs, checkLabelConflicts(p)...)
+	fs = append(fs, checkTaints(p)...)
+	fs = append(fs, checkTemplateDurations(p)...)
+	fs = append(fs, checkDisruption(p, kv)...)
+	fs = append(fs, checkSizing(p, kv)...)
+	if p.Class.Family != "" && !p.Unknown.Is(pathNodeClass) && !p.Unknown.Is(pathNodeClass.Attr("ami_family")) && !reqFindings.HasErrors() {
+		fs = append(fs, familyTableChecks(p, specs, kv)...)
+	}
+	return fs
+}
