@@ -332,6 +332,7 @@ func clusterSettings(o types.Object) cluster.Settings {
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewEC2NodeClassResource,
+		NewNodePoolResource,
 	}
 }
 

@@ -1,0 +1,187 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*nodePoolResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*nodePoolResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*nodePoolResource)(nil)
+)
+
+// NewNodePoolResource is the factory of karpenter_nodepool.
+func NewNodePoolResource() resource.Resource { return &nodePoolResource{} }
+
+type nodePoolResource struct{ data *ProviderData }
+
+func (r *nodePoolResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_nodepool"
+}
+
+func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
+	if pd, ok := req.ProviderData.(*ProviderData); ok {
+		r.data = pd
+	}
+}
+
+func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m nodePoolModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Validate(poolFromModel(m), versions.DefaultKarpenter))
+}
+
+func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var m nodePoolModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pd := providerDataOrDefault(r.data)
+	p := poolFromModel(m)
+	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(nodepool.Validate(p, pd.Karpenter), nodepool.Validate(p, versions.DefaultKarpenter)))
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var plan nodePoolModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = m.Name
+
+	cat, err := instancetype.Load(ctx, pd.AWS)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("requirements"), "AWS lookup failed", awsErrorDetail(err))
+		return
+	}
+	res := nodepool.Check(p, cat, pd.Karpenter)
+	appendFindings(&resp.Diagnostics, path.Empty(), res.Findings)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var d diag.Diagnostics
+	plan.InstanceFamilies = types.ListUnknown(types.StringType)
+	if res.FamiliesKnown {
+		plan.InstanceFamilies, d = types.ListValueFrom(ctx, types.StringType, nonNil(res.InstanceFamilies))
+		resp.Diagnostics.Append(d...)
+	}
+	plan.AMIAssignments = types.ListUnknown(types.ObjectType{AttrTypes: assignmentAttrTypes})
+	if res.AssignmentsKnown {
+		plan.AMIAssignments, d = assignmentsValue(res.Assignments)
+		resp.Diagnostics.Append(d...)
+	}
+	plan.UserDataPreview = r.preview(ctx, pd, p, res, &resp.Diagnostics)
+	plan.Manifest = types.StringUnknown()
+	if !manifestInputsUnknown(p) {
+		obj := nodepool.Object(p)
+		y, err := manifest.YAML(obj)
+		if err != nil {
+			resp.Diagnostics.AddError("Rendering the manifest failed", err.Error())
+			return
+		}
+		appendFindings(&resp.Diagnostics, path.Empty(), validateAgainstCRD(ctx, obj))
+		plan.Manifest = types.StringValue(y)
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// manifestInputsUnknown reports whether anything the manifest renders is
+// unknown; the class's facts (amis, userData, ...) are not rendered.
+func manifestInputsUnknown(p nodepool.Pool) bool {
+	for k := range p.Unknown {
+		if k != "node_class" && !hasPrefixPath(k, "node_class") {
+			return true
+		}
+		if k == "node_class" || k == "node_class.name" || k == "node_class.group" || k == "node_class.kind" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefixPath(k, prefix string) bool {
+	return len(k) > len(prefix) && k[:len(prefix)] == prefix && (k[len(prefix)] == '.' || k[len(prefix)] == '[')
+}
+
+// preview renders user_data_preview; it is null (not an error) when the
+// cluster facts it needs are not configured, unknown or not discoverable.
+func (r *nodePoolResource) preview(ctx context.Context, pd *ProviderData, p nodepool.Pool, res nodepool.Result, diags *diag.Diagnostics) types.String {
+	if !p.Class.Known {
+		return types.StringNull()
+	}
+	if p.Unknown.Within(rules.Root("node_class")) {
+		return types.StringUnknown()
+	}
+	var facts cluster.Facts
+	if need := nodepool.PreviewNeeds(p.Class.Family); len(need) > 0 {
+		var err error
+		facts, err = pd.ClusterFacts(ctx, need, "user_data_preview")
+		var missing *cluster.MissingError
+		switch {
+		case errors.Is(err, cluster.ErrUnknown):
+			return types.StringUnknown()
+		case errors.As(err, &missing):
+			return types.StringNull()
+		case err != nil:
+			diags.AddAttributeWarning(path.Root("user_data_preview"), "user_data_preview not rendered", err.Error())
+			return types.StringNull()
+		}
+	}
+	ud, fs := nodepool.Preview(p, res, facts, pd.Karpenter)
+	appendFindings(diags, path.Empty(), fs)
+	if ud == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(ud)
+}
+
+func assignmentsValue(as []nodepool.Assignment) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	elems := make([]attr.Value, 0, len(as))
+	for _, a := range as {
+		fams, d := types.ListValueFrom(context.Background(), types.StringType, nonNil(a.InstanceFamilies))
+		diags.Append(d...)
+		o, d := types.ObjectValue(assignmentAttrTypes, map[string]attr.Value{
+			"architecture": types.StringValue(a.Architecture), "variant": types.StringValue(string(a.Variant)),
+			"ami_id": types.StringValue(a.AMIID), "ami_name": types.StringValue(a.AMIName), "instance_families": fams,
+		})
+		diags.Append(d...)
+		elems = append(elems, o)
+	}
+	l, d := types.ListValue(types.ObjectType{AttrTypes: assignmentAttrTypes}, elems)
+	diags.Append(d...)
+	return l, diags
+}
+
+func (r *nodePoolResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	resp.State.Raw = req.Plan.Raw
+}
+
+func (r *nodePoolResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+
+func (r *nodePoolResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	resp.State.Raw = req.Plan.Raw
+}
+
+func (r *nodePoolResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

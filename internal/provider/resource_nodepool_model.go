@@ -1,0 +1,159 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+)
+
+type nodePoolModel struct {
+	ID                     types.String `tfsdk:"id"`
+	Name                   types.String `tfsdk:"name"`
+	NodeClass              types.Object `tfsdk:"node_class"`
+	Labels                 types.Map    `tfsdk:"labels"`
+	Annotations            types.Map    `tfsdk:"annotations"`
+	Requirements           types.List   `tfsdk:"requirements"`
+	Taints                 types.List   `tfsdk:"taints"`
+	StartupTaints          types.List   `tfsdk:"startup_taints"`
+	ExpireAfter            types.String `tfsdk:"expire_after"`
+	TerminationGracePeriod types.String `tfsdk:"termination_grace_period"`
+	Disruption             types.Object `tfsdk:"disruption"`
+	Limits                 types.Map    `tfsdk:"limits"`
+	Weight                 types.Int64  `tfsdk:"weight"`
+	Replicas               types.Int64  `tfsdk:"replicas"`
+	Manifest               types.String `tfsdk:"manifest"`
+	InstanceFamilies       types.List   `tfsdk:"instance_families"`
+	AMIAssignments         types.List   `tfsdk:"ami_assignments"`
+	UserDataPreview        types.String `tfsdk:"user_data_preview"`
+}
+
+// poolFromModel converts the configuration into the domain model, recording
+// unknown values and strings written as "" (which the manifest model cannot
+// tell from unset).
+func poolFromModel(m nodePoolModel) nodepool.Pool {
+	r := newReader()
+	empty := nodepool.PathSet{}
+	emptyStr := func(v attr.Value, p rules.Path) string {
+		s, ok := v.(types.String)
+		if ok && !s.IsNull() && !s.IsUnknown() && s.ValueString() == "" {
+			empty.Add(p)
+		}
+		return r.str(v, p)
+	}
+	np := manifest.NodePool{Metadata: manifest.ObjectMeta{Name: r.str(m.Name, rules.Root("name"))}}
+	spec := &np.Spec
+	labels, annotations := r.strMap(m.Labels, rules.Root("labels")), r.strMap(m.Annotations, rules.Root("annotations"))
+	if labels != nil || annotations != nil {
+		spec.Template.Metadata = &manifest.TemplateMeta{Labels: labels, Annotations: annotations}
+	}
+	ts := &spec.Template.Spec
+	p := rules.Root("requirements")
+	for i, o := range r.objects(m.Requirements, p) {
+		rp := p.Index(i)
+		ts.Requirements = append(ts.Requirements, manifest.Requirement{
+			Key: r.str(o["key"], rp.Attr("key")), Operator: r.str(o["operator"], rp.Attr("operator")),
+			Values: r.strList(o["values"], rp.Attr("values")), MinValues: r.intPtr(o["min_values"], rp.Attr("min_values")),
+		})
+	}
+	for _, list := range []struct {
+		v   types.List
+		p   rules.Path
+		dst *[]manifest.Taint
+	}{{m.Taints, rules.Root("taints"), &ts.Taints}, {m.StartupTaints, rules.Root("startup_taints"), &ts.StartupTaints}} {
+		for i, o := range r.objects(list.v, list.p) {
+			tp := list.p.Index(i)
+			*list.dst = append(*list.dst, manifest.Taint{
+				Key: r.str(o["key"], tp.Attr("key")), Value: emptyStr(o["value"], tp.Attr("value")), Effect: r.str(o["effect"], tp.Attr("effect")),
+			})
+		}
+	}
+	ts.ExpireAfter = emptyStr(m.ExpireAfter, rules.Root("expire_after"))
+	ts.TerminationGracePeriod = emptyStr(m.TerminationGracePeriod, rules.Root("termination_grace_period"))
+	p = rules.Root("disruption")
+	if o := r.object(m.Disruption, p); o != nil {
+		d := &manifest.Disruption{
+			ConsolidationPolicy: emptyStr(o["consolidation_policy"], p.Attr("consolidation_policy")),
+			ConsolidateAfter:    r.strPtr(o["consolidate_after"], p.Attr("consolidate_after")),
+		}
+		bp := p.Attr("budgets")
+		for i, b := range r.objects(o["budgets"], bp) {
+			ip := bp.Index(i)
+			d.Budgets = append(d.Budgets, manifest.Budget{
+				Nodes: r.str(b["nodes"], ip.Attr("nodes")), Schedule: r.strPtr(b["schedule"], ip.Attr("schedule")),
+				Duration: r.strPtr(b["duration"], ip.Attr("duration")), Reasons: r.strList(b["reasons"], ip.Attr("reasons")),
+			})
+		}
+		spec.Disruption = d
+	}
+	spec.Limits = r.strMap(m.Limits, rules.Root("limits"))
+	spec.Weight = r.int32Ptr(m.Weight, rules.Root("weight"))
+	spec.Replicas = r.int64Ptr(m.Replicas, rules.Root("replicas"))
+
+	p = rules.Root("node_class")
+	class := nodepool.ClassFacts{}
+	if o := r.object(m.NodeClass, p); o != nil {
+		ts.NodeClassRef = nodepool.NodeClassRef(r.strPtr(o["group"], p.Attr("group")), r.strPtr(o["kind"], p.Attr("kind")), r.str(o["name"], p.Attr("name")))
+		if f := r.str(o["ami_family"], p.Attr("ami_family")); f != "" {
+			class.Family = ami.Family(f)
+		}
+		amis, ok := o["amis"].(types.List)
+		class.Known = ok && !amis.IsNull()
+		class.AMIs = amisFromList(r, amis, p.Attr("amis"))
+		class.RegisteredTaints = taintsFromList(r, o["registered_taints"], p.Attr("registered_taints"))
+		class.UserData = r.str(o["user_data"], p.Attr("user_data"))
+		if k := kubeletFromObject(r, o["kubelet"], p.Attr("kubelet")); k != nil {
+			class.Kubelet = userdataKubelet(k)
+		}
+	}
+	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}
+}
+
+// amisFromList reads node_class.amis back into AMIs.
+func amisFromList(r *reader, v attr.Value, p rules.Path) []ami.AMI {
+	var out []ami.AMI
+	for i, o := range r.objects(v, p) {
+		ip := p.Index(i)
+		a := ami.AMI{
+			ID: r.str(o["id"], ip.Attr("id")), Name: r.str(o["name"], ip.Attr("name")), OwnerID: r.str(o["owner_id"], ip.Attr("owner_id")),
+			CreationDate: r.str(o["creation_date"], ip.Attr("creation_date")), Architecture: r.str(o["architecture"], ip.Attr("architecture")),
+			Variant: ami.Variant(r.str(o["variant"], ip.Attr("variant"))), Deprecated: r.boolean(o["deprecated"], ip.Attr("deprecated")),
+		}
+		rp := ip.Attr("requirements")
+		for j, q := range r.objects(o["requirements"], rp) {
+			qp := rp.Index(j)
+			a.Requirements = append(a.Requirements, ami.Requirement{
+				Key: r.str(q["key"], qp.Attr("key")), Operator: r.str(q["operator"], qp.Attr("operator")), Values: r.strList(q["values"], qp.Attr("values")),
+			})
+		}
+		a.Image.ID, a.Image.Name = a.ID, a.Name
+		out = append(out, a)
+	}
+	return out
+}
+
+// userdataKubelet converts the CRD's kubelet settings to the renderer's
+// (grace periods as durations; malformed ones are the class's findings).
+func userdataKubelet(k *manifest.Kubelet) userdata.Kubelet {
+	out := userdata.Kubelet{
+		ClusterDNS: k.ClusterDNS, MaxPods: k.MaxPods, PodsPerCore: k.PodsPerCore,
+		SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard, EvictionSoft: k.EvictionSoft,
+		EvictionMaxPodGracePeriod: k.EvictionMaxPodGracePeriod, ImageGCHighThresholdPercent: k.ImageGCHighThresholdPercent,
+		ImageGCLowThresholdPercent: k.ImageGCLowThresholdPercent, CPUCFSQuota: k.CPUCFSQuota,
+	}
+	if len(k.EvictionSoftGracePeriod) > 0 {
+		out.EvictionSoftGracePeriod = map[string]time.Duration{}
+		for key, v := range k.EvictionSoftGracePeriod {
+			if d, err := time.ParseDuration(v); err == nil {
+				out.EvictionSoftGracePeriod[key] = d
+			}
+		}
+	}
+	return out
+}

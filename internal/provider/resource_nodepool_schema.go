@@ -1,0 +1,172 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var assignmentAttrTypes = map[string]attr.Type{
+	"architecture":      types.StringType,
+	"variant":           types.StringType,
+	"ami_id":            types.StringType,
+	"ami_name":          types.StringType,
+	"instance_families": types.ListType{ElemType: types.StringType},
+}
+
+// nodeClassInputAttributes mirror karpenter_ec2nodeclass.node_class so that
+// value can be passed as is; for a class managed elsewhere only name is
+// written.
+func nodeClassInputAttributes() map[string]schema.Attribute {
+	amis := amisAttributeRS("The class's images (from karpenter_ec2nodeclass.node_class).")
+	amis.Computed, amis.Optional = false, true
+	amis.NestedObject.Attributes = optionalCopies(amis.NestedObject.Attributes)
+	kubelet := kubeletAttributes(false)
+	for name, a := range kubelet {
+		kubelet[name] = withoutValidators(a)
+	}
+	return map[string]schema.Attribute{
+		"group": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("karpenter.k8s.aws"),
+			Description: "NodeClass API group; default `karpenter.k8s.aws` (the only one Karpenter's AWS provider manages)."},
+		"kind": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("EC2NodeClass"),
+			Description: "NodeClass kind; default `EC2NodeClass`."},
+		"name":              schema.StringAttribute{Required: true, Description: "The EC2NodeClass name."},
+		"ami_family":        schema.StringAttribute{Optional: true, Description: "The class's resolved amiFamily."},
+		"amis":              amis,
+		"registered_taints": taintsAttribute("For a Custom class: the taints its userData registers.", false),
+		"user_data":         schema.StringAttribute{Optional: true, Description: "The class's userData."},
+		"kubelet":           schema.SingleNestedAttribute{Optional: true, Description: "The class's kubelet settings.", Attributes: kubelet},
+	}
+}
+
+// optionalCopies turns computed nested attributes into optional inputs.
+func optionalCopies(in map[string]schema.Attribute) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for name, a := range in {
+		switch a := a.(type) {
+		case schema.StringAttribute:
+			a.Computed, a.Optional = false, true
+			out[name] = a
+		case schema.BoolAttribute:
+			a.Computed, a.Optional = false, true
+			out[name] = a
+		case schema.ListAttribute:
+			a.Computed, a.Optional = false, true
+			out[name] = a
+		case schema.ListNestedAttribute:
+			a.Computed, a.Optional = false, true
+			a.NestedObject.Attributes = optionalCopies(a.NestedObject.Attributes)
+			out[name] = a
+		default:
+			out[name] = a
+		}
+	}
+	return out
+}
+
+func withoutValidators(a schema.Attribute) schema.Attribute {
+	if i, ok := a.(schema.Int64Attribute); ok {
+		i.Validators = nil
+		return i
+	}
+	return a
+}
+
+func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "Renders a Karpenter `NodePool` (`karpenter.sh/v1`) and fails validate/plan on every incompatibility with its EC2NodeClass " +
+			"that can be proven: architectures the class has no image for (before Karpenter fails with \"no instance types satisfy requirements " +
+			"of amis\"), arm64 GPU families without an arm64 GPU image, mixed architectures, Custom userData that does not register the pool's " +
+			"taints, and every CRD and runtime rule of the NodePool. Computes which image each admitted family gets and the userData a node would boot with.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, Description: "The NodePool name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true, Description: "Name of the NodePool (metadata.name). Changing it replaces the resource.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"node_class": schema.SingleNestedAttribute{
+				Required: true,
+				Description: "The EC2NodeClass: pass `karpenter_ec2nodeclass.<x>.node_class` so every cross-check runs, or `{ name = \"...\" }` for a " +
+					"class managed elsewhere (cross-checks that need its facts are skipped with a warning).",
+				Attributes: nodeClassInputAttributes(),
+			},
+			"labels":      schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels of the nodes (spec.template.metadata.labels)."},
+			"annotations": schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Annotations of the nodes (spec.template.metadata.annotations)."},
+			"requirements": schema.ListNestedAttribute{
+				Optional: true, Description: "Scheduling requirements on well-known and custom labels (spec.template.spec.requirements).",
+				Validators: []validator.List{listvalidator.SizeAtMost(100)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"key":        schema.StringAttribute{Required: true, Description: "Label key, e.g. `karpenter.k8s.aws/instance-family`."},
+					"operator":   schema.StringAttribute{Required: true, Description: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, and from Karpenter 1.9 `Gte`, `Lte`."},
+					"values":     schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Values (one non-negative integer for Gt/Lt/Gte/Lte)."},
+					"min_values": schema.Int64Attribute{Optional: true, Description: "Minimum number of distinct values the chosen instance types must cover (1-50)."},
+				}},
+			},
+			"taints":                   taintsAttribute("Taints of the nodes.", false),
+			"startup_taints":           taintsAttribute("Taints applied at launch that something else (e.g. a DaemonSet) removes; pods need not tolerate them.", false),
+			"expire_after":             schema.StringAttribute{Optional: true, Description: "Node lifetime, e.g. `720h`, or `Never`."},
+			"termination_grace_period": schema.StringAttribute{Optional: true, Description: "Maximum drain time, e.g. `24h`."},
+			"disruption": schema.SingleNestedAttribute{
+				Optional: true, Description: "Consolidation settings and disruption budgets.",
+				Attributes: map[string]schema.Attribute{
+					"consolidation_policy": schema.StringAttribute{Optional: true, Description: "`WhenEmpty`, `WhenEmptyOrUnderutilized` or (1.14+) `Balanced`."},
+					"consolidate_after":    schema.StringAttribute{Optional: true, Description: "Required inside disruption: e.g. `30s`, `5m`, or `Never`."},
+					"budgets": schema.ListNestedAttribute{
+						Optional: true, Description: "Disruption budgets (at most 50).",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"nodes":    schema.StringAttribute{Required: true, Description: "Nodes that may be disrupted at once: a number or a percentage (`10%`)."},
+							"schedule": schema.StringAttribute{Optional: true, Description: "Cron schedule (UTC) when the budget applies; needs `duration`."},
+							"duration": schema.StringAttribute{Optional: true, Description: "How long the budget applies after each schedule hit, in hours and minutes (`8h`, `1h30m`)."},
+							"reasons":  schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "`Underutilized`, `Empty`, `Drifted`; default all."},
+						}},
+					},
+				},
+			},
+			"limits": schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Resource limits of the pool (`cpu`, `memory`, `nodes`, ...), as quantities."},
+			"weight": schema.Int64Attribute{Optional: true, Description: "Priority among NodePools, 1-100.", Validators: []validator.Int64{int64validator.Between(-1<<31, 1<<31-1)}},
+			"replicas": schema.Int64Attribute{
+				Optional: true, Description: "Static NodePool node count (Karpenter 1.8+). Switching between static and dynamic replaces the pool (the CRD forbids the transition).",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(staticTransition, "Karpenter forbids switching a NodePool between static and dynamic", "Karpenter forbids switching a NodePool between static (replicas set) and dynamic (replicas unset): \"Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes\".")},
+			},
+			"manifest":          schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
+			"instance_families": schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
+			"ami_assignments": schema.ListNestedAttribute{
+				Computed: true, Description: "Which image each admitted family gets (strict matching, as Karpenter since 1.4).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"architecture":      schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
+					"variant":           schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia`, `neuron`, or empty for non-alias images."},
+					"ami_id":            schema.StringAttribute{Computed: true, Description: "Image id."},
+					"ami_name":          schema.StringAttribute{Computed: true, Description: "Image name."},
+					"instance_families": schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "Families that boot this image."},
+				}},
+			},
+			"user_data_preview": schema.StringAttribute{
+				Computed: true,
+				Description: "The userData Karpenter would generate for a node of this pool on its class, for the first admitted instance family " +
+					"(maxPods: the class's max_pods or 110); null when the class or cluster facts are not known.",
+			},
+		},
+	}
+}
+
+// staticTransition replaces the pool when replicas goes from unset to set
+// or back (CRD transition rule 1).
+func staticTransition(_ context.Context, req planmodifier.Int64Request, resp *int64planmodifier.RequiresReplaceIfFuncResponse) {
+	if req.State.Raw.IsNull() || req.PlanValue.IsUnknown() {
+		return
+	}
+	resp.RequiresReplace = req.StateValue.IsNull() != req.PlanValue.IsNull()
+}

@@ -1,0 +1,175 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+func poolHCL(name, class, extra string) string {
+	return `
+resource "karpenter_nodepool" "` + name + `" {
+  name       = "` + name + `"
+  node_class = ` + class + `
+` + extra + `
+}
+`
+}
+
+func reqHCL(key, op string, values ...string) string {
+	s := `{ key = "` + key + `", operator = "` + op + `"`
+	if len(values) > 0 {
+		s += `, values = [`
+		for i, v := range values {
+			if i > 0 {
+				s += ", "
+			}
+			s += `"` + v + `"`
+		}
+		s += `]`
+	}
+	return s + ` }`
+}
+
+func TestAccNodePoolSeeds(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	al2 := classHCL("al2", `  ami_selector_terms = [{ alias = "al2@latest" }]`)
+	al2023 := classHCL("al2023", `  ami_selector_terms = [{ alias = "al2023@latest" }]`)
+	custom := classHCL("custom", `  ami_family = "AL2023"
+  ami_selector_terms    = [{ id = "ami-0aaf333b614a08570" }]
+  block_device_mappings = [{ device_name = "/dev/xvda", root_volume = true, ebs = { volume_size = "30Gi" } }]`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Seed 000: the pool admits only arm64, the class has only an amd64 image.
+				Config: prov + custom + poolHCL("arm", "karpenter_ec2nodeclass.custom.node_class", `  requirements = [`+reqHCL("kubernetes.io/arch", "In", "arm64")+`]`),
+				PlanOnly: true, ExpectError: wrapped("nodepool-architecture-mismatch", "no instance types satisfy requirements of amis [ami-0aaf333b614a08570]"),
+			},
+			{
+				// Seed 000: g5g on AL2.
+				Config:   prov + al2 + poolHCL("gpu", "karpenter_ec2nodeclass.al2.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "g5g")+`]`),
+				PlanOnly: true, ExpectError: wrapped("arm64-gpu-no-image", "g5g"),
+			},
+			{
+				// A size that does not exist, with live facts.
+				Config:   prov + al2023 + poolHCL("typo", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("node.kubernetes.io/instance-type", "In", "g5g.medium")+`]`),
+				PlanOnly: true, ExpectError: wrapped("requirement-value-matches-no-instance-type", `"g5g.medium"`),
+			},
+			{
+				// Literal mistakes fail validate.
+				Config:   prov + al2023 + poolHCL("bad", "karpenter_ec2nodeclass.al2023.node_class", `  taints = [{ key = "gpu", value = "a/b", effect = "NoSchedule" }]`),
+				PlanOnly: true, ExpectError: wrapped("nodepool-taint-invalid"),
+			},
+			{
+				// Seed 001: which variant each family gets on al2023@latest.
+				Config: prov + al2023 + poolHCL("mixed", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "m6g", "g5", "g5g", "inf2")+`]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("instance_families"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("g5"), knownvalue.StringExact("g5g"), knownvalue.StringExact("inf2"), knownvalue.StringExact("m5"), knownvalue.StringExact("m6g"),
+					})),
+					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("ami_assignments"), knownvalue.SetExact([]knownvalue.Check{
+						assignment("amd64", "standard", "amazon-eks-node-al2023-x86_64-standard-1.32-v20251209", "m5"),
+						assignment("arm64", "standard", "amazon-eks-node-al2023-arm64-standard-1.32-v20251209", "m6g"),
+						assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
+						assignment("arm64", "nvidia", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209", "g5g"),
+						assignment("amd64", "neuron", "amazon-eks-node-al2023-x86_64-neuron-1.32-v20251209", "inf2"),
+					})),
+					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`(?s)apiVersion: karpenter.sh/v1\nkind: NodePool\n.*nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: al2023\n`))),
+				}},
+			},
+		},
+	})
+}
+
+func assignment(arch, variant, name string, families ...string) knownvalue.Check {
+	fams := make([]knownvalue.Check, len(families))
+	for i, f := range families {
+		fams[i] = knownvalue.StringExact(f)
+	}
+	return knownvalue.ObjectPartial(map[string]knownvalue.Check{
+		"architecture": knownvalue.StringExact(arch), "variant": knownvalue.StringExact(variant),
+		"ami_name": knownvalue.StringExact(name), "instance_families": knownvalue.ListExact(fams),
+	})
+}
+
+func TestAccNodePoolUserDataPreviewAL2StartupTaint(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + classHCL("al2", `  ami_selector_terms = [{ alias = "al2@latest" }]`) + poolHCL("cilium", "karpenter_ec2nodeclass.al2.node_class", `
+  requirements   = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5")+`]
+  startup_taints = [{ key = "node.cilium.io/agent-not-ready", value = "true", effect = "NoExecute" }]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue("karpenter_nodepool.cilium", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(regexp.MustCompile(
+					`--kubelet-extra-args '--node-labels="[^"]*" --register-with-taints="node.cilium.io/agent-not-ready=true:NoExecute,karpenter.sh/unregistered:NoExecute"`))),
+			}},
+		}},
+	})
+}
+
+// A complete EKS-style stack: the role and the cluster name come from
+// resources created in the same run, and the cross-checks still run.
+func TestAccNodePoolStackWithUnknowns(t *testing.T) {
+	prov := emulatorProvider(t, `cluster {
+    name               = terraform_data.cluster.output
+    kubernetes_version = "1.32"
+  }`)
+	stack := `
+variable "pools" {
+  type = list(object({ name = string, families = list(string) }))
+  default = [
+    { name = "general", families = ["m5", "m6g"] },
+    { name = "gpu", families = ["g5"] },
+    { name = "arm", families = ["m6g", "c7g"] },
+  ]
+}
+resource "terraform_data" "cluster" { input = "demo" }
+resource "terraform_data" "role" { input = "KarpenterNodeRole-demo" }
+resource "karpenter_ec2nodeclass" "default" {
+  name                          = "default"
+  role                          = terraform_data.role.output
+  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = terraform_data.cluster.output } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = terraform_data.cluster.output } }]
+}
+resource "karpenter_nodepool" "pool" {
+  count        = length(var.pools)
+  name         = var.pools[count.index].name
+  node_class   = karpenter_ec2nodeclass.default.node_class
+  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = var.pools[count.index].families }]
+}
+resource "terraform_data" "consumer" {
+  input = [for p in karpenter_nodepool.pool : p.manifest]
+}
+output "gpu_images" { value = karpenter_nodepool.pool[1].ami_assignments }
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// A cross-check that still fails with unknown role and cluster name.
+				Config:      prov + stack + poolHCL("bad", "karpenter_ec2nodeclass.default.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "a1")+`]`),
+				PlanOnly:    true,
+				ExpectError: wrapped("nodepool-a1-al2023"),
+			},
+			{
+				Config: prov + stack,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest")),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.ListSizeExact(5)),
+					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[1]`, tfjsonpath.New("ami_assignments"), knownvalue.ListExact([]knownvalue.Check{
+						assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
+					})),
+					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[0]`, tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`name: general`))),
+					plancheck.ExpectKnownOutputValue("gpu_images", knownvalue.ListSizeExact(1)),
+				}},
+			},
+		},
+	})
+}
