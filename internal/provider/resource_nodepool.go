@@ -184,4 +184,5 @@ func (r *nodePoolResource) Update(_ context.Context, req resource.UpdateRequest,
 	resp.State.Raw = req.Plan.Raw
 }
 
-func (r *nodePoolResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *nodePoolResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}

@@ -47,7 +47,7 @@ func TestAccNodePoolSeeds(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// Seed 000: the pool admits only arm64, the class has only an amd64 image.
-				Config: prov + custom + poolHCL("arm", "karpenter_ec2nodeclass.custom.node_class", `  requirements = [`+reqHCL("kubernetes.io/arch", "In", "arm64")+`]`),
+				Config:   prov + custom + poolHCL("arm", "karpenter_ec2nodeclass.custom.node_class", `  requirements = [`+reqHCL("kubernetes.io/arch", "In", "arm64")+`]`),
 				PlanOnly: true, ExpectError: wrapped("nodepool-architecture-mismatch", "no instance types satisfy requirements of amis [ami-0aaf333b614a08570]"),
 			},
 			{
