@@ -243,15 +243,17 @@ func (c *Cache) getParameterBatch(ctx context.Context, batch []string) error {
 	defer c.mu.Unlock()
 	for _, p := range resp.Parameters {
 		name := aws.ToString(p.Name)
-		c.params[name] = Parameter{Name: name, Value: aws.ToString(p.Value), Found: true}
-		// A parameter asked for by ARN comes back under its name; record
-		// the ARN too so the caller finds what it asked for.
-		if arn := aws.ToString(p.ARN); arn != "" {
-			for _, asked := range todo {
-				if asked == arn {
-					c.params[arn] = Parameter{Name: arn, Value: aws.ToString(p.Value), Found: true}
-				}
+		// SSM answers under the plain name: a parameter asked for by ARN or
+		// with a version/label selector ("/x:3", "/x:prod") comes back as
+		// "/x" with Selector ":3". Record it under what was asked.
+		asked := map[string]bool{name: true, name + aws.ToString(p.Selector): true, aws.ToString(p.ARN): true}
+		for _, n := range todo {
+			if asked[n] {
+				c.params[n] = Parameter{Name: n, Value: aws.ToString(p.Value), Found: true}
 			}
+		}
+		if _, ok := c.params[name]; !ok && p.Selector == nil {
+			c.params[name] = Parameter{Name: name, Value: aws.ToString(p.Value), Found: true}
 		}
 	}
 	for _, n := range resp.InvalidParameters {
