@@ -1,7 +1,7 @@
 # A configuration that must fail at plan, before anything reaches a cluster:
-# g5g (arm64, NVIDIA T4G) with the AL2 alias, which has no arm64 GPU image.
-# Karpenter would only fail at launch time with
-# "no instance types satisfy requirements of amis [...]".
+# a NodePool of g5g (arm64, NVIDIA T4G) on an EC2NodeClass with the AL2 alias,
+# which publishes no arm64 GPU image. Karpenter would only fail at launch
+# time, with "no instance types satisfy requirements of amis [...]".
 terraform {
   required_providers {
     karpenter = {
@@ -17,7 +17,18 @@ provider "karpenter" {
   }
 }
 
-data "karpenter_ami" "g5g_on_al2" {
-  ami_selector_terms = [{ alias = "al2@latest" }]
-  instance_type      = "g5g.xlarge"
+resource "karpenter_ec2nodeclass" "al2" {
+  name                          = "al2"
+  role                          = "KarpenterNodeRole-demo"
+  ami_selector_terms            = [{ alias = "al2@v20251209" }]
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+}
+
+resource "karpenter_nodepool" "gpu_arm64" {
+  name       = "gpu-arm64"
+  node_class = karpenter_ec2nodeclass.al2.node_class
+  requirements = [
+    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g"] },
+  ]
 }

@@ -84,3 +84,22 @@ output "default_manifest" {
 output "custom_user_data" {
   value = karpenter_ec2nodeclass.custom.user_data
 }
+
+# A NodePool on the class: which image each admitted family boots, and the
+# userData Karpenter would generate for its nodes.
+resource "karpenter_nodepool" "general" {
+  name       = "general"
+  node_class = karpenter_ec2nodeclass.default.node_class
+  requirements = [
+    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m5", "m6g", "g5", "g5g", "inf2"] },
+  ]
+  startup_taints = [{ key = "node.cilium.io/agent-not-ready", value = "true", effect = "NoExecute" }]
+}
+
+output "general_ami_assignments" {
+  value = { for a in karpenter_nodepool.general.ami_assignments : "${a.architecture}/${a.variant} ${a.ami_id}" => a.instance_families }
+}
+
+output "general_user_data_preview" {
+  value = karpenter_nodepool.general.user_data_preview
+}

@@ -102,8 +102,6 @@ func arm64GPUFinding(fams []string, f ami.Family, alias string, ids []string, kv
 	}
 	if alias == "" {
 		alias = "this " + string(f) + " class"
-	} else {
-		alias = "alias " + alias
 	}
 	al2023 := "\"al2023@latest\" (arm64 nvidia, EKS AMI ≥ v20250403, Karpenter ≥ 1.4)"
 	bottlerocket := "\"bottlerocket@latest\" (aws-k8s-<kubernetes version>-nvidia, arm64)"
