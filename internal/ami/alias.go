@@ -18,7 +18,7 @@ type Alias struct {
 // LatestVersion selects the recommended/latest SSM parameter.
 const LatestVersion = "latest"
 
-func (a Alias) String() string { return a.Family.aliasName() + "@" + a.Version }
+func (a Alias) String() string { return a.Family.AliasName() + "@" + a.Version }
 
 // Latest reports whether the alias follows new releases.
 func (a Alias) Latest() bool { return a.Version == LatestVersion }
@@ -56,7 +56,7 @@ func ParseAlias(s string, kv versions.Karpenter, p rules.Path) (Alias, rules.Fin
 	familyName, version := parts[0], parts[1]
 	var family Family
 	for _, f := range AliasFamilies {
-		if f.aliasName() == familyName && f.AvailableIn(kv) {
+		if f.AliasName() == familyName && f.AvailableIn(kv) {
 			family = f
 		}
 	}
@@ -67,7 +67,7 @@ func ParseAlias(s string, kv versions.Karpenter, p rules.Path) (Alias, rules.Fin
 	if family.IsWindows() && version != LatestVersion {
 		return Alias{}, append(fs, rules.New(RuleAliasWindowsVersion, p,
 			"%q pins a version, but the API server rejects Windows aliases with any version other than `latest` (\"windows families may only specify version 'latest'\"): Karpenter reads only the ami-windows-latest SSM parameter. Write %q.",
-			s, family.aliasName()+"@latest"))
+			s, family.AliasName()+"@latest"))
 	}
 	if !a.Latest() {
 		switch family {
@@ -94,13 +94,13 @@ func familyError(name string, kv versions.Karpenter) string {
 	var valid []string
 	for _, f := range AliasFamilies {
 		if f.AvailableIn(kv) {
-			valid = append(valid, "'"+f.aliasName()+"'")
+			valid = append(valid, "'"+f.AliasName()+"'")
 		}
 	}
 	msg := fmt.Sprintf("alias family %q: the API server rejects it with \"family is not supported, must be one of the following: %s\".", name, strings.Join(valid, ", "))
 	lower := strings.ToLower(name)
 	for _, f := range AliasFamilies {
-		if f.aliasName() != lower {
+		if f.AliasName() != lower {
 			continue
 		}
 		if !f.AvailableIn(kv) {

@@ -5,29 +5,24 @@
 // and the strict instance-type mapping of karpenter#7925.
 package ami
 
-import (
-	"strings"
+import "github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
-)
+// Family is an EC2NodeClass amiFamily (see package amifamily).
+type Family = amifamily.Family
 
-// Family is an EC2NodeClass amiFamily.
-type Family string
-
-// The amiFamily enum of the EC2NodeClass CRD (v1.14.1; Windows2025 since
-// 1.9.0, Ubuntu gone since 1.0.0).
+// The amiFamily values.
 const (
-	AL2          Family = "AL2"
-	AL2023       Family = "AL2023"
-	Bottlerocket Family = "Bottlerocket"
-	Custom       Family = "Custom"
-	Windows2019  Family = "Windows2019"
-	Windows2022  Family = "Windows2022"
-	Windows2025  Family = "Windows2025"
+	AL2          = amifamily.AL2
+	AL2023       = amifamily.AL2023
+	Bottlerocket = amifamily.Bottlerocket
+	Custom       = amifamily.Custom
+	Windows2019  = amifamily.Windows2019
+	Windows2022  = amifamily.Windows2022
+	Windows2025  = amifamily.Windows2025
 )
 
 // Families lists the enum in the CRD's order.
-var Families = []Family{AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022, Windows2025}
+var Families = amifamily.Families
 
 // AliasFamilies are the families an alias may name, lowercased as in the
 // alias (CRD rule 14).
@@ -35,43 +30,4 @@ var AliasFamilies = []Family{AL2, AL2023, Bottlerocket, Windows2019, Windows2022
 
 // ParseFamily returns the family for an amiFamily value; the match is exact
 // (the CRD enum is case-sensitive).
-func ParseFamily(s string) (Family, bool) {
-	for _, f := range Families {
-		if string(f) == s {
-			return f, true
-		}
-	}
-	return "", false
-}
-
-// AvailableIn reports whether the family exists in the CRD enum of a
-// Karpenter release.
-func (f Family) AvailableIn(kv versions.Karpenter) bool {
-	if f == Windows2025 {
-		return kv.AtLeast(9, 0)
-	}
-	return true
-}
-
-// IsWindows reports whether the family boots Windows.
-func (f Family) IsWindows() bool { return strings.HasPrefix(string(f), "Windows") }
-
-// aliasName is the lowercase form used in aliases ("al2023").
-func (f Family) aliasName() string { return strings.ToLower(string(f)) }
-
-// windowsYear is 2019/2022/2025 for Windows families.
-func (f Family) windowsYear() string { return strings.TrimPrefix(string(f), "Windows") }
-
-// WindowsBuild is the node.kubernetes.io/windows-build value of the family
-// (pkg/apis/v1/labels.go Windows20xxBuild).
-func (f Family) WindowsBuild() string {
-	switch f {
-	case Windows2019:
-		return "10.0.17763"
-	case Windows2022:
-		return "10.0.20348"
-	case Windows2025:
-		return "10.0.26100"
-	}
-	return ""
-}
+func ParseFamily(s string) (Family, bool) { return amifamily.Parse(s) }

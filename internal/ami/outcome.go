@@ -133,9 +133,9 @@ func (r *Resolver) aliasNotResolved(ctx context.Context, a Alias, req Request, p
 	if published := r.publishedReleases(ctx, a.Family, k); len(published) > 0 {
 		detail += fmt.Sprintf("Releases published for Kubernetes %s: %s (earliest %s, newest %s). Pin one of them, e.g. %q, or use %q.",
 			k, strings.Join(lastN(published, 6), ", "), published[0], published[len(published)-1],
-			a.Family.aliasName()+"@"+published[len(published)-1], a.Family.aliasName()+"@latest")
+			a.Family.AliasName()+"@"+published[len(published)-1], a.Family.AliasName()+"@latest")
 	} else {
-		detail += fmt.Sprintf("Use %q, or a release published for Kubernetes %s.", a.Family.aliasName()+"@latest", k)
+		detail += fmt.Sprintf("Use %q, or a release published for Kubernetes %s.", a.Family.AliasName()+"@latest", k)
 	}
 	return rules.Findings{rules.New(RuleAliasNotPublished, p, "%s", detail)}
 }

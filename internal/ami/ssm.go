@@ -94,7 +94,7 @@ func SSMParameters(a Alias, k8s versions.Kubernetes, kv versions.Karpenter, p ru
 		}
 		// A:pkg/providers/amifamily/windows.go: only the Core edition, always latest.
 		return []ParameterQuery{{
-			Name: fmt.Sprintf("/aws/service/ami-windows-latest/Windows_Server-%s-English-Core-EKS_Optimized-%s/image_id", a.Family.windowsYear(), k),
+			Name: fmt.Sprintf("/aws/service/ami-windows-latest/Windows_Server-%s-English-Core-EKS_Optimized-%s/image_id", a.Family.WindowsYear(), k),
 			Arch: "amd64",
 		}}, nil
 	}

@@ -206,11 +206,7 @@ func imageFamilyFindings(c Class, family ami.Family, userData *string, res ami.R
 		if userData == nil || f == familyWindows {
 			continue
 		}
-		uf, err := userdata.ParseFamily(string(f))
-		if err != nil {
-			continue
-		}
-		for _, lf := range userdata.Lint(uf, *userData, kv) {
+		for _, lf := range userdata.Lint(f, *userData, kv) {
 			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
 				continue
 			}

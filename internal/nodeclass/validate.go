@@ -257,10 +257,7 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 			"ami_family is Custom and neither user_data nor bootstrap is set. Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and is deleted after the 15-minute registration timeout. Add `bootstrap = { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."))
 	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) {
-		uf, err := userdata.ParseFamily(string(family))
-		if err == nil {
-			fs = append(fs, userdata.Lint(uf, *c.Spec.UserData, kv).Under(pathUserData)...)
-		}
+		fs = append(fs, userdata.Lint(family, *c.Spec.UserData, kv).Under(pathUserData)...)
 	}
 	return fs
 }

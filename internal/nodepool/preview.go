@@ -76,7 +76,7 @@ func Preview(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) (stri
 		UserData:        p.Class.UserData,
 		Karpenter:       kv,
 	}
-	out, fs := userdata.Render(userdata.Family(p.Class.Family), o)
+	out, fs := userdata.Render(p.Class.Family, o)
 	for i := range fs {
 		fs[i] = fs[i].AsWarning()
 		fs[i].Detail = "user_data_preview could not be rendered: " + fs[i].Detail

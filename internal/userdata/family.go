@@ -9,43 +9,24 @@
 // return findings and never panic on any input.
 package userdata
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 
-// Family is an EC2NodeClass amiFamily.
-type Family string
+// Family is an EC2NodeClass amiFamily (see package amifamily).
+type Family = amifamily.Family
 
 // The amiFamily values of Karpenter v1.
 const (
-	AL2          Family = "AL2"
-	AL2023       Family = "AL2023"
-	Bottlerocket Family = "Bottlerocket"
-	Windows2019  Family = "Windows2019"
-	Windows2022  Family = "Windows2022"
-	Windows2025  Family = "Windows2025"
-	Custom       Family = "Custom"
+	AL2          = amifamily.AL2
+	AL2023       = amifamily.AL2023
+	Bottlerocket = amifamily.Bottlerocket
+	Windows2019  = amifamily.Windows2019
+	Windows2022  = amifamily.Windows2022
+	Windows2025  = amifamily.Windows2025
+	Custom       = amifamily.Custom
 )
 
-// Families lists every family, in the order the CRD enum lists them.
-var Families = []Family{AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025, Custom}
+// Families lists every family, in the CRD enum's order.
+var Families = amifamily.Families
 
 // ParseFamily accepts an amiFamily exactly as the CRD spells it.
-func ParseFamily(s string) (Family, error) {
-	for _, f := range Families {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	names := make([]string, len(Families))
-	for i, f := range Families {
-		names[i] = string(f)
-	}
-	return "", fmt.Errorf("%q is not an amiFamily; use one of %s", s, strings.Join(names, ", "))
-}
-
-// IsWindows reports whether f is one of the Windows families.
-func (f Family) IsWindows() bool {
-	return f == Windows2019 || f == Windows2022 || f == Windows2025
-}
+func ParseFamily(s string) (Family, error) { return amifamily.ParseError(s) }

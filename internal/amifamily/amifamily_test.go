@@ -1,0 +1,25 @@
+package amifamily
+
+import (
+	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+func TestFamilies(t *testing.T) {
+	if f, ok := Parse("AL2023"); !ok || f != AL2023 {
+		t.Fatal("AL2023")
+	}
+	if _, ok := Parse("al2023"); ok {
+		t.Fatal("the enum is case-sensitive")
+	}
+	if _, err := ParseError("Ubuntu"); err == nil {
+		t.Fatal("Ubuntu is gone since 1.0")
+	}
+	if Windows2025.AvailableIn(versions.Karpenter{Minor: 8, Patch: -1}) || !Windows2025.AvailableIn(versions.DefaultKarpenter) {
+		t.Fatal("Windows2025 arrived in 1.9")
+	}
+	if !Windows2022.IsWindows() || Custom.IsWindows() || Windows2019.WindowsBuild() != "10.0.17763" || Bottlerocket.AliasName() != "bottlerocket" {
+		t.Fatal("family facts")
+	}
+}
