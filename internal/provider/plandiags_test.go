@@ -1,0 +1,109 @@
+package provider
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+)
+
+// planDiagnostic is one diagnostic of `terraform plan -json`.
+type planDiagnostic struct {
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+	Detail   string `json:"detail"`
+	Address  string `json:"address"`
+}
+
+// planDiagnostics plans config with the provider served in-process and
+// returns every diagnostic, warnings included: terraform-plugin-testing
+// only exposes errors, but warnings are half of what this provider says.
+func planDiagnostics(t *testing.T, config string) []planDiagnostic {
+	t.Helper()
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH")
+	}
+	// The in-process server would log every RPC at trace level.
+	for _, k := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER"} {
+		t.Setenv(k, "off")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	go func() {
+		_ = tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", providerserver.NewProtocol6(New("test")()),
+			tf6server.WithDebug(ctx, reattach, closed))
+	}()
+	rc := <-reattach
+	info, err := json.Marshal(map[string]any{"registry.terraform.io/karpenter-tf/karpenter": map[string]any{
+		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
+		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	src := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" + config
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) []byte {
+		cmd := exec.CommandContext(ctx, "terraform", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(info), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		out, _ := cmd.Output()
+		return out
+	}
+	run("init", "-input=false", "-backend=false")
+	var diags []planDiagnostic
+	sc := bufio.NewScanner(strings.NewReader(string(run("plan", "-input=false", "-json", "-refresh=false"))))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var msg struct {
+			Type       string         `json:"type"`
+			Diagnostic planDiagnostic `json:"diagnostic"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) == nil && msg.Type == "diagnostic" {
+			diags = append(diags, msg.Diagnostic)
+		}
+	}
+	cancel()
+	<-closed
+	return diags
+}
+
+// expectDiagnostic fails unless a diagnostic of severity whose summary
+// starts with rule and whose detail contains every part exists.
+func expectDiagnostic(t *testing.T, diags []planDiagnostic, severity, rule string, parts ...string) {
+	t.Helper()
+	for _, d := range diags {
+		if d.Severity != severity || !strings.HasPrefix(d.Summary, rule+":") {
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(d.Detail, p)
+		}
+		if ok {
+			return
+		}
+	}
+	t.Fatalf("no %s %s containing %q among:\n%s", severity, rule, parts, formatDiags(diags))
+}
+
+func formatDiags(diags []planDiagnostic) string {
+	var b strings.Builder
+	for _, d := range diags {
+		b.WriteString(d.Severity + " " + d.Summary + ": " + d.Detail + "\n")
+	}
+	return b.String()
+}
