@@ -28,6 +28,13 @@ type planDiagnostic struct {
 // only exposes errors, but warnings are half of what this provider says.
 func planDiagnostics(t *testing.T, config string) []planDiagnostic {
 	t.Helper()
+	return terraformDiagnostics(t, config, "plan", "-input=false", "-json", "-refresh=false")
+}
+
+// terraformDiagnostics runs a terraform command with -json output against
+// the in-process provider and returns its diagnostics.
+func terraformDiagnostics(t *testing.T, config string, command ...string) []planDiagnostic {
+	t.Helper()
 	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Skip("terraform not on PATH")
 	}
@@ -65,7 +72,16 @@ func planDiagnostics(t *testing.T, config string) []planDiagnostic {
 	}
 	run("init", "-input=false", "-backend=false")
 	var diags []planDiagnostic
-	sc := bufio.NewScanner(strings.NewReader(string(run("plan", "-input=false", "-json", "-refresh=false"))))
+	out := run(command...)
+	// plan -json streams one message per line; validate -json is a single
+	// document with a diagnostics list.
+	var doc struct {
+		Diagnostics []planDiagnostic `json:"diagnostics"`
+	}
+	if json.Unmarshal(out, &doc) == nil && doc.Diagnostics != nil {
+		diags = doc.Diagnostics
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
 		var msg struct {
