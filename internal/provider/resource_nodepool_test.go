@@ -61,6 +61,11 @@ func TestAccNodePoolSeeds(t *testing.T) {
 				PlanOnly: true, ExpectError: wrapped("requirement-value-matches-no-instance-type", `"g5g.medium"`),
 			},
 			{
+				// Requirements that admit no instance type at all.
+				Config:   prov + al2023 + poolHCL("none", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("kubernetes.io/arch", "In", "arm64")+`, `+reqHCL("karpenter.k8s.aws/instance-gpu-manufacturer", "In", "amd")+`]`),
+				PlanOnly: true, ExpectError: wrapped("requirements-admit-no-instance-type"),
+			},
+			{
 				// Literal mistakes fail validate.
 				Config:   prov + al2023 + poolHCL("bad", "karpenter_ec2nodeclass.al2023.node_class", `  taints = [{ key = "gpu", value = "a/b", effect = "NoSchedule" }]`),
 				PlanOnly: true, ExpectError: wrapped("nodepool-taint-invalid"),
