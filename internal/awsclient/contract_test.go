@@ -34,8 +34,9 @@ package awsclient_test
 //     types, usage classes, CPU manufacturer and sustained clock, GPUs and
 //     their memory, Neuron devices, inference accelerators, ENIs, IPv4
 //     addresses per ENI, network cards, EFA, encryption in transit, EBS
-//     bandwidth, local NVMe). Known fixture inaccuracies are listed in
-//     knownInstanceTypeDiffs, each with its reason; any other difference
+//     bandwidth and the rest of EbsOptimizedInfo, local NVMe). Known
+//     fixture inaccuracies would be listed in knownInstanceTypeDiffs, each
+//     with its reason (there are none at present); any other difference
 //     fails, and so does an entry that no longer differs.
 //
 // Normalisations (each only where the values legitimately or knowingly differ):
@@ -730,23 +731,13 @@ func compareClusters(ctx context.Context, t *testing.T, motoCache, emuCache *aws
 // output) that are known fixture inaccuracies: key "type/fact" or "*/fact",
 // emu and moto the values seen ("*" = any). Each is logged; an entry that no
 // longer differs fails the test, so the list stays true.
-var knownInstanceTypeDiffs = map[string]struct{ emu, moto, why string }{
-	"*/ebs-max-bandwidth-mbps": {"", "*", "the emulator's fixtures carry EbsInfo without EbsOptimizedInfo, " +
-		"so no karpenter.k8s.aws/instance-ebs-bandwidth label can be derived from them"},
-	"g5.xlarge/gpu": {"1xNVIDIA/A10G/24576MiB", "1xNVIDIA/A10G/22888MiB", "AWS reports 22888 MiB per A10G " +
-		"(as does Karpenter v1.14.1's generated test data for g5.12xlarge); the fixture has the marketing 24 GiB"},
-	"g5.xlarge/gpu-total-memory-mib": {"24576", "22888", "as g5.xlarge/gpu"},
-	"x2gd.large/encryption-in-transit": {"true", "false", "Graviton2 types do not support encryption in " +
-		"transit; the fixture's flag is a guess (testdata/README.md)"},
-	"g4ad.xlarge/encryption-in-transit":          {"false", "true", "fixture flag is a guess (testdata/README.md)"},
-	"inf1.xlarge/encryption-in-transit":          {"false", "true", "fixture flag is a guess (testdata/README.md)"},
-	"inf1.xlarge/cpu-sustained-clock-ghz":        {"3", "2.5", "fixture clock speeds are guesses (testdata/README.md)"},
-	"u7i-12tb.224xlarge/cpu-sustained-clock-ghz": {"2.9", "1.9", "fixture clock speeds are guesses (testdata/README.md)"},
-	"u7i-12tb.224xlarge/efa": {"false/0", "true/1", "AWS lists u7i-12tb.224xlarge as EFA-capable " +
-		"(vpc.amazonaws.com/efa in Karpenter)"},
-	"inf2.xlarge/inference-accelerators": {"", "1xAWS/Inferentia2/32768MiB", "AWS also reports Inferentia2 as an " +
-		"inference accelerator; Karpenter ignores InferenceAcceleratorInfo when NeuronInfo is present, so no label changes"},
-}
+//
+// None at present: the entries found when the contract was written (A10G
+// memory 24576 instead of 22888 MiB, no EbsOptimizedInfo at all, guessed
+// encryption-in-transit flags and clock speeds, u7i's missing EFA, inf2's
+// missing InferenceAcceleratorInfo) were corrected in the fixture generator
+// (internal/awsemu/internal/fixturegen/instancetypes.go).
+var knownInstanceTypeDiffs = map[string]struct{ emu, moto, why string }{}
 
 func compareInstanceTypes(ctx context.Context, t *testing.T, moto clients, motoCache, emuCache *awsclient.Cache) {
 	fromEmu, err := emuCache.DescribeInstanceTypes(ctx)
@@ -878,6 +869,7 @@ func instanceTypeFacts(it ec2types.InstanceTypeInfo) map[string]string {
 		"efa":                     "",
 		"encryption-in-transit":   "",
 		"ebs-max-bandwidth-mbps":  "",
+		"ebs-optimized-info":      "",
 		"local-nvme-gb":           "",
 	}
 	if p := it.ProcessorInfo; p != nil {
@@ -946,7 +938,12 @@ func instanceTypeFacts(it ec2types.InstanceTypeInfo) map[string]string {
 		f["encryption-in-transit"] = strconv.FormatBool(aws.ToBool(n.EncryptionInTransitSupported))
 	}
 	if e := it.EbsInfo; e != nil && e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault && e.EbsOptimizedInfo != nil {
-		f["ebs-max-bandwidth-mbps"] = fmt.Sprint(aws.ToInt32(e.EbsOptimizedInfo.MaximumBandwidthInMbps))
+		o := e.EbsOptimizedInfo
+		f["ebs-max-bandwidth-mbps"] = fmt.Sprint(aws.ToInt32(o.MaximumBandwidthInMbps))
+		// Not a label, but the rest of what the fixtures carry.
+		f["ebs-optimized-info"] = fmt.Sprintf("baseline %d Mbps %d IOPS %g MB/s, maximum %d IOPS %g MB/s",
+			aws.ToInt32(o.BaselineBandwidthInMbps), aws.ToInt32(o.BaselineIops), aws.ToFloat64(o.BaselineThroughputInMBps),
+			aws.ToInt32(o.MaximumIops), aws.ToFloat64(o.MaximumThroughputInMBps))
 	}
 	if s := it.InstanceStorageInfo; s != nil && s.NvmeSupport != ec2types.EphemeralNvmeSupportUnsupported {
 		f["local-nvme-gb"] = fmt.Sprint(aws.ToInt64(s.TotalSizeInGB))

@@ -7,9 +7,14 @@ import (
 // itSpec holds the facts of one instance type. vCPU, memory, GPU,
 // accelerator, hypervisor and bare-metal facts are cross-checked against
 // ../shared/data/instance-types.csv by a test in package awsemu; ENI counts
-// are those of Karpenter's zz_generated.vpclimits.go (v1.14.1); clock
-// speeds, network performance strings and storage sizes are from the EC2
-// instance type pages as remembered, i.e. plausible rather than verified.
+// are those of Karpenter's zz_generated.vpclimits.go (v1.14.1). The facts
+// Karpenter derives labels and resources from (also clock speeds, GPU and
+// accelerator memory, EFA, encryption in transit, EBS bandwidth, local
+// NVMe) agree with AWS's DescribeInstanceTypes output as moto 5.2.1 ships
+// it; internal/awsclient's contract test compares them when moto_server is
+// installed. Network performance strings and storage sizes agree too.
+// Flags Karpenter does not read (hibernation, Nitro Enclaves, NitroTPM, boot
+// modes, dedicated hosts, auto recovery) are plausible, not verified.
 type itSpec struct {
 	name         string
 	archs        []ec2types.ArchitectureType
@@ -65,7 +70,7 @@ var instanceTypeSpecs = []itSpec{
 	{name: "c5.large", archs: x86, vcpus: 2, cores: 1, memMiB: 4096, clockGHz: 3.4, manufacturer: "Intel", enis: 3, ipv4: 10, netPerf: "Up to 10 Gigabit", hibernation: true},
 	{name: "t3.micro", archs: x86, vcpus: 2, cores: 1, memMiB: 1024, clockGHz: 2.5, manufacturer: "Intel", burstable: true, freeTier: true, enis: 2, ipv4: 2, netPerf: "Up to 5 Gigabit", hibernation: true},
 	{name: "m7i-flex.large", archs: x86, vcpus: 2, cores: 1, memMiB: 8192, clockGHz: 3.2, manufacturer: "Intel", enis: 3, ipv4: 10, netPerf: "Up to 12.5 Gigabit", hibernation: true},
-	{name: "u7i-12tb.224xlarge", archs: x86, vcpus: 896, cores: 448, memMiB: 12582912, clockGHz: 2.9, manufacturer: "Intel", enis: 15, ipv4: 50, netPerf: "100 Gigabit",
+	{name: "u7i-12tb.224xlarge", archs: x86, vcpus: 896, cores: 448, memMiB: 12582912, clockGHz: 1.9, manufacturer: "Intel", enis: 15, ipv4: 50, netPerf: "100 Gigabit", efaMax: 1,
 		usage: []ec2types.UsageClassType{ec2types.UsageClassTypeOnDemand}},
 	{name: "m6g.large", archs: arm, vcpus: 2, cores: 2, memMiB: 8192, clockGHz: 2.5, manufacturer: "AWS", enis: 3, ipv4: 10, netPerf: "Up to 10 Gigabit"},
 	{name: "m6g.xlarge", archs: arm, vcpus: 4, cores: 4, memMiB: 16384, clockGHz: 2.5, manufacturer: "AWS", enis: 4, ipv4: 15, netPerf: "Up to 10 Gigabit"},
@@ -77,7 +82,7 @@ var instanceTypeSpecs = []itSpec{
 		storage: &storageSpec{1, 118, ec2types.DiskTypeSsd}},
 	{name: "a1.large", archs: arm, vcpus: 2, cores: 2, memMiB: 4096, clockGHz: 2.3, manufacturer: "AWS", enis: 3, ipv4: 10, netPerf: "Up to 10 Gigabit"},
 	{name: "g5.xlarge", archs: x86, vcpus: 4, cores: 2, memMiB: 16384, clockGHz: 3.3, manufacturer: "AMD", enis: 4, ipv4: 15, netPerf: "Up to 10 Gigabit",
-		storage: &storageSpec{1, 250, ec2types.DiskTypeSsd}, gpu: &deviceSpec{"A10G", "NVIDIA", 1, 24576}},
+		storage: &storageSpec{1, 250, ec2types.DiskTypeSsd}, gpu: &deviceSpec{"A10G", "NVIDIA", 1, 22888}},
 	{name: "g5g.xlarge", archs: arm, vcpus: 4, cores: 4, memMiB: 8192, clockGHz: 2.5, manufacturer: "AWS", enis: 4, ipv4: 15, netPerf: "Up to 10 Gigabit",
 		gpu: &deviceSpec{"T4g", "NVIDIA", 1, 16384}},
 	{name: "g4dn.xlarge", archs: x86, vcpus: 4, cores: 2, memMiB: 16384, clockGHz: 2.5, manufacturer: "Intel", enis: 3, ipv4: 10, netPerf: "Up to 25 Gigabit",
@@ -87,10 +92,10 @@ var instanceTypeSpecs = []itSpec{
 	{name: "p4d.24xlarge", archs: x86, vcpus: 96, cores: 48, memMiB: 1179648, clockGHz: 3.0, manufacturer: "Intel", enis: 60, ipv4: 50, cards: 4, netPerf: "4x 100 Gigabit", efaMax: 4,
 		storage: &storageSpec{8, 1000, ec2types.DiskTypeSsd}, gpu: &deviceSpec{"A100", "NVIDIA", 8, 40960},
 		usage: []ec2types.UsageClassType{ec2types.UsageClassTypeOnDemand, ec2types.UsageClassTypeSpot, ec2types.UsageClassTypeCapacityBlock}},
-	{name: "inf1.xlarge", archs: x86, vcpus: 4, cores: 2, memMiB: 8192, clockGHz: 3.0, manufacturer: "Intel", enis: 4, ipv4: 10, netPerf: "Up to 25 Gigabit",
+	{name: "inf1.xlarge", archs: x86, vcpus: 4, cores: 2, memMiB: 8192, clockGHz: 2.5, manufacturer: "Intel", enis: 4, ipv4: 10, netPerf: "Up to 25 Gigabit",
 		neuron: &neuronSpec{"Inferentia", 1, 4, 1, 8192}, inference: &deviceSpec{"Inferentia", "AWS", 1, 8192}},
 	{name: "inf2.xlarge", archs: x86, vcpus: 4, cores: 2, memMiB: 16384, clockGHz: 3.6, manufacturer: "AMD", enis: 4, ipv4: 15, netPerf: "Up to 15 Gigabit",
-		neuron: &neuronSpec{"Inferentia2", 1, 2, 2, 32768}},
+		neuron: &neuronSpec{"Inferentia2", 1, 2, 2, 32768}, inference: &deviceSpec{"Inferentia2", "AWS", 1, 32768}},
 	{name: "trn1.2xlarge", archs: x86, vcpus: 8, cores: 4, memMiB: 32768, clockGHz: 3.5, manufacturer: "Intel", enis: 4, ipv4: 15, netPerf: "Up to 12.5 Gigabit",
 		storage: &storageSpec{1, 474, ec2types.DiskTypeSsd}, neuron: &neuronSpec{"Trainium", 1, 2, 2, 32768}},
 	// Must be filtered out by Karpenter's processor-info.supported-architecture filter.
@@ -102,11 +107,56 @@ var instanceTypeSpecs = []itSpec{
 		storage: &storageSpec{1, 160, ec2types.DiskTypeHdd}, legacy: true},
 }
 
-// encryptionInTransit: the Nitro generations that encrypt traffic between
-// instances (plausible, not verified per type).
+// encryptionInTransit: the types whose NetworkInfo has
+// EncryptionInTransitSupported true in AWS's DescribeInstanceTypes output (as
+// moto 5.2.1 ships it). Not every Nitro type: Graviton2 (m6g, c6g, t4g, r6g,
+// x2gd, g5g), a1 and the Intel m5/c5/t3 sizes here do not encrypt; g4ad and
+// inf1 do.
 var encryptionInTransit = map[string]bool{
-	"c7g.large": true, "g4dn.xlarge": true, "g5.xlarge": true, "inf2.xlarge": true, "m7i-flex.large": true,
-	"p4d.24xlarge": true, "trn1.2xlarge": true, "u7i-12tb.224xlarge": true, "x2gd.large": true,
+	"c7g.large": true, "g4ad.xlarge": true, "g4dn.xlarge": true, "g5.xlarge": true, "inf1.xlarge": true,
+	"inf2.xlarge": true, "m7i-flex.large": true, "p4d.24xlarge": true, "trn1.2xlarge": true,
+	"u7i-12tb.224xlarge": true,
+}
+
+// ebsSpec is EbsInfo.EbsOptimizedInfo: bandwidth in Mbps, throughput in MB/s.
+type ebsSpec struct {
+	baselineMbps, baselineIOPS int32
+	baselineMBps               float64
+	maximumMbps, maximumIOPS   int32
+	maximumMBps                float64
+}
+
+// ebsOptimized holds the EBS-optimized figures of every EBS-optimized type,
+// as AWS's DescribeInstanceTypes reports them (the values of moto 5.2.1's
+// catalogue, which is AWS's output). Karpenter's
+// karpenter.k8s.aws/instance-ebs-bandwidth label is maximumMbps. Throughput is
+// not always bandwidth/8 (m7i-flex.large: 312 Mbps, 39.0625 MB/s), so all six
+// are listed. m1.small (legacy) is not EBS-optimized and has none.
+var ebsOptimized = map[string]ebsSpec{
+	"m5.large":           {650, 3600, 81.25, 4750, 18750, 593.75},
+	"m5.xlarge":          {1150, 6000, 143.75, 4750, 18750, 593.75},
+	"m5.metal":           {19000, 80000, 2375, 19000, 80000, 2375},
+	"c5.large":           {650, 4000, 81.25, 4750, 20000, 593.75},
+	"t3.micro":           {87, 500, 10.875, 2085, 11800, 260.625},
+	"m7i-flex.large":     {312, 2500, 39.0625, 10000, 40000, 1250},
+	"u7i-12tb.224xlarge": {100000, 560000, 12500, 100000, 560000, 12500},
+	"m6g.large":          {630, 3600, 78.75, 4750, 20000, 593.75},
+	"m6g.xlarge":         {1188, 6000, 148.5, 4750, 20000, 593.75},
+	"c6g.metal":          {19000, 80000, 2375, 19000, 80000, 2375},
+	"c7g.large":          {630, 3600, 78.75, 10000, 40000, 1250},
+	"t4g.medium":         {347, 2000, 43.375, 2085, 11800, 260.625},
+	"r6g.large":          {630, 3600, 78.75, 4750, 20000, 593.75},
+	"x2gd.large":         {630, 3600, 78.75, 4750, 20000, 593.75},
+	"a1.large":           {525, 4000, 65.625, 3500, 20000, 437.5},
+	"g5.xlarge":          {700, 3000, 87.5, 3500, 15000, 437.5},
+	"g5g.xlarge":         {1188, 6000, 148.5, 4750, 20000, 593.75},
+	"g4dn.xlarge":        {950, 3000, 118.75, 3500, 20000, 437.5},
+	"g4ad.xlarge":        {400, 1700, 50, 3170, 13333, 396.25},
+	"p4d.24xlarge":       {19000, 80000, 2375, 19000, 80000, 2375},
+	"inf1.xlarge":        {1190, 4000, 148.75, 4750, 20000, 593.75},
+	"inf2.xlarge":        {1250, 6000, 156.25, 10000, 40000, 1250},
+	"trn1.2xlarge":       {5000, 16250, 625, 20000, 65000, 2500},
+	"mac1.metal":         {14000, 80000, 1750, 14000, 80000, 1750},
 }
 
 func instanceTypes() []ec2types.InstanceTypeInfo {
@@ -151,6 +201,20 @@ func (s itSpec) info() ec2types.InstanceTypeInfo {
 			EncryptionSupport:   ec2types.EbsEncryptionSupportSupported,
 			NvmeSupport:         ec2types.EbsNvmeSupportRequired,
 		},
+	}
+	if !s.legacy {
+		e, ok := ebsOptimized[s.name]
+		if !ok {
+			panic("instance type " + s.name + " has no ebsOptimized entry")
+		}
+		it.EbsInfo.EbsOptimizedInfo = &ec2types.EbsOptimizedInfo{
+			BaselineBandwidthInMbps:  ptr(e.baselineMbps),
+			BaselineIops:             ptr(e.baselineIOPS),
+			BaselineThroughputInMBps: ptr(e.baselineMBps),
+			MaximumBandwidthInMbps:   ptr(e.maximumMbps),
+			MaximumIops:              ptr(e.maximumIOPS),
+			MaximumThroughputInMBps:  ptr(e.maximumMBps),
+		}
 	}
 	if s.clockGHz > 0 {
 		it.ProcessorInfo.SustainedClockSpeedInGhz = ptr(s.clockGHz)
