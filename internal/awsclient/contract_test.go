@@ -96,11 +96,12 @@ package awsclient_test
 // Where the two servers disagree on AWS behaviour, the emulator follows AWS
 // (the API reference's Filter and GetParameters pages): wildcards, unknown
 // filters and malformed owners, multi-value filters on list attributes,
-// parameter ARNs. The probes assert the emulator's side. Both fall short of
-// AWS for version selectors ("name:1"): AWS answers the parameter under its
-// plain name with Selector ":1"; awsclient files that answer under the plain
-// name and reports the asked name not found, and the emulator does not model
-// selectors at all (the probe logs both).
+// parameter ARNs, version selectors ("name:1": AWS answers the parameter
+// under its plain name with Selector ":1" and Version 1, which awsclient maps
+// back to the name asked, and lists a version that does not exist as
+// invalid). The probes assert the emulator's side. Through awsclient a
+// selector therefore reads as found from the emulator (as from AWS) and as
+// not found from moto, whose answer lacks the Selector to map it back by.
 
 import (
 	"context"
@@ -1104,6 +1105,32 @@ func probeMotoLimitations(ctx context.Context, t *testing.T, moto, emu clients, 
 		}
 		note(!m[arn].Found, "GetParameters(%s) reports it not found (AWS accepts ARNs)", arn)
 
+		// The emulator, as AWS: the plain name with Selector ":1" and
+		// Version 1; a version that does not exist is invalid.
+		absent := "/kt/ami/x86_64:2"
+		de, err := emu.ssm.GetParameters(ctx, &ssm.GetParametersInput{Names: []string{selector, absent}})
+		if err != nil {
+			t.Fatalf("emulator: %v", err)
+		}
+		if len(de.Parameters) != 1 || aws.ToString(de.Parameters[0].Name) != "/kt/ami/x86_64" ||
+			aws.ToString(de.Parameters[0].Selector) != ":1" || de.Parameters[0].Version != 1 || aws.ToString(de.Parameters[0].Value) != want {
+			t.Errorf("emulator: GetParameters(%s) answers %s; AWS answers Name /kt/ami/x86_64, Selector \":1\", Version 1, Value %s",
+				selector, jsonString(de.Parameters), want)
+		}
+		if !slices.Equal(de.InvalidParameters, []string{absent}) {
+			t.Errorf("emulator: GetParameters(%s) gives InvalidParameters %v; the parameter has no version 2", absent, de.InvalidParameters)
+		}
+		e, err = emuCache.GetParameters(ctx, []string{selector, absent})
+		if err != nil {
+			t.Fatalf("emulator: %v", err)
+		}
+		if p := e[selector]; !p.Found || p.Value != want {
+			t.Errorf("emulator through awsclient: GetParameters(%s) gives %+v, want found with %s", selector, p, want)
+		}
+		if p := e[absent]; p.Found {
+			t.Errorf("emulator through awsclient: GetParameters(%s) gives %+v, want not found", absent, p)
+		}
+
 		direct, err := moto.ssm.GetParameters(ctx, &ssm.GetParametersInput{Names: []string{selector}})
 		if err != nil {
 			t.Fatalf("moto: %v", err)
@@ -1117,16 +1144,8 @@ func probeMotoLimitations(ctx context.Context, t *testing.T, moto, emu clients, 
 		if err != nil {
 			t.Fatalf("moto: %v", err)
 		}
-		e, err = emuCache.GetParameters(ctx, []string{selector})
-		if err != nil {
-			t.Fatalf("emulator: %v", err)
-		}
-		// Both are short of AWS here: AWS (and moto) answer the parameter
-		// under its plain name, which awsclient does not map back to the
-		// name with the selector; the emulator does not model selectors.
-		t.Logf("GetParameters(%s) through awsclient: moto %+v, emulator %+v; AWS has the parameter "+
-			"(awsclient files the answer under %q and reports the asked name not found; the emulator "+
-			"answers InvalidParameters)", selector, m[selector], e[selector], "/kt/ami/x86_64")
+		note(!m[selector].Found, "through awsclient GetParameters(%s) gives %+v: without a Selector the answer cannot "+
+			"be mapped back to the name asked (AWS and the emulator: found)", selector, m[selector])
 	})
 
 	t.Run("EKS cluster details", func(t *testing.T) {

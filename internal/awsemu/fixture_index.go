@@ -94,7 +94,8 @@ const (
 
 // The account's own SSM parameters.
 const (
-	// ParamCustomX86 holds CustomAvailableOldID.
+	// ParamCustomX86 holds CustomAvailableOldID (version 2, label
+	// "prod"); version 1, label "rollback", held CustomDeregisteredID.
 	ParamCustomX86 = "/platform/ami/al2023/x86_64"
 	// ParamCustomArm64 holds CustomArm64ID.
 	ParamCustomArm64 = "/platform/ami/al2023/arm64"

@@ -18,7 +18,8 @@ import (
 
 // The project's own fixture set (see testdata/README.md for its traps).
 //
-//go:embed testdata/images.json testdata/instance-types.json testdata/parameters.json testdata/clusters.json
+//go:embed testdata/images.json testdata/instance-types.json testdata/parameters.json
+//go:embed testdata/parameter-history.json testdata/clusters.json
 var defaultFixtures embed.FS
 
 // Fixture file names inside a fixtures directory; each holds AWS CLI output.
@@ -26,7 +27,10 @@ const (
 	ImagesFile        = "images.json"         // aws ec2 describe-images
 	InstanceTypesFile = "instance-types.json" // aws ec2 describe-instance-types
 	ParametersFile    = "parameters.json"     // aws ssm get-parameters (or get-parameter)
-	ClustersFile      = "clusters.json"       // {"Clusters": [<aws eks describe-cluster>.cluster, ...]} (or one describe-cluster output)
+	// aws ssm get-parameter-history, of one or several names: earlier
+	// versions and labels for version/label selectors ("name:3", "name:prod").
+	ParameterHistoryFile = "parameter-history.json"
+	ClustersFile         = "clusters.json" // {"Clusters": [<aws eks describe-cluster>.cluster, ...]} (or one describe-cluster output)
 )
 
 // Fixtures is what the emulator serves. The fields are the SDK's own types, so
@@ -35,7 +39,12 @@ type Fixtures struct {
 	Images        []ec2types.Image
 	InstanceTypes []ec2types.InstanceTypeInfo
 	Parameters    []ssmtypes.Parameter
-	Clusters      []ekstypes.Cluster
+	// ParameterHistory holds versions of Parameters (earlier ones, and the
+	// current one again if it has labels) with their labels, for
+	// GetParameter(s) selectors. A parameter without history has only its
+	// current version and no labels.
+	ParameterHistory []ssmtypes.ParameterHistory
+	Clusters         []ekstypes.Cluster
 }
 
 // The file shapes. encoding/json matches keys case-insensitively, so the
@@ -51,6 +60,9 @@ type (
 	parametersDoc struct {
 		Parameters []ssmtypes.Parameter
 		Parameter  *ssmtypes.Parameter // a single `aws ssm get-parameter` output
+	}
+	parameterHistoryDoc struct {
+		Parameters []ssmtypes.ParameterHistory
 	}
 	clustersDoc struct {
 		Clusters []ekstypes.Cluster
@@ -88,12 +100,13 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 		img imagesDoc
 		it  instanceTypesDoc
 		ps  parametersDoc
+		ph  parameterHistoryDoc
 		cl  clustersDoc
 	)
 	for _, file := range []struct {
 		name string
 		dst  any
-	}{{ImagesFile, &img}, {InstanceTypesFile, &it}, {ParametersFile, &ps}, {ClustersFile, &cl}} {
+	}{{ImagesFile, &img}, {InstanceTypesFile, &it}, {ParametersFile, &ps}, {ParameterHistoryFile, &ph}, {ClustersFile, &cl}} {
 		data, err := fs.ReadFile(fsys, file.name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -106,6 +119,7 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 		}
 	}
 	f.Images, f.InstanceTypes, f.Parameters, f.Clusters = img.Images, it.InstanceTypes, ps.Parameters, cl.Clusters
+	f.ParameterHistory = ph.Parameters
 	if ps.Parameter != nil {
 		f.Parameters = append(f.Parameters, *ps.Parameter)
 	}
@@ -128,6 +142,11 @@ func (f *Fixtures) AddInstanceTypes(its ...ec2types.InstanceTypeInfo) {
 // filled in when served if left empty.
 func (f *Fixtures) AddParameters(ps ...ssmtypes.Parameter) {
 	f.Parameters = append(f.Parameters, ps...)
+}
+
+// AddParameterHistory appends versions of parameters, with their labels.
+func (f *Fixtures) AddParameterHistory(hs ...ssmtypes.ParameterHistory) {
+	f.ParameterHistory = append(f.ParameterHistory, hs...)
 }
 
 // AddClusters appends EKS clusters.

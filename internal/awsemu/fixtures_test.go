@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 )
@@ -333,6 +335,62 @@ func TestParametersPointAtTheRightImages(t *testing.T) {
 	}
 	if v, _ := f.Parameter(awsemu.ParamCustomNotAMI); strings.HasPrefix(*v.Value, "ami-") {
 		t.Errorf("%s must not hold an ami- id", awsemu.ParamCustomNotAMI)
+	}
+}
+
+// TestParameterHistory: the history lists every version 1..current of the
+// parameters that were updated, as get-parameter-history would, oldest
+// first; its current version is the parameter's value; an image_id was only
+// ever set to an existing image, older versions to older images.
+func TestParameterHistory(t *testing.T) {
+	f := defaultFixtures(t)
+	byName := map[string][]ssmtypes.ParameterHistory{}
+	for _, h := range f.ParameterHistory {
+		byName[*h.Name] = append(byName[*h.Name], h)
+	}
+	if len(byName) == 0 {
+		t.Fatal("no parameter history")
+	}
+	for _, p := range f.Parameters {
+		hs, ok := byName[*p.Name]
+		if p.Version > 1 && !ok {
+			t.Errorf("%s is at version %d but has no history", *p.Name, p.Version)
+		}
+		if !ok {
+			continue
+		}
+		delete(byName, *p.Name)
+		if int64(len(hs)) != p.Version {
+			t.Errorf("%s: %d history entries, want versions 1..%d", *p.Name, len(hs), p.Version)
+			continue
+		}
+		var prev time.Time
+		for i, h := range hs {
+			if h.Version != int64(i+1) || !h.LastModifiedDate.After(prev) {
+				t.Errorf("%s: entry %d is version %d modified %v, want version %d after %v", *p.Name, i, h.Version, h.LastModifiedDate, i+1, prev)
+			}
+			prev = *h.LastModifiedDate
+			if strings.HasSuffix(*p.Name, "/image_id") || strings.HasPrefix(*p.Name, "/platform/ami/al2023/") {
+				if _, ok := f.Image(*h.Value); !ok {
+					t.Errorf("%s version %d = %s: no such image", *p.Name, h.Version, *h.Value)
+				}
+			}
+		}
+		if cur := hs[len(hs)-1]; *cur.Value != *p.Value || !cur.LastModifiedDate.Equal(*p.LastModifiedDate) {
+			t.Errorf("%s: the history's current version %s differs from the parameter's %s", *p.Name, *cur.Value, *p.Value)
+		}
+	}
+	for name := range byName {
+		t.Errorf("history of %s, which is not a parameter", name)
+	}
+	x86 := map[int64][]string{}
+	for _, h := range f.ParameterHistory {
+		if *h.Name == awsemu.ParamCustomX86 {
+			x86[h.Version] = h.Labels
+		}
+	}
+	if len(x86) != 2 || !slices.Equal(x86[1], []string{"rollback"}) || !slices.Equal(x86[2], []string{"prod"}) {
+		t.Errorf("%s labels %v, want version 1 rollback, version 2 prod", awsemu.ParamCustomX86, x86)
 	}
 }
 

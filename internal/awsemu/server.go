@@ -25,7 +25,6 @@ import (
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 )
 
 // Options configure a Server. The zero value is a well-behaved emulator for
@@ -59,7 +58,7 @@ type Server struct {
 	imageIndex    map[string]int // ImageId -> position in images
 	instanceTypes []ec2types.InstanceTypeInfo
 	typeIndex     map[string]int
-	params        map[string]ssmtypes.Parameter
+	params        map[string]*ssmParameter
 	clusters      map[string]ekstypes.Cluster
 
 	rngMu sync.Mutex
@@ -90,7 +89,7 @@ func New(f *Fixtures, opts Options) *Server {
 		imageIndex:    make(map[string]int, len(f.Images)),
 		instanceTypes: append([]ec2types.InstanceTypeInfo(nil), f.InstanceTypes...),
 		typeIndex:     make(map[string]int, len(f.InstanceTypes)),
-		params:        make(map[string]ssmtypes.Parameter, len(f.Parameters)),
+		params:        make(map[string]*ssmParameter, len(f.Parameters)),
 		clusters:      make(map[string]ekstypes.Cluster, len(f.Clusters)),
 		rng:           rand.New(rand.NewPCG(uint64(opts.Seed), 0x617773656d75)), // "awsemu"
 	}
@@ -100,8 +99,13 @@ func New(f *Fixtures, opts Options) *Server {
 	for i, it := range s.instanceTypes {
 		s.typeIndex[string(it.InstanceType)] = i
 	}
+	// History first: a Parameters entry is the current value of its
+	// version and wins over a history entry of the same version.
+	for _, h := range f.ParameterHistory {
+		s.addParameterVersion(historyParameter(h), h.Labels)
+	}
 	for _, p := range f.Parameters {
-		s.params[deref(p.Name)] = s.completeParameter(p)
+		s.addParameterVersion(p, nil)
 	}
 	for _, c := range f.Clusters {
 		s.clusters[deref(c.Name)] = c

@@ -88,6 +88,130 @@ func TestSSMGetParameters(t *testing.T) {
 	}
 }
 
+// AWS answers a version or label selector ("name:3", "name:prod") with the
+// parameter under its plain name, Selector ":3" and that version's Version
+// and Value; an unknown version is ParameterVersionNotFound, an unknown label
+// ParameterNotFound, and GetParameters lists either as invalid.
+func TestSSMSelectors(t *testing.T) {
+	e := newEnv(t, nil, awsemu.Options{}, nil)
+	ctx := context.Background()
+	f := defaultFixtures(t)
+	older, _ := f.Image("amazon-eks-node-al2023-x86_64-standard-1.32-" + awsemu.EKSReleaseOlder)
+	latest, _ := f.Image("amazon-eks-node-al2023-x86_64-standard-1.32-" + awsemu.EKSReleaseLatest)
+	arm64, _ := f.Parameter(awsemu.ParamCustomArm64)
+
+	for _, c := range []struct {
+		asked, name, selector, value string
+		version                      int64
+	}{
+		{al2023Recommended + ":1", al2023Recommended, ":1", *older.ImageId, 1},
+		{al2023Recommended + ":2", al2023Recommended, ":2", *latest.ImageId, 2},
+		{"arn:aws:ssm:us-east-1::parameter" + al2023Recommended + ":1", al2023Recommended, ":1", *older.ImageId, 1},
+		{awsemu.ParamCustomX86 + ":prod", awsemu.ParamCustomX86, ":prod", awsemu.CustomAvailableOldID, 2},
+		{awsemu.ParamCustomX86 + ":rollback", awsemu.ParamCustomX86, ":rollback", awsemu.CustomDeregisteredID, 1},
+		{awsemu.ParamCustomX86 + ":1", awsemu.ParamCustomX86, ":1", awsemu.CustomDeregisteredID, 1},
+		// No history: the one version is 1.
+		{awsemu.ParamCustomArm64 + ":1", awsemu.ParamCustomArm64, ":1", *arm64.Value, 1},
+	} {
+		out, err := e.SSM.GetParameter(ctx, ssmGet(c.asked))
+		if err != nil {
+			t.Errorf("GetParameter(%s): %v", c.asked, err)
+			continue
+		}
+		p := out.Parameter
+		if aws.ToString(p.Name) != c.name || aws.ToString(p.Selector) != c.selector || aws.ToString(p.Value) != c.value || p.Version != c.version {
+			t.Errorf("GetParameter(%s) = Name %q Selector %q Value %q Version %d, want %q %q %q %d", c.asked,
+				aws.ToString(p.Name), aws.ToString(p.Selector), aws.ToString(p.Value), p.Version, c.name, c.selector, c.value, c.version)
+		}
+		account := awsemu.AccountID
+		if strings.HasPrefix(c.name, "/aws/") {
+			account = "" // public parameters
+		}
+		if want := "arn:aws:ssm:us-east-1:" + account + ":parameter" + c.name; aws.ToString(p.ARN) != want {
+			t.Errorf("GetParameter(%s): ARN %s, want %s (of the plain name)", c.asked, aws.ToString(p.ARN), want)
+		}
+	}
+	plain, err := e.SSM.GetParameter(ctx, ssmGet(awsemu.ParamCustomX86))
+	if err != nil || plain.Parameter.Selector != nil || plain.Parameter.Version != 2 || *plain.Parameter.Value != awsemu.CustomAvailableOldID {
+		t.Errorf("plain name: %+v %v; want version 2 without Selector", plain, err)
+	}
+
+	for _, c := range []struct{ asked, code string }{
+		{al2023Recommended + ":3", "ParameterVersionNotFound"},
+		{awsemu.ParamCustomArm64 + ":2", "ParameterVersionNotFound"},
+		{awsemu.ParamCustomArm64 + ":0", "ParameterVersionNotFound"},
+		{awsemu.ParamCustomX86 + ":staging", "ParameterNotFound"},
+		{awsemu.ParamCustomX86 + ":", "ParameterNotFound"},
+		{awsemu.ParamCustomX86 + ":prod:1", "ParameterNotFound"},
+		{"/no/such/parameter:1", "ParameterNotFound"},
+	} {
+		_, err := e.SSM.GetParameter(ctx, ssmGet(c.asked))
+		if code := apiCode(t, err); code != c.code {
+			t.Errorf("GetParameter(%s): %s, want %s", c.asked, code, c.code)
+		}
+	}
+	var vnf *ssmtypes.ParameterVersionNotFound
+	if _, err := e.SSM.GetParameter(ctx, ssmGet(al2023Recommended+":3")); !errors.As(err, &vnf) {
+		t.Errorf("want the SDK's ParameterVersionNotFound, got %v", err)
+	}
+
+	// GetParameters: found ones with their Selector, the rest invalid as asked.
+	asked := []string{al2023Recommended + ":1", al2023Recommended, awsemu.ParamCustomX86 + ":rollback",
+		al2023Recommended + ":9", awsemu.ParamCustomX86 + ":staging", "/no/such/parameter:1"}
+	out, err := e.SSM.GetParameters(ctx, &ssm.GetParametersInput{Names: asked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range out.Parameters {
+		got = append(got, fmt.Sprintf("%s%s=%s v%d", *p.Name, aws.ToString(p.Selector), *p.Value, p.Version))
+	}
+	slices.Sort(got)
+	want := []string{
+		awsemu.ParamCustomX86 + ":rollback=" + awsemu.CustomDeregisteredID + " v1",
+		al2023Recommended + "=" + *latest.ImageId + " v2",
+		al2023Recommended + ":1=" + *older.ImageId + " v1",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("GetParameters found %v, want %v", got, want)
+	}
+	if !slices.Equal(out.InvalidParameters, asked[3:]) {
+		t.Errorf("InvalidParameters %v, want %v", out.InvalidParameters, asked[3:])
+	}
+}
+
+// Fixtures built in Go: history entries add versions and labels; the
+// Parameters entry is the current version.
+func TestSSMSelectorsFromGoFixtures(t *testing.T) {
+	f := &awsemu.Fixtures{}
+	f.AddParameters(ssmtypes.Parameter{Name: aws.String("/team/ami"), Value: aws.String("ami-3"), Version: 3})
+	f.AddParameterHistory(
+		ssmtypes.ParameterHistory{Name: aws.String("/team/ami"), Value: aws.String("ami-1"), Version: 1, Labels: []string{"old"}},
+		ssmtypes.ParameterHistory{Name: aws.String("/team/ami"), Value: aws.String("ami-2"), Version: 2},
+		ssmtypes.ParameterHistory{Name: aws.String("/team/ami"), Value: aws.String("stale"), Version: 3, Labels: []string{"prod"}},
+	)
+	e := newEnv(t, f, awsemu.Options{}, nil)
+	ctx := context.Background()
+	for asked, want := range map[string]string{
+		"/team/ami": "ami-3 v3", "/team/ami:1": "ami-1 v1", "/team/ami:2": "ami-2 v2", "/team/ami:3": "ami-3 v3",
+		"/team/ami:old": "ami-1 v1", "/team/ami:prod": "ami-3 v3",
+	} {
+		out, err := e.SSM.GetParameter(ctx, ssmGet(asked))
+		if err != nil {
+			t.Errorf("%s: %v", asked, err)
+			continue
+		}
+		if got := fmt.Sprintf("%s v%d", *out.Parameter.Value, out.Parameter.Version); got != want {
+			t.Errorf("%s: %s, want %s", asked, got, want)
+		}
+		if p := out.Parameter; p.Type != ssmtypes.ParameterTypeString || *p.DataType != "text" ||
+			*p.ARN != "arn:aws:ssm:us-east-1:"+awsemu.AccountID+":parameter/team/ami" {
+			t.Errorf("%s: defaults not filled: %+v", asked, p)
+		}
+	}
+}
+
 func TestEKSDescribeCluster(t *testing.T) {
 	e := newEnv(t, nil, awsemu.Options{}, nil)
 	ctx := context.Background()

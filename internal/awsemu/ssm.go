@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -63,9 +64,9 @@ func (s *Server) getParameter(body []byte) (any, *apiError) {
 		return nil, badRequest("ValidationException",
 			"1 validation error detected: Value null at 'name' failed to satisfy constraint: Member must not be null")
 	}
-	p, ok := s.lookupParameter(*in.Name)
-	if !ok {
-		return nil, badRequest("ParameterNotFound", "Parameter "+*in.Name+" not found.")
+	p, e := s.lookupParameter(*in.Name)
+	if e != nil {
+		return nil, e
 	}
 	return struct{ Parameter ssmtypes.Parameter }{p}, nil
 }
@@ -94,7 +95,9 @@ func (s *Server) getParameters(body []byte) (any, *apiError) {
 			continue // AWS answers each distinct name once
 		}
 		seen[n] = true
-		if p, ok := s.lookupParameter(n); ok {
+		// An unknown name, version or label alike is an invalid parameter
+		// here (GetParameter tells them apart).
+		if p, e := s.lookupParameter(n); e == nil {
 			out.Parameters = append(out.Parameters, p)
 		} else {
 			out.InvalidParameters = append(out.InvalidParameters, n)
@@ -103,21 +106,90 @@ func (s *Server) getParameters(body []byte) (any, *apiError) {
 	return out, nil
 }
 
-// lookupParameter accepts a name or an ARN (Karpenter's ssmParameter may be
-// either). Version and label selectors ("name:3") are not modelled.
-func (s *Server) lookupParameter(name string) (ssmtypes.Parameter, bool) {
-	if strings.HasPrefix(name, "arn:") {
+// ssmParameter is one parameter: its versions and the labels on them.
+type ssmParameter struct {
+	versions map[int64]ssmtypes.Parameter
+	labels   map[string]int64 // label -> version
+	latest   int64
+}
+
+// addParameterVersion records p (completed) as a version of its parameter,
+// replacing an earlier one of the same version, and labels attaches to it.
+func (s *Server) addParameterVersion(p ssmtypes.Parameter, labels []string) {
+	p = s.completeParameter(p)
+	name := deref(p.Name)
+	sp := s.params[name]
+	if sp == nil {
+		sp = &ssmParameter{versions: map[int64]ssmtypes.Parameter{}, labels: map[string]int64{}}
+		s.params[name] = sp
+	}
+	sp.versions[p.Version] = p
+	sp.latest = max(sp.latest, p.Version)
+	for _, l := range labels {
+		sp.labels[l] = p.Version // AWS keeps a label on one version only
+	}
+}
+
+// historyParameter is a history entry as GetParameter answers that version.
+func historyParameter(h ssmtypes.ParameterHistory) ssmtypes.Parameter {
+	return ssmtypes.Parameter{
+		DataType:         h.DataType,
+		LastModifiedDate: h.LastModifiedDate,
+		Name:             h.Name,
+		Type:             h.Type,
+		Value:            h.Value,
+		Version:          h.Version,
+	}
+}
+
+// lookupParameter resolves what GetParameter(s) was asked: a name or an ARN
+// (Karpenter's ssmParameter may be either), optionally with a version or
+// label selector, "name:3" or "name:prod" (parameter names cannot contain a
+// colon; labels cannot start with a digit). The answer carries the plain Name
+// and, with a selector, Selector ":3" and that version's Version and Value,
+// as AWS answers. An unknown name or label is ParameterNotFound; an unknown
+// version of a known parameter is ParameterVersionNotFound.
+func (s *Server) lookupParameter(asked string) (ssmtypes.Parameter, *apiError) {
+	notFound := badRequest("ParameterNotFound", "Parameter "+asked+" not found.")
+	name := asked
+	isARN := strings.HasPrefix(name, "arn:")
+	if isARN {
 		_, rest, ok := strings.Cut(name, ":parameter")
 		if !ok {
-			return ssmtypes.Parameter{}, false
+			return ssmtypes.Parameter{}, notFound
 		}
-		if p, ok := s.params[rest]; ok {
-			return p, true
-		}
-		name = strings.TrimPrefix(rest, "/")
+		name = rest
 	}
-	p, ok := s.params[name]
-	return p, ok
+	name, selector, hasSelector := strings.Cut(name, ":")
+	sp := s.params[name]
+	if sp == nil && isARN {
+		// "parameter/x" is the ARN of a name without a leading slash.
+		sp = s.params[strings.TrimPrefix(name, "/")]
+	}
+	if sp == nil {
+		return ssmtypes.Parameter{}, notFound
+	}
+	if !hasSelector {
+		return sp.versions[sp.latest], nil
+	}
+	version, isVersion := int64(0), selector != "" && strings.Trim(selector, "0123456789") == ""
+	if isVersion {
+		v, err := strconv.ParseInt(selector, 10, 64)
+		if _, ok := sp.versions[v]; err != nil || !ok {
+			return ssmtypes.Parameter{}, badRequest("ParameterVersionNotFound", fmt.Sprintf(
+				"Systems Manager could not find version %s of %s. Verify the version and try again.", selector, name))
+		}
+		version = v
+	} else {
+		v, ok := sp.labels[selector]
+		if !ok {
+			return ssmtypes.Parameter{}, notFound
+		}
+		version = v
+	}
+	p := sp.versions[version]
+	p.Selector = aws.String(":" + selector)
+	return p, nil
 }
 
 // completeParameter fills the fields AWS always returns but a fixture may

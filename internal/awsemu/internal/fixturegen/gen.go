@@ -29,6 +29,7 @@ const (
 	imagesPath        = "testdata/images.json"
 	instanceTypesPath = "testdata/instance-types.json"
 	parametersPath    = "testdata/parameters.json"
+	historyPath       = "testdata/parameter-history.json"
 	clustersPath      = "testdata/clusters.json"
 	indexPath         = "fixture_index.go"
 )
@@ -36,7 +37,7 @@ const (
 // generate returns every generated file by its path.
 func generate() (map[string][]byte, error) {
 	images := append(eksImages(), customImages()...)
-	params := parameters(images)
+	params, history := parameters(images)
 	index, err := indexSource(images)
 	if err != nil {
 		return nil, err
@@ -46,6 +47,9 @@ func generate() (map[string][]byte, error) {
 		imagesPath:        shape.MarshalJSON(struct{ Images []ec2types.Image }{images}, shape.CLIPascal),
 		instanceTypesPath: shape.MarshalJSON(struct{ InstanceTypes []ec2types.InstanceTypeInfo }{instanceTypes()}, shape.CLIPascal),
 		parametersPath:    shape.MarshalJSON(struct{ Parameters []ssmtypes.Parameter }{params}, shape.CLIPascal),
+		// `aws ssm get-parameter-history` prints {"Parameters": [...]} for
+		// one name; the file holds the histories of several.
+		historyPath: shape.MarshalJSON(struct{ Parameters []ssmtypes.ParameterHistory }{history}, shape.CLIPascal),
 		// `aws eks describe-cluster` prints the cluster in camelCase; the
 		// file wraps a list of them under "Clusters".
 		clustersPath: append(append([]byte(`{"Clusters":`), shape.MarshalJSON(clusters(), shape.CLICamel)...), '}'),

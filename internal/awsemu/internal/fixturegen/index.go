@@ -51,7 +51,8 @@ const (
 
 // The account's own SSM parameters.
 const (
-	// ParamCustomX86 holds CustomAvailableOldID.
+	// ParamCustomX86 holds CustomAvailableOldID (version 2, label
+	// "{{.LabelX86Current}}"); version 1, label "{{.LabelX86Previous}}", held CustomDeregisteredID.
 	ParamCustomX86 = "{{.ParamX86}}"
 	// ParamCustomArm64 holds CustomArm64ID.
 	ParamCustomArm64 = "{{.ParamArm64}}"
@@ -78,6 +79,7 @@ func indexSource(images []ec2types.Image) ([]byte, error) {
 		"BROlder":  bottlerocketReleases[0].version + "-" + bottlerocketReleases[0].commit,
 		"BRLatest": bottlerocketReleases[1].version + "-" + bottlerocketReleases[1].commit,
 		"ParamX86": paramCustomX86, "ParamArm64": paramCustomArm64,
+		"LabelX86Current": labelCustomX86Current, "LabelX86Previous": labelCustomX86Previous,
 		"ParamDereg": paramCustomDeregistered, "ParamNotAMI": paramCustomNotAMI,
 	}
 	ids := map[string]bool{}

@@ -20,24 +20,49 @@ const (
 
 const eksParamRoot = "/aws/service/eks/optimized-ami/"
 
+// Labels of ParamCustomX86's versions (see parameters).
+const (
+	labelCustomX86Current  = "prod"
+	labelCustomX86Previous = "rollback"
+)
+
+// paramVersion is one value a parameter held: the value and the image it
+// describes (whose creation dates the version).
+type paramVersion struct{ value, imageName string }
+
 // parameters publishes, for every image family, the SSM names Karpenter
 // resolves aliases through: recommended/latest pointing at the newest
-// release, and one pinned name per release.
-func parameters(images []ec2types.Image) []ssmtypes.Parameter {
+// release, and one pinned name per release. A parameter that was updated
+// (recommended, latest, the Windows names) has its earlier versions in the
+// history: what `aws ssm get-parameter-history` prints for it, every version
+// including the current one.
+func parameters(images []ec2types.Image) ([]ssmtypes.Parameter, []ssmtypes.ParameterHistory) {
 	byName := map[string]ec2types.Image{}
 	for _, img := range images {
 		byName[*img.Name] = img
 	}
-	var ps []ssmtypes.Parameter
-	// add publishes value under name, last modified a little after the image
-	// it describes was created; version counts how often it was updated.
-	add := func(name, value, imageName string, version int64) {
-		created, err := time.Parse(time.RFC3339, *byName[imageName].CreationDate)
-		if err != nil {
-			panic(fmt.Sprintf("parameter %s: image %s: %v", name, imageName, err))
+	var (
+		ps   []ssmtypes.Parameter
+		hist []ssmtypes.ParameterHistory
+	)
+	// addVersions publishes name's versions, oldest first (version 1 first),
+	// each last modified a little after the image it describes was created;
+	// the last is the current value.
+	addVersions := func(name string, versions ...paramVersion) {
+		var p ssmtypes.Parameter
+		for i, v := range versions {
+			created, err := time.Parse(time.RFC3339, *byName[v.imageName].CreationDate)
+			if err != nil {
+				panic(fmt.Sprintf("parameter %s: image %s: %v", name, v.imageName, err))
+			}
+			p = publicParameter(name, v.value, created.Add(2*time.Hour+17*time.Minute), int64(i+1))
+			if len(versions) > 1 {
+				hist = append(hist, historyOf(p))
+			}
 		}
-		ps = append(ps, publicParameter(name, value, created.Add(2*time.Hour+17*time.Minute), version))
+		ps = append(ps, p)
 	}
+	add := func(name, value, imageName string) { addVersions(name, paramVersion{value, imageName}) }
 	id := func(imageName string) string {
 		img, ok := byName[imageName]
 		if !ok {
@@ -55,29 +80,29 @@ func parameters(images []ec2types.Image) []ssmtypes.Parameter {
 			}
 		}
 		latest := releases[len(releases)-1]
-		n := int64(len(releases))
-		releaseVersion := latest.k8sPatch[minor] + "-" + strings.TrimPrefix(latest.version, "v")
-		for _, av := range latest.al2023Variants {
-			dir := eksParamRoot + minor + "/amazon-linux-2023/" + av[0] + "/" + av[1] + "/"
+		releaseVersion := func(r eksRelease) string { return r.k8sPatch[minor] + "-" + strings.TrimPrefix(r.version, "v") }
+		// recommended moved to each release in turn.
+		recommended := func(dir string, imageName func(release string) string) {
+			var ids, versions []paramVersion
 			for _, r := range releases {
-				name := al2023Name(av[0], av[1], minor, r.version)
-				add(dir+name+"/image_id", id(name), name, 1)
+				name := imageName(r.version)
+				add(dir+name+"/image_id", id(name), name)
+				ids = append(ids, paramVersion{id(name), name})
+				versions = append(versions, paramVersion{releaseVersion(r), name})
 			}
-			name := al2023Name(av[0], av[1], minor, latest.version)
-			add(dir+"recommended/image_id", id(name), name, n)
-			add(dir+"recommended/release_version", releaseVersion, name, n)
+			addVersions(dir+"recommended/image_id", ids...)
+			addVersions(dir+"recommended/release_version", versions...)
+		}
+		for _, av := range latest.al2023Variants {
+			recommended(eksParamRoot+minor+"/amazon-linux-2023/"+av[0]+"/"+av[1]+"/", func(release string) string {
+				return al2023Name(av[0], av[1], minor, release)
+			})
 		}
 		for _, kind := range latest.al2Architectures {
 			dir := eksParamRoot + minor + "/" + map[string]string{
 				"x86_64": "amazon-linux-2", "arm64": "amazon-linux-2-arm64", "gpu": "amazon-linux-2-gpu",
 			}[kind] + "/"
-			for _, r := range releases {
-				name := al2Name(kind, minor, r.version)
-				add(dir+name+"/image_id", id(name), name, 1)
-			}
-			name := al2Name(kind, minor, latest.version)
-			add(dir+"recommended/image_id", id(name), name, n)
-			add(dir+"recommended/release_version", releaseVersion, name, n)
+			recommended(dir, func(release string) string { return al2Name(kind, minor, release) })
 		}
 	}
 
@@ -90,46 +115,54 @@ func parameters(images []ec2types.Image) []ssmtypes.Parameter {
 			}
 			for _, arch := range []string{"x86_64", "arm64"} {
 				dir := "/aws/service/bottlerocket/" + flavor + "/" + arch + "/"
+				var ids, versions []paramVersion
 				for _, r := range bottlerocketReleases {
 					name := bottlerocketName(minor, nvidia, arch, r)
 					full := r.version + "-" + r.commit
 					for _, v := range []string{r.version, full} {
-						add(dir+v+"/image_id", id(name), name, 1)
-						add(dir+v+"/image_version", full, name, 1)
+						add(dir+v+"/image_id", id(name), name)
+						add(dir+v+"/image_version", full, name)
 					}
+					ids = append(ids, paramVersion{id(name), name})
+					versions = append(versions, paramVersion{full, name})
 				}
-				r := bottlerocketReleases[len(bottlerocketReleases)-1]
-				name := bottlerocketName(minor, nvidia, arch, r)
-				n := int64(len(bottlerocketReleases))
-				add(dir+"latest/image_id", id(name), name, n)
-				add(dir+"latest/image_version", r.version+"-"+r.commit, name, n)
+				addVersions(dir+"latest/image_id", ids...)
+				addVersions(dir+"latest/image_version", versions...)
 			}
 		}
 	}
 
-	// Windows: only the latest, as AWS publishes it.
-	latestWindows := map[string]time.Time{} // "<version>/<minor>" -> build date
-	windowsUpdates := map[string]int64{}
+	// Windows: only the latest name, as AWS publishes it, updated to each
+	// build in turn.
+	windowsBuilds := map[string][]time.Time{} // "<version>/<minor>" -> build dates
 	for _, r := range windowsReleases {
 		for _, minor := range r.minors {
 			for _, v := range r.versions {
-				windowsUpdates[v+"/"+minor]++
-				if r.built.After(latestWindows[v+"/"+minor]) {
-					latestWindows[v+"/"+minor] = r.built
-				}
+				windowsBuilds[v+"/"+minor] = append(windowsBuilds[v+"/"+minor], r.built)
 			}
 		}
 	}
-	for _, key := range sortedKeys(latestWindows) {
+	for _, key := range sortedKeys(windowsBuilds) {
 		v, minor, _ := strings.Cut(key, "/")
-		name := windowsName(v, minor, latestWindows[key])
-		add(fmt.Sprintf("/aws/service/ami-windows-latest/Windows_Server-%s-English-Core-EKS_Optimized-%s/image_id", v, minor),
-			id(name), name, windowsUpdates[key])
+		builds := slices.SortedFunc(slices.Values(windowsBuilds[key]), time.Time.Compare)
+		var ids []paramVersion
+		for _, built := range builds {
+			name := windowsName(v, minor, built)
+			ids = append(ids, paramVersion{id(name), name})
+		}
+		addVersions(fmt.Sprintf("/aws/service/ami-windows-latest/Windows_Server-%s-English-Core-EKS_Optimized-%s/image_id", v, minor), ids...)
 	}
 
-	// The account's own parameters.
+	// The account's own parameters. ParamCustomX86 has a history with
+	// labels: version 1 held the (since deregistered) 20250701 image and is
+	// labelled rollback; version 2, the current one, is labelled prod.
+	x86v1 := customParameter(paramCustomX86, id("team-eks-node-al2023-x86_64-20250701"), "aws:ec2:image")
+	x86v1.LastModifiedDate = ptr(time.Date(2025, 7, 2, 8, 0, 0, 0, time.UTC))
+	x86 := customParameter(paramCustomX86, id("team-eks-node-al2023-x86_64-20250901"), "aws:ec2:image")
+	x86.Version = 2
+	ps = append(ps, x86)
+	hist = append(hist, historyOf(x86v1, labelCustomX86Previous), historyOf(x86, labelCustomX86Current))
 	for _, c := range []struct{ name, image string }{
-		{paramCustomX86, "team-eks-node-al2023-x86_64-20250901"},
 		{paramCustomArm64, "team-eks-node-al2023-arm64-20251015"},
 		{paramCustomDeregistered, "team-eks-node-al2023-x86_64-20250701"},
 	} {
@@ -140,7 +173,23 @@ func parameters(images []ec2types.Image) []ssmtypes.Parameter {
 	ps = append(ps, customParameter(paramCustomNotAMI, "team-eks-node-al2023-x86_64-20250901", "text"))
 
 	slices.SortFunc(ps, func(a, b ssmtypes.Parameter) int { return strings.Compare(*a.Name, *b.Name) })
-	return ps
+	slices.SortStableFunc(hist, func(a, b ssmtypes.ParameterHistory) int { return strings.Compare(*a.Name, *b.Name) })
+	return ps, hist
+}
+
+// historyOf is version p as `aws ssm get-parameter-history` lists it.
+func historyOf(p ssmtypes.Parameter, labels ...string) ssmtypes.ParameterHistory {
+	return ssmtypes.ParameterHistory{
+		DataType:         p.DataType,
+		Labels:           append([]string{}, labels...),
+		LastModifiedDate: p.LastModifiedDate,
+		Name:             p.Name,
+		Policies:         []ssmtypes.ParameterInlinePolicy{},
+		Tier:             ssmtypes.ParameterTierStandard,
+		Type:             p.Type,
+		Value:            p.Value,
+		Version:          p.Version,
+	}
 }
 
 // publicParameter: AWS-owned parameters have no account in their ARN.
