@@ -242,18 +242,20 @@ func (c *Cache) getParameterBatch(ctx context.Context, batch []string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range resp.Parameters {
-		name := aws.ToString(p.Name)
 		// SSM answers under the plain name: a parameter asked for by ARN or
 		// with a version/label selector ("/x:3", "/x:prod") comes back as
-		// "/x" with Selector ":3". Record it under what was asked.
-		asked := map[string]bool{name: true, name + aws.ToString(p.Selector): true, aws.ToString(p.ARN): true}
+		// "/x" with Selector ":3". Record it under what was asked, and
+		// never file a selected version under the plain name, which means
+		// the current version.
+		name, sel, arn := aws.ToString(p.Name), aws.ToString(p.Selector), aws.ToString(p.ARN)
+		asked := map[string]bool{name + sel: true}
+		if arn != "" {
+			asked[arn+sel] = true
+		}
 		for _, n := range todo {
 			if asked[n] {
 				c.params[n] = Parameter{Name: n, Value: aws.ToString(p.Value), Found: true}
 			}
-		}
-		if _, ok := c.params[name]; !ok && p.Selector == nil {
-			c.params[name] = Parameter{Name: name, Value: aws.ToString(p.Value), Found: true}
 		}
 	}
 	for _, n := range resp.InvalidParameters {
