@@ -271,7 +271,9 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"pin_amis": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				Description: "Write the resolved images into `manifest` as `id` terms (with `amiFamily`), so images change only through a visible plan diff. " +
-					"With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
+					"With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`. Karpenter keeps one image " +
+					"per architecture for `id` terms: with an alias that resolves several variants per architecture (standard, NVIDIA, Neuron) " +
+					"the pinned manifest loses the variants, so pin the alias release (`al2023@vYYYYMMDD`) for those instead.",
 			},
 			"manifest": schema.StringAttribute{
 				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",
