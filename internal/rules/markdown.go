@@ -48,6 +48,9 @@ follow the provider's ` + "`karpenter_version`" + `. Sources name upstream code 
 		if r.Category != cat {
 			cat = r.Category
 			fmt.Fprintf(&b, "\n## %s\n", cat)
+			if intro := categoryIntros[cat]; intro != "" {
+				fmt.Fprintf(&b, "\n%s\n", intro)
+			}
 		}
 		fmt.Fprintf(&b, "\n### %s\n\n", r.ID)
 		fmt.Fprintf(&b, "**%s** (%s).\n\n", r.Title, r.Severity)
@@ -57,6 +60,29 @@ follow the provider's ` + "`karpenter_version`" + `. Sources name upstream code 
 		fmt.Fprintf(&b, "Passes:\n\n```terraform\n%s\n```\n", strings.TrimRight(r.Good, "\n"))
 	}
 	return escapeTemplate(b.String())
+}
+
+// categoryIntros say, under each category heading of the guide, what the
+// rules are about and when they run.
+var categoryIntros = map[string]string{
+	"AMI selection": "How `ami_selector_terms` and `ami_family` resolve to images, exactly as Karpenter resolves them " +
+		"(`karpenter_ec2nodeclass`, `karpenter_amis`, `karpenter_ami`, `karpenter_nodepool`'s image assignments). Literal mistakes " +
+		"fail `terraform validate`; what needs SSM parameters or `ec2:DescribeImages` fails `terraform plan`.",
+	"CRD": "At plan, every rendered manifest is validated against the CRDs of Karpenter 1.14 with the API server's own code. " +
+		"These rules report what `kubectl apply` would refuse that no more specific rule caught first.",
+	"EC2NodeClass": "The fields of `karpenter_ec2nodeclass` other than AMI selection and userData: name, role or instance " +
+		"profile, selector terms, tags, kubelet settings, block devices, metadata options, and `@latest` drift.",
+	"NodePool": "The CRD and runtime rules of `karpenter_nodepool` on its own values: name, labels, taints, durations, " +
+		"disruption budgets, limits, weight and static pools. They fail `terraform validate` when those values are literal.",
+	"NodePool and EC2NodeClass": "At plan, a `karpenter_nodepool` is checked against the class it gets through `node_class`: " +
+		"the instance families it admits against the images the class can boot, and its taints against what a Custom userData " +
+		"registers. With `node_class = { name = \"...\" }` these checks are skipped.",
+	"NodePool requirements": "`requirements` of `karpenter_nodepool` and `karpenter_instance_types`: keys, operators, " +
+		"values and `min_values` at validate; at plan, which instance types they admit (`ec2:DescribeInstanceTypes` in " +
+		"the provider's region, or the embedded family facts without one).",
+	"userData": "`user_data` of `karpenter_ec2nodeclass` (and the `lint_user_data` function), parsed for its family: shell " +
+		"for AL2 and Custom, `NodeConfig` for AL2023, TOML for Bottlerocket, MIME multipart for all of them; and the Custom " +
+		"userData that `bootstrap` renders. Literal userData fails `terraform validate`.",
 }
 
 // SectionIDs returns the rule ids a rendered guide has sections for.
