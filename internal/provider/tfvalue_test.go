@@ -19,7 +19,7 @@ var unknown = struct{ unknown bool }{true}
 // tfValue builds a tftypes.Value of type typ from a Go value: nil is null,
 // `unknown` is unknown, maps fill objects (missing attributes are null) and
 // maps, slices fill lists and sets.
-func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
+func tfValue(t testing.TB, typ tftypes.Type, v any) tftypes.Value {
 	t.Helper()
 	if v == nil {
 		return tftypes.NewValue(typ, nil)
@@ -75,7 +75,7 @@ func tfValue(t *testing.T, typ tftypes.Type, v any) tftypes.Value {
 	return tftypes.Value{}
 }
 
-func tfElems(t *testing.T, et tftypes.Type, v any) []tftypes.Value {
+func tfElems(t testing.TB, et tftypes.Type, v any) []tftypes.Value {
 	t.Helper()
 	var out []tftypes.Value
 	switch s := v.(type) {

@@ -148,3 +148,45 @@ func FuzzRenderCustom(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNodeConfig lints arbitrary userData with every family and renders it
+// for AL2023, seeded with nodeadm NodeConfig documents (YAML and JSON): no
+// panic, every finding names a rule, and a NodeConfig AL2023 accepts comes
+// back as a MIME archive whose last part is Karpenter's NodeConfig.
+func FuzzNodeConfig(f *testing.F) {
+	f.Add(nodeConfigUD)
+	f.Add("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [\"--register-with-taints=a=b:NoSchedule\"]\n    config:\n      registerWithTaints: [{key: a, effect: NoSchedule}]\n")
+	f.Add(`{"apiVersion":"node.eks.aws/v1alpha1","kind":"NodeConfig","spec":{"cluster":{"name":"x","cidr":"10.0.0.0/16"},"kubelet":{"config":{"maxPods":110}}}}`)
+	f.Add("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config: 3\n")
+	f.Add("# just a comment\n")
+	f.Add("kind: NodeConfig\napiVersion: v1\n---\nkind: NodeConfig\n")
+	f.Add("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: &a\n  x: *a\n")
+	f.Add("<powershell>\n& $EKSBootstrapScriptFile -EKSClusterName x -KubeletExtraArgs '--register-with-taints=a=b:NoSchedule'\n</powershell>\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, fam := range Families {
+			for _, fi := range Lint(fam, s, v1_14) {
+				if fi.Rule == nil || fi.Detail == "" {
+					t.Fatalf("%s: finding without rule or detail: %#v", fam, fi)
+				}
+			}
+		}
+		o := baseOptions()
+		o.UserData = s
+		out, fs := Render(AL2023, o)
+		for _, fi := range fs {
+			if fi.Rule == nil || fi.Detail == "" {
+				t.Fatalf("render: finding without rule or detail: %#v", fi)
+			}
+		}
+		if out == "" || strings.Contains(s, "--"+boundary) || !isNodeConfigKind(s) {
+			return
+		}
+		a, err := readArchive(out)
+		if err != nil {
+			t.Fatalf("rendered archive does not read back: %v\n%s", err, out)
+		}
+		if last := a.Parts[len(a.Parts)-1]; !strings.Contains(last.Body, "karpenter.sh/unregistered") {
+			t.Fatalf("Karpenter's NodeConfig is not last:\n%s", out)
+		}
+	})
+}
