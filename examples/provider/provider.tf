@@ -11,13 +11,3 @@ provider "karpenter" {
   }
 }
 
-# Against a local emulator or LocalStack:
-# provider "karpenter" {
-#   region = "us-east-1"
-#   endpoints {
-#     ec2 = "http://127.0.0.1:4566"
-#     ssm = "http://127.0.0.1:4566"
-#     eks = "http://127.0.0.1:4566"
-#     sts = "http://127.0.0.1:4566"
-#   }
-# }
