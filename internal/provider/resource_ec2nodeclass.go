@@ -67,7 +67,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// Errors always (values unknown at validate may be known now); warnings
 	// only where the configured release differs from the default one, since
 	// ValidateConfig already showed the others.
-	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(nodeclass.Validate(c, pd.Karpenter), nodeclass.Validate(c, versions.DefaultKarpenter)))
+	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) }))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -107,9 +107,18 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// planFindings keeps every error of now, and the warnings that the
-// validate-time run (with the default release) did not already report.
-func planFindings(now, atValidate rules.Findings) rules.Findings {
+// planFindings runs validate for the configured release kv and keeps every
+// error, and the warnings that the validate-time run (with the default
+// release) did not already report. With the default release both runs are
+// the same, so validate runs once: it is the costliest part of a NodePool's
+// plan after the framework (the requirements against every known instance
+// type).
+func planFindings(kv versions.Karpenter, validate func(versions.Karpenter) rules.Findings) rules.Findings {
+	now := validate(kv)
+	atValidate := now
+	if kv != versions.DefaultKarpenter {
+		atValidate = validate(versions.DefaultKarpenter)
+	}
 	seen := map[string]bool{}
 	for _, f := range atValidate {
 		seen[f.String()] = true

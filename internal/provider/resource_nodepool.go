@@ -59,7 +59,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	pd := providerDataOrDefault(r.data)
 	p := poolFromModel(m)
-	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(nodepool.Validate(p, pd.Karpenter), nodepool.Validate(p, versions.DefaultKarpenter)))
+	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) }))
 	if resp.Diagnostics.HasError() {
 		return
 	}
