@@ -21,6 +21,8 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	// SDK trace logs nobody reads cost a fifth of a large plan's CPU.
+	provider.QuietUnreadSDKLogs()
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/karpenter-tf/karpenter",
 		Debug:   debug,
