@@ -1,0 +1,141 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// benchServer is a configured provider server on the emulator with the
+// fuzz target's valid configurations (the examples' classes and pools).
+func benchServer(b *testing.B) (url string, srv tfprotov6.ProviderServer, schemas map[string]fuzzSchema, bases map[string][]tftypes.Value) {
+	b.Helper()
+	url, _ = awsemutest.Start(b)
+	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_EC2_METADATA_DISABLED": "true"} {
+		b.Setenv(k, v)
+	}
+	srv, schemas = fuzzServer(b, url)
+	return url, srv, schemas, fuzzBases(b, srv, schemas)
+}
+
+// BenchmarkProtocol is the provider's share of a plan per resource, through
+// the gRPC surface Terraform calls (framework conversion included), with a
+// warm AWS cache: ValidateResourceConfig, then PlanResourceChange of a
+// create. The first class is an alias with kubelet and block devices, the
+// first pool its general-arm64 pool with budgets.
+//
+//	go test ./internal/provider -run '^$' -bench Protocol -benchmem
+func BenchmarkProtocol(b *testing.B) {
+	_, srv, schemas, bases := benchServer(b)
+	ctx := context.Background()
+	for _, name := range []string{"karpenter_ec2nodeclass", "karpenter_nodepool"} {
+		s := schemas[name]
+		typ := s.schema.ValueType()
+		cfg := dynamicValue(b, typ, bases[name][0])
+		prior := dynamicValue(b, typ, tftypes.NewValue(typ, nil))
+		prop := dynamicValue(b, typ, proposedNewState(s.schema.Block, bases[name][0]))
+		b.Run(name+"/ValidateResourceConfig", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: name, Config: &cfg})
+				if err != nil || len(resp.Diagnostics) > 0 {
+					b.Fatal(err, resp.Diagnostics)
+				}
+			}
+		})
+		b.Run(name+"/PlanResourceChange", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: name, PriorState: &prior, ProposedNewState: &prop, Config: &cfg})
+				if err != nil || resp.PlannedState == nil {
+					b.Fatal(err, resp.Diagnostics)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRenderAndValidate is manifest rendering plus the CRD validation
+// (defaulting, pruning, OpenAPI schema, CEL) of one object, end to end from
+// the resource's model, without the framework: for the class, its checks,
+// AMI resolution from a warm cache, the plan, the YAML and the CRD; for the
+// pool, its checks, the YAML and the CRD.
+func BenchmarkRenderAndValidate(b *testing.B) {
+	url, _, _, bases := benchServer(b)
+	ctx := context.Background()
+	pd := &ProviderData{
+		AWS: awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: 0,
+			Endpoints: awsclient.Endpoints{EC2: url, SSM: url, EKS: url, STS: url}})),
+		Karpenter: versions.DefaultKarpenter,
+		Cluster:   cluster.Settings{Name: "demo", Unknown: map[string]bool{}},
+	}
+
+	var cm ec2NodeClassModel
+	getModel(b, NewEC2NodeClassResource(), bases["karpenter_ec2nodeclass"][0], &cm)
+	class := classFromModel(cm)
+	b.Run("EC2NodeClass", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if fs := nodeclass.Validate(class, pd.Karpenter); fs.HasErrors() {
+				b.Fatal(fs)
+			}
+			var diags diag.Diagnostics
+			res, err := resolveAMIs(ctx, pd, class.Terms, types.StringNull(), path.Empty(), &diags)
+			if err != nil || diags.HasError() {
+				b.Fatal(err, diags)
+			}
+			p := nodeclass.Plan(nodeclass.PlanInput{Class: class, AMIs: res.result, Karpenter: pd.Karpenter})
+			if _, err := manifest.YAML(p.Manifest); err != nil {
+				b.Fatal(err)
+			}
+			if fs := validateAgainstCRD(ctx, p.Manifest); len(fs) > 0 {
+				b.Fatal(fs)
+			}
+		}
+	})
+
+	var pm nodePoolModel
+	getModel(b, NewNodePoolResource(), bases["karpenter_nodepool"][0], &pm)
+	pool := poolFromModel(pm)
+	b.Run("NodePool", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if fs := nodepool.Validate(pool, pd.Karpenter); fs.HasErrors() {
+				b.Fatal(fs)
+			}
+			obj := nodepool.Object(pool)
+			if _, err := manifest.YAML(obj); err != nil {
+				b.Fatal(err)
+			}
+			if fs := validateAgainstCRD(ctx, obj); len(fs) > 0 {
+				b.Fatal(fs)
+			}
+		}
+	})
+}
+
+// getModel reads a configuration value into a resource's model.
+func getModel(b *testing.B, r resource.Resource, v tftypes.Value, model any) {
+	b.Helper()
+	var sresp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &sresp)
+	cfg := tfsdk.Config{Schema: sresp.Schema, Raw: v}
+	if diags := cfg.Get(context.Background(), model); diags.HasError() {
+		b.Fatal(diags)
+	}
+}
