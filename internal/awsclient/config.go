@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -24,6 +25,17 @@ import (
 
 // DefaultMaxRetries matches the AWS provider's default.
 const DefaultMaxRetries = 25
+
+// MaxBackoff caps the delay before each retry. The SDK's standard retryer
+// waits up to 20 s (a random 0-2 s, 0-4 s, 0-8 s, 0-16 s, then 20 s for
+// every later attempt), so a request AWS keeps throttling takes about
+// 7 minutes to fail with the default 25 retries, and Terraform shows a plan
+// that seems to hang. The provider's calls are a handful of read-only
+// Describe/Get requests, whose token buckets refill every second: with
+// 5 s the same 25 retries end after at most about 2 minutes (0-2 s, 0-4 s,
+// then 5 s each), and a throttling error is cached for the rest of the run,
+// so no other resource waits for it again.
+const MaxBackoff = 5 * time.Second
 
 // Config is the provider's AWS configuration. Zero values mean "not set":
 // the SDK's own sources (environment, shared files, IMDS) fill them.
@@ -127,6 +139,11 @@ func (c *Clients) loadOnce(ctx context.Context) (aws.Config, error) {
 	if cfg.Region == "" {
 		return aws.Config{}, errors.New("no AWS region is configured: set `region` in the provider \"karpenter\" block, or the AWS_REGION environment variable")
 	}
+	base := cfg.Retryer
+	if base == nil {
+		base = func() aws.Retryer { return retry.NewStandard() }
+	}
+	cfg.Retryer = func() aws.Retryer { return retry.AddWithMaxBackoffDelay(base(), MaxBackoff) }
 	if ar := c.cfg.AssumeRole; ar != nil && ar.RoleARN != "" {
 		stsClient := sts.NewFromConfig(cfg, c.stsOptions)
 		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(stsClient, ar.RoleARN, func(o *stscreds.AssumeRoleOptions) {
