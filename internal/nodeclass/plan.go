@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -122,13 +123,57 @@ func BootstrapNeeds(b userdata.Bootstrap) []string {
 }
 
 func pinnedExample(res ami.Result, alias string) string {
-	family := strings.SplitN(alias, "@", 2)[0]
-	for _, a := range res.AMIs {
-		if i := strings.LastIndex(a.Name, "-v"); i >= 0 && (family == "al2023" || family == "al2") {
-			return family + "@" + a.Name[i+1:]
+	if res.Alias != nil {
+		if v, ok := releaseOf(*res.Alias, res.AMIs); ok {
+			return res.Alias.Family.AliasName() + "@" + v
 		}
 	}
-	return family + "@<release>"
+	return strings.SplitN(alias, "@", 2)[0] + "@<release>"
+}
+
+var (
+	eksRelease          = regexp.MustCompile(`-(v\d{8})$`)
+	bottlerocketRelease = regexp.MustCompile(`-v(\d+\.\d+\.\d+-[0-9a-f]{8})$`)
+)
+
+// releaseOf is the one release every image of an alias resolution belongs
+// to, read from the EKS image names (amazon-eks-node-al2023-...-v20251209,
+// bottlerocket-aws-k8s-...-v1.51.0-47438798); false when the images do not
+// agree or the family has no pinned versions (Windows).
+func releaseOf(a ami.Alias, amis []ami.AMI) (string, bool) {
+	re := eksRelease
+	switch a.Family {
+	case ami.Bottlerocket:
+		re = bottlerocketRelease
+	case ami.AL2, ami.AL2023:
+	default:
+		return "", false
+	}
+	release := ""
+	for _, img := range amis {
+		m := re.FindStringSubmatch(img.Name)
+		if m == nil || (release != "" && m[1] != release) {
+			return "", false
+		}
+		release = m[1]
+	}
+	return release, release != ""
+}
+
+// pinnedAlias is the alias pin_amis writes for an alias term: the alias at
+// the release it resolves to now (already pinned aliases stay as written).
+func pinnedAlias(c Class, res ami.Result) (string, bool) {
+	if !c.PinAMIs || res.Alias == nil {
+		return "", false
+	}
+	if !res.Alias.Latest() {
+		return res.Alias.String(), true
+	}
+	v, ok := releaseOf(*res.Alias, res.AMIs)
+	if !ok {
+		return "", false
+	}
+	return res.Alias.Family.AliasName() + "@" + v, true
 }
 
 func buildManifest(c Class, family ami.Family, userData *string, res ami.Result) manifest.EC2NodeClass {
@@ -136,7 +181,12 @@ func buildManifest(c Class, family ami.Family, userData *string, res ami.Result)
 	spec.UserData = userData
 	spec.AMIFamily = c.Family
 	spec.AMISelectorTerms = nil
-	if c.PinAMIs && len(res.AMIs) > 0 {
+	if pinned, ok := pinnedAlias(c, res); ok {
+		// Pinned alias: the release the alias resolves to now. id terms would
+		// lose the variants (Karpenter keeps one image per architecture for
+		// ids), the pinned alias keeps them and changes only in a plan diff.
+		spec.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: pinned}}
+	} else if c.PinAMIs && len(res.AMIs) > 0 {
 		// Pinned: the resolved images as id terms, so an image changes only
 		// through a visible plan diff. Without an alias amiFamily is required.
 		spec.AMIFamily = string(family)

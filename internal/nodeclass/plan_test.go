@@ -133,8 +133,22 @@ func TestPlanPinAMIsAndLatestDrift(t *testing.T) {
 	if len(p.Findings.ByRule(ruleLatestDrift.ID)) != 0 {
 		t.Fatal("pinned: no drift warning")
 	}
-	if len(p.Manifest.Spec.AMISelectorTerms) != 5 || p.Manifest.Spec.AMIFamily != "AL2023" || p.Manifest.Spec.AMISelectorTerms[0].ID == "" {
+	// An alias is pinned to its current release, which keeps the variants:
+	// id terms would leave Karpenter one image per architecture.
+	if terms := p.Manifest.Spec.AMISelectorTerms; len(terms) != 1 || terms[0].Alias != "al2023@v20251209" || p.Manifest.Spec.AMIFamily != "" {
 		t.Fatalf("pinned manifest: %+v", p.Manifest.Spec)
+	}
+	c.Terms = []ami.Term{{Alias: "bottlerocket@latest"}}
+	if terms := plan(t, c).Manifest.Spec.AMISelectorTerms; len(terms) != 1 || terms[0].Alias != "bottlerocket@1.51.0-47438798" {
+		t.Fatalf("pinned bottlerocket: %+v", terms)
+	}
+	// Images chosen by tags carry only their architecture: id terms pin them.
+	c.Family = "AL2023"
+	c.Terms = []ami.Term{{Tags: map[string]string{"karpenter.sh/discovery": "demo"}}}
+	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "30Gi"}}}
+	p = plan(t, c)
+	if terms := p.Manifest.Spec.AMISelectorTerms; len(terms) != 2 || terms[0].ID == "" || p.Manifest.Spec.AMIFamily != "AL2023" {
+		t.Fatalf("pinned ids: %+v", p.Manifest.Spec)
 	}
 }
 

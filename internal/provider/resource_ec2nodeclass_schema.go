@@ -270,10 +270,10 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			},
 			"pin_amis": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				Description: "Write the resolved images into `manifest` as `id` terms (with `amiFamily`), so images change only through a visible plan diff. " +
-					"With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`. Karpenter keeps one image " +
-					"per architecture for `id` terms: with an alias that resolves several variants per architecture (standard, NVIDIA, Neuron) " +
-					"the pinned manifest loses the variants, so pin the alias release (`al2023@vYYYYMMDD`) for those instead.",
+				Description: "Pin what the selector resolves to now in `manifest`, so images change only through a visible plan diff: an `@latest` " +
+					"alias is written pinned to its current release (`al2023@v20251209`, `bottlerocket@1.51.0-47438798`), which keeps the " +
+					"standard/NVIDIA/Neuron variants; other terms (and Windows aliases, which have no releases) are written as the resolved `id` " +
+					"terms with `amiFamily`. With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
 			},
 			"manifest": schema.StringAttribute{
 				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",

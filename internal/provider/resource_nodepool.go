@@ -127,11 +127,13 @@ func hasPrefixPath(k, prefix string) bool {
 // preview renders user_data_preview; it is null (not an error) when the
 // cluster facts it needs are not configured, unknown or not discoverable.
 func (r *nodePoolResource) preview(ctx context.Context, pd *ProviderData, p nodepool.Pool, res nodepool.Result, diags *diag.Diagnostics) types.String {
-	if !p.Class.Known {
-		return types.StringNull()
-	}
+	// Unknown first: a class created in the same run has unknown facts at
+	// plan and known ones at apply, so null now would be inconsistent.
 	if p.Unknown.Within(rules.Root("node_class")) {
 		return types.StringUnknown()
+	}
+	if !p.Class.Known {
+		return types.StringNull()
 	}
 	var facts cluster.Facts
 	if need := nodepool.PreviewNeeds(p.Class.Family); len(need) > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
@@ -176,5 +177,33 @@ output "gpu_images" { value = karpenter_nodepool.pool[1].ami_assignments }
 				}},
 			},
 		},
+	})
+}
+
+// The whole cluster is created in the same run: its name and Kubernetes
+// version are unknown at plan, so the class's images and the pool's facts
+// are too. The plan defers them and the apply must be consistent with it.
+func TestAccNodePoolClusterCreatedInTheSameRun(t *testing.T) {
+	prov := emulatorProvider(t, `cluster {
+    name               = terraform_data.cluster.output.name
+    kubernetes_version = terraform_data.cluster.output.version
+  }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + `
+resource "terraform_data" "cluster" { input = { name = "demo", version = "1.32" } }
+` + classHCL("default", `  ami_selector_terms = [{ alias = "al2023@v20251209" }]`) +
+				poolHCL("general", "karpenter_ec2nodeclass.default.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "g5")+`]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class")),
+				plancheck.ExpectUnknownValue("karpenter_nodepool.general", tfjsonpath.New("user_data_preview")),
+				plancheck.ExpectUnknownValue("karpenter_nodepool.general", tfjsonpath.New("ami_assignments")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(regexp.MustCompile(`registerWithTaints`))),
+				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("ami_assignments"), knownvalue.ListSizeExact(2)),
+			},
+		}},
 	})
 }
