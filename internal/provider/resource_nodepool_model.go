@@ -50,7 +50,7 @@ func poolFromModel(m nodePoolModel) nodepool.Pool {
 	np := manifest.NodePool{Metadata: manifest.ObjectMeta{Name: r.str(m.Name, rules.Root("name"))}}
 	spec := &np.Spec
 	labels, annotations := r.strMap(m.Labels, rules.Root("labels")), r.strMap(m.Annotations, rules.Root("annotations"))
-	if labels != nil || annotations != nil {
+	if len(labels) > 0 || len(annotations) > 0 {
 		spec.Template.Metadata = &manifest.TemplateMeta{Labels: labels, Annotations: annotations}
 	}
 	ts := &spec.Template.Spec
