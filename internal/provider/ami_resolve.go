@@ -47,9 +47,17 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 		case errors.Is(err, cluster.ErrUnknown):
 			return out, errDeferred
 		case err != nil:
-			addErrorAt(diags, k8sPath, "Kubernetes version needed",
-				err.Error()+". Alias SSM parameters are per Kubernetes minor, so the alias cannot be resolved without it; "+
-					"set `kubernetes_version` here or in the provider's cluster block.")
+			const why = "Alias SSM parameters are per Kubernetes minor, so the alias cannot be resolved without it"
+			var missing *cluster.MissingError
+			if errors.As(err, &missing) {
+				addErrorAt(diags, k8sPath, "Kubernetes version needed",
+					err.Error()+". "+why+"; set `kubernetes_version` here or in the provider's cluster block.")
+				return out, err
+			}
+			// AWS failed (throttling, credentials, a cluster that does
+			// not exist): say so, not that the version is missing.
+			addErrorAt(diags, k8sPath, "AWS lookup failed", awsErrorDetail(err)+
+				"\n\n"+why+"; `kubernetes_version` here or in the provider's cluster block avoids eks:DescribeCluster.")
 			return out, err
 		}
 		version = facts.KubernetesVersion

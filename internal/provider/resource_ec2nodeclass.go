@@ -165,7 +165,7 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 				return out, errDeferred
 			}
 			if err != nil {
-				diags.AddAttributeError(path.Root("bootstrap"), "Cluster facts needed", err.Error()+". Or set them in the bootstrap block itself.")
+				diags.AddAttributeError(path.Root("bootstrap"), "Cluster facts needed", awsErrorDetail(err)+"\n\nOr set them in the bootstrap block itself.")
 				return out, err
 			}
 		}
