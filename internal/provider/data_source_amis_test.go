@@ -25,6 +25,12 @@ func emulatorWithStats(t *testing.T, extra string) (string, *awsemu.Server) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	return emulatorProviderHCL(url, extra), srv
+}
+
+// emulatorProviderHCL is the provider block for the emulator at url, with
+// no retries, so request counts are exact; extra goes inside the block.
+func emulatorProviderHCL(url, extra string) string {
 	return fmt.Sprintf(`
 provider "karpenter" {
   region      = "us-east-1"
@@ -37,7 +43,7 @@ provider "karpenter" {
     sts = %[2]q
   }
 }
-`, extra, url), srv
+`, extra, url)
 }
 
 func TestAccAMIsDataSource(t *testing.T) {
