@@ -1,0 +1,412 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
+)
+
+// Options select what Run measures.
+type Options struct {
+	Sizes       []int
+	Variants    []Variant
+	Runs        int
+	StartupRuns int
+	PluginDir   string
+	Out         string
+	Keep        bool
+	Note        string
+	GoBench     bool
+	NoPlan      bool
+}
+
+// Cell is one (variant, N, stack) measurement.
+type Cell struct {
+	Variant   Variant
+	N         int
+	Stack     Stack
+	Resources int
+	Walls     []time.Duration
+	// PeakRSSKB is the largest peak RSS of any plugin process in any run;
+	// PluginStarts the plugin processes of one plan.
+	PeakRSSKB    int64
+	PluginStarts int
+	PluginCPU    time.Duration // median CPU (user+sys) of the plugins of one plan
+	// Requests are the emulator's counters of the last run; Varying lists
+	// counters that differed between runs.
+	Requests map[string]int
+	Varying  []string
+}
+
+// Median wall time.
+func (c Cell) Median() time.Duration { return median(c.Walls) }
+
+// Report is everything Run measured.
+type Report struct {
+	Machine   Machine
+	Options   Options
+	Cells     []Cell
+	AWS       string // hashicorp/aws version used, "" when absent
+	AWSAbsent string // why the conventional stack was skipped
+	Startup   map[string][]StartupSample
+	// GoBench is the output of the Go benchmarks: "pkg:" lines and results.
+	GoBench []string
+}
+
+type env struct {
+	root, work string
+	bin        string // this program, the plugin wrapper
+	realDir    string // real plugins by file name
+	overDir    string // dev_overrides: wrappers by file name
+	recDir     string // wrapper records
+	tfEnv      []string
+	emu        *awsemu.Server
+	url        string
+	log        io.Writer
+}
+
+// Run builds the provider, starts the emulator and measures.
+func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
+	if o.Runs < 1 {
+		return nil, errors.New("-runs must be at least 1")
+	}
+	rep := &Report{Options: o, Startup: map[string][]StartupSample{}}
+	var err error
+	if rep.Machine, err = describeMachine(ctx); err != nil {
+		return nil, err
+	}
+	e := &env{log: log}
+	if e.root, err = moduleRoot(); err != nil {
+		return nil, err
+	}
+	if e.work, err = os.MkdirTemp("", "karpenter-bench-"); err != nil {
+		return nil, err
+	}
+	if o.Keep {
+		fmt.Fprintln(log, "bench: work directory", e.work)
+	} else {
+		defer os.RemoveAll(e.work)
+	}
+	if e.bin, err = os.Executable(); err != nil {
+		return nil, err
+	}
+	if o.GoBench {
+		if rep.GoBench, err = goBenchmarks(ctx, e.root, log); err != nil {
+			return nil, err
+		}
+	}
+	e.realDir, e.overDir, e.recDir = filepath.Join(e.work, "real"), filepath.Join(e.work, "override"), filepath.Join(e.work, "records")
+	for _, d := range []string{e.realDir, e.overDir, e.recDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+
+	t := time.Now()
+	fmt.Fprintln(log, "bench: building the provider")
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(e.realDir, "terraform-provider-karpenter"), ".")
+	build.Dir, build.Stdout, build.Stderr = e.root, log, log
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("go build: %w", err)
+	}
+	fmt.Fprintln(log, "bench: built in", since(t))
+	providers := map[string]string{"karpenter-tf/karpenter": "terraform-provider-karpenter"}
+	if awsBin, version, why := findAWSProvider(o.PluginDir); awsBin != "" {
+		if err := os.Symlink(awsBin, filepath.Join(e.realDir, "terraform-provider-aws")); err != nil {
+			return nil, err
+		}
+		providers["hashicorp/aws"] = "terraform-provider-aws"
+		rep.AWS = version
+	} else {
+		rep.AWSAbsent = why
+		fmt.Fprintln(log, "bench: conventional stack skipped:", why)
+	}
+	var tfrc strings.Builder
+	tfrc.WriteString("provider_installation {\n  dev_overrides {\n")
+	for addr, file := range providers {
+		if err := os.Symlink(e.bin, filepath.Join(e.overDir, file)); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&tfrc, "    %q = %q\n", addr, e.overDir)
+	}
+	tfrc.WriteString("  }\n  direct {}\n}\n")
+	cliConfig := filepath.Join(e.work, "cli.tfrc")
+	if err := os.WriteFile(cliConfig, []byte(tfrc.String()), 0o644); err != nil {
+		return nil, err
+	}
+	e.tfEnv = append(cleanEnv(),
+		"TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
+		"AWS_ACCESS_KEY_ID=bench", "AWS_SECRET_ACCESS_KEY=bench", "AWS_EC2_METADATA_DISABLED=true",
+		envWrapReal+"="+e.realDir, envWrapOut+"="+e.recDir)
+
+	maxN := 0
+	for _, n := range o.Sizes {
+		maxN = max(maxN, n)
+	}
+	fixtures, err := BenchFixtures(maxN)
+	if err != nil {
+		return nil, err
+	}
+	e.emu = awsemu.New(fixtures, awsemu.Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: e.emu, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	e.url = "http://" + ln.Addr().String()
+
+	stacks := []Stack{StackBaseline, StackKarpenter}
+	if rep.AWS != "" {
+		stacks = append(stacks, StackConventional)
+	}
+	if o.NoPlan {
+		stacks, o.Variants = nil, nil
+	}
+	// One untimed plan per stack: the first start of a 100 MB plugin reads
+	// it from disk.
+	for _, s := range stacks {
+		if _, err := e.plan(ctx, s, VariantA, 1, 1); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range o.Variants {
+		for _, n := range o.Sizes {
+			for _, s := range stacks {
+				t := time.Now()
+				c, err := e.plan(ctx, s, v, n, o.Runs)
+				if err != nil {
+					return nil, err
+				}
+				rep.Cells = append(rep.Cells, c)
+				fmt.Fprintf(log, "bench: %s N=%d %s: median %s (%s)\n", v, n, s, c.Median().Round(time.Millisecond), since(t))
+			}
+		}
+	}
+
+	if o.StartupRuns > 0 {
+		fmt.Fprintln(log, "bench: provider startup")
+		probes := []struct {
+			name     string
+			protocol int
+			runs     int
+		}{{"terraform-provider-karpenter", 6, o.StartupRuns}}
+		if rep.AWS != "" {
+			probes = append(probes, struct {
+				name     string
+				protocol int
+				runs     int
+			}{"terraform-provider-aws", 5, max(1, o.StartupRuns/4)})
+		}
+		for _, p := range probes {
+			for range p.runs {
+				cmd := exec.Command(filepath.Join(e.realDir, p.name))
+				cmd.Env = cleanEnv()
+				s, err := probeStartup(ctx, cmd, p.protocol)
+				if err != nil {
+					return nil, fmt.Errorf("startup of %s: %w", p.name, err)
+				}
+				rep.Startup[p.name] = append(rep.Startup[p.name], s)
+			}
+		}
+	}
+	return rep, nil
+}
+
+// plan measures runs plans of one cell.
+func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, error) {
+	c := Cell{Variant: v, N: n, Stack: s, Resources: 2 * n}
+	dir := filepath.Join(e.work, fmt.Sprintf("%s-%s-%d", v, s, n))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return c, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(Config(s, v, n, e.url)), 0o644); err != nil {
+		return c, err
+	}
+	var cpu []time.Duration
+	for i := range runs {
+		if _, err := readWrapRecords(e.recDir); err != nil { // leftovers
+			return c, err
+		}
+		e.emu.ResetStats()
+		cmd := exec.CommandContext(ctx, "terraform", "plan", "-input=false", "-no-color")
+		cmd.Dir, cmd.Env = dir, e.tfEnv
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		wall := time.Since(start)
+		if err != nil {
+			return c, fmt.Errorf("terraform plan (%s, N=%d, %s) failed: %w\n%s", v, n, s, err, tail(out.String(), 60))
+		}
+		c.Walls = append(c.Walls, wall)
+		stats := e.emu.Stats()
+		for _, k := range []string{"total", "throttled"} {
+			if stats[k] == 0 {
+				delete(stats, k)
+			}
+		}
+		if i > 0 {
+			for k, v := range stats {
+				if c.Requests[k] != v && !contains(c.Varying, k) {
+					c.Varying = append(c.Varying, k)
+				}
+			}
+		}
+		c.Requests = stats
+		recs, err := readWrapRecords(e.recDir)
+		if err != nil {
+			return c, err
+		}
+		c.PluginStarts = len(recs)
+		var used time.Duration
+		for _, r := range recs {
+			c.PeakRSSKB = max(c.PeakRSSKB, r.MaxRSSKB)
+			used += r.User + r.Sys
+		}
+		cpu = append(cpu, used)
+	}
+	c.PluginCPU = median(cpu)
+	sort.Strings(c.Varying)
+	return c, nil
+}
+
+// goBenchmarks runs the repository's Go benchmarks and keeps the package
+// lines and the results.
+func goBenchmarks(ctx context.Context, root string, log io.Writer) ([]string, error) {
+	fmt.Fprintln(log, "bench: go test -run '^$' -bench . -benchmem ./...")
+	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", ".", "-benchmem", "./...")
+	cmd.Dir, cmd.Stderr = root, log
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go test -bench: %w\n%s", err, out)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "pkg: ") || strings.HasPrefix(l, "Benchmark") {
+			lines = append(lines, strings.TrimRight(l, " \t"))
+		}
+	}
+	return lines, nil
+}
+
+// findAWSProvider looks for hashicorp/aws in a filesystem-mirror layout.
+func findAWSProvider(dir string) (bin, version, why string) {
+	if dir == "" {
+		return "", "", "no -plugin-dir given"
+	}
+	pattern := filepath.Join(dir, "registry.terraform.io", "hashicorp", "aws", "*", runtime.GOOS+"_"+runtime.GOARCH, "terraform-provider-aws_*")
+	matches, _ := filepath.Glob(pattern)
+	if len(matches) == 0 {
+		return "", "", "hashicorp/aws not found in " + pattern
+	}
+	sort.Strings(matches)
+	bin = matches[len(matches)-1]
+	version = filepath.Base(filepath.Dir(filepath.Dir(bin)))
+	return bin, version, ""
+}
+
+// cleanEnv is the environment without Terraform logging, CLI configuration
+// and AWS settings, so the developer's setup does not skew the figures.
+func cleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "TF_") || strings.HasPrefix(k, "AWS_") || k == envWrapReal || k == envWrapOut {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func tail(s string, lines int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > lines {
+		ls = ls[len(ls)-lines:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+// Machine describes where the figures were taken.
+type Machine struct {
+	CPUs      int
+	CPUModel  string
+	MemTotal  string
+	Go        string
+	Terraform string
+	Date      string
+	LoadAvg   string
+}
+
+func describeMachine(ctx context.Context) (Machine, error) {
+	m := Machine{CPUs: runtime.NumCPU(), Go: runtime.Version(), Date: time.Now().UTC().Format("2006-01-02 15:04 MST")}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "MemTotal:" {
+				var kb int64
+				fmt.Sscan(f[1], &kb)
+				m.MemTotal = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		m.LoadAvg = strings.Join(strings.Fields(string(b))[:3], " ")
+	}
+	out, err := exec.CommandContext(ctx, "terraform", "version", "-json").Output()
+	if err != nil {
+		return m, fmt.Errorf("terraform version: %w (is terraform on PATH?)", err)
+	}
+	var tv struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &tv); err != nil {
+		return m, fmt.Errorf("terraform version -json: %w", err)
+	}
+	m.Terraform = tv.Version
+	return m, nil
+}

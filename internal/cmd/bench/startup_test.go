@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/provider"
+)
+
+// The test binary doubles as the provider plugin, so the probe is tested
+// without building the provider.
+func TestMain(m *testing.M) {
+	if os.Getenv("KARPENTER_BENCH_TEST_PLUGIN") == "1" {
+		if err := providerserver.Serve(context.Background(), provider.New("test"), providerserver.ServeOpts{Address: "registry.terraform.io/karpenter-tf/karpenter"}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestProbeStartup(t *testing.T) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "KARPENTER_BENCH_TEST_PLUGIN=1")
+	s, err := probeStartup(context.Background(), cmd, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Ready <= 0 || s.Schema < s.Ready || s.SchemaBytes < 1024 {
+		t.Errorf("probe: %+v", s)
+	}
+	t.Logf("ready %s, schema %s (%d bytes)", s.Ready, s.Schema, s.SchemaBytes)
+}
