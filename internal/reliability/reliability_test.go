@@ -311,3 +311,52 @@ func TestInterruptStopsAWSCalls(t *testing.T) {
 	}
 	t.Logf("terraform stopped %s after SIGINT; %d AWS requests in all\n%s", took.Round(time.Millisecond), atInterrupt, out.String())
 }
+
+// Credentials never reach Terraform's output, logs, plan or state: a plan
+// and an apply with TF_LOG=trace, and a failing plan, with secret markers
+// in the SDK's credential variables.
+func TestNoCredentialsInLogsPlanStateOrDiagnostics(t *testing.T) {
+	cli := cliConfig(t)
+	const secret, token = "SECRETMARKERc2VjcmV0", "TOKENMARKERdG9rZW4"
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "trace.log")
+	run := func(url string, args ...string) string {
+		t.Helper()
+		hcl := providerHCL(url, `cluster { name = "demo" }
+  max_retries = 0`) + fleetHCL(1, "al2023@v20251209")
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("terraform", args...)
+		cmd.Dir = dir
+		cmd.Env = append(terraformEnv(cli), "AWS_SECRET_ACCESS_KEY="+secret, "AWS_SESSION_TOKEN="+token,
+			"TF_LOG=trace", "TF_LOG_PATH="+logFile)
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	url, _ := awsemutest.Start(t)
+	outputs := run(url, "plan", "-input=false", "-no-color", "-out=tfplan")
+	outputs += run(url, "show", "-json", "-no-color", "tfplan")
+	outputs += run(url, "apply", "-input=false", "-no-color", "-auto-approve")
+	throttled, _ := awsemutest.Start(t, awsemu.Options{ThrottleRate: 1})
+	failed := run(throttled, "plan", "-input=false", "-no-color", "-refresh=false", "-replace=karpenter_ec2nodeclass.c0")
+	if !strings.Contains(failed, "ThrottlingException") {
+		t.Fatalf("the failing plan did not fail on AWS:\n%s", failed)
+	}
+	state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+	if err != nil || !strings.Contains(string(state), "karpenter_nodepool") {
+		t.Fatalf("no state after apply: %v\n%s", err, outputs)
+	}
+	logs, err := os.ReadFile(logFile)
+	if err != nil || !strings.Contains(string(logs), "sdk.framework") {
+		t.Fatalf("no provider trace logs: %v", err)
+	}
+	for name, text := range map[string]string{"output and plan JSON": outputs, "failing plan": failed, "state": string(state), "trace log": string(logs)} {
+		for _, marker := range []string{secret, token} {
+			if strings.Contains(text, marker) {
+				i := strings.Index(text, marker)
+				t.Errorf("the %s contains a credential: ...%s...", name, text[max(0, i-200):min(len(text), i+50)])
+			}
+		}
+	}
+}
