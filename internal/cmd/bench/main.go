@@ -44,6 +44,7 @@ func main() {
 	flag.StringVar(&o.Note, "note", "", "a line added under the machine description (e.g. \"machine shared with other jobs\")")
 	flag.BoolVar(&o.GoBench, "gobench", false, "run the Go benchmarks (go test -bench . -benchmem ./...) first and add them to the report")
 	flag.BoolVar(&o.NoPlan, "no-plan", false, "skip the terraform plan measurements")
+	flag.StringVar(&o.Provider, "provider", "", "measure this provider binary instead of building the working tree (e.g. an older build, for a before/after)")
 	flag.Parse()
 	var err error
 	if o.Sizes, err = parseSizes(sizes); err != nil {
