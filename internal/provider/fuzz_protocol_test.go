@@ -185,6 +185,18 @@ func checkPlanKeepsConfig(t *testing.T, b *tfprotov6.SchemaBlock, cfg, planned t
 
 func checkObject(t *testing.T, attrs []*tfprotov6.SchemaAttribute, cfg, planned tftypes.Value, at string) {
 	t.Helper()
+	switch {
+	case !cfg.IsKnown(): // an unknown element of a nested list or map
+		if planned.IsKnown() {
+			t.Fatalf("%s: configured unknown, planned %v", at, planned)
+		}
+		return
+	case cfg.IsNull():
+		if !planned.IsNull() {
+			t.Fatalf("%s: configured null, planned %v", at, planned)
+		}
+		return
+	}
 	var c, p map[string]tftypes.Value
 	if err := cfg.As(&c); err != nil {
 		t.Fatalf("%s: %v", at, err)
