@@ -31,8 +31,8 @@ func (r *Report) Markdown() string {
 	}
 
 	if len(r.Cells) > 0 {
-		b.WriteString("| variant | N | stack | resources | plan median | min – max | × terraform_data | plugin peak RSS | plugin CPU | plugin starts | AWS requests | per action |\n")
-		b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+		b.WriteString("| variant | N | stack | resources | plan median | min – max | × terraform_data | CPU, all processes | plugin peak RSS | plugin CPU | plugin starts | AWS requests | per action |\n")
+		b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	}
 	for _, c := range r.Cells {
 		base := r.find(c.Variant, c.N, StackBaseline)
@@ -54,9 +54,9 @@ func (r *Report) Markdown() string {
 				actions += " (varied between runs: " + strings.Join(c.Varying, ", ") + ")"
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s – %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s – %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			c.Variant, c.N, c.Stack, c.Resources, seconds(c.Median()), seconds(minD(c.Walls)), seconds(maxD(c.Walls)),
-			ratio, rss, cpu, starts, total, actions)
+			ratio, seconds(c.TotalCPU), rss, cpu, starts, total, actions)
 	}
 
 	if r.AWS != "" {
