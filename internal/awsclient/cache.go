@@ -92,7 +92,7 @@ func (c *Cache) DescribeImages(ctx context.Context, q ImageQuery) ([]Image, erro
 }
 
 func (c *Cache) describeImages(ctx context.Context, q ImageQuery) ([]Image, error) {
-	client, err := c.clients.EC2(ctx)
+	client, err := c.clients.ec2Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -105,15 +105,18 @@ func (c *Cache) describeImages(ctx context.Context, q ImageQuery) ([]Image, erro
 		in.Filters = append(in.Filters, ec2types.Filter{Name: aws.String(f.Name), Values: f.Values})
 	}
 	var out []Image
-	p := ec2.NewDescribeImagesPaginator(client, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
+	for {
+		page, err := client.DescribeImages(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("ec2:DescribeImages %s: %w", describeQuery(q), err)
 		}
 		for _, img := range page.Images {
 			out = append(out, imageFromSDK(img))
 		}
+		if aws.ToString(page.NextToken) == "" {
+			break
+		}
+		in.NextToken = page.NextToken
 	}
 	return out, nil
 }
@@ -223,7 +226,7 @@ func (c *Cache) getParameterBatch(ctx context.Context, batch []string) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	client, err := c.clients.SSM(ctx)
+	client, err := c.clients.ssmClient(ctx)
 	if err != nil {
 		return err
 	}
@@ -308,7 +311,7 @@ func (c *Cache) DescribeInstanceTypes(ctx context.Context) ([]ec2types.InstanceT
 }
 
 func (c *Cache) describeInstanceTypes(ctx context.Context) ([]ec2types.InstanceTypeInfo, error) {
-	client, err := c.clients.EC2(ctx)
+	client, err := c.clients.ec2Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -317,13 +320,16 @@ func (c *Cache) describeInstanceTypes(ctx context.Context) ([]ec2types.InstanceT
 		in.Filters = append(in.Filters, ec2types.Filter{Name: aws.String(f.Name), Values: f.Values})
 	}
 	var out []ec2types.InstanceTypeInfo
-	p := ec2.NewDescribeInstanceTypesPaginator(client, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
+	for {
+		page, err := client.DescribeInstanceTypes(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("ec2:DescribeInstanceTypes: %w", err)
 		}
 		out = append(out, page.InstanceTypes...)
+		if aws.ToString(page.NextToken) == "" {
+			break
+		}
+		in.NextToken = page.NextToken
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].InstanceType < out[j].InstanceType })
 	return out, nil
@@ -351,7 +357,7 @@ func (c *Cache) DescribeCluster(ctx context.Context, name string) (Cluster, erro
 }
 
 func (c *Cache) describeCluster(ctx context.Context, name string) (Cluster, error) {
-	client, err := c.clients.EKS(ctx)
+	client, err := c.clients.eksClient(ctx)
 	if err != nil {
 		return Cluster{}, err
 	}

@@ -22,7 +22,7 @@ func TestRetryerCapsBackoff(t *testing.T) {
 			c := NewClients(Config{Region: "us-east-1", MaxRetries: tc.retries, RetryMode: tc.mode})
 			// The client applies max_retries and retry_mode on top of the
 			// configuration's retryer.
-			client, err := c.SSM(context.Background())
+			client, err := c.ssmClient(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
