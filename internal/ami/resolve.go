@@ -118,30 +118,41 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Result, error) {
 		now = r.Now()
 	}
 
-	// Each query runs twice, concurrently: as Karpenter sends it, and without
-	// the state filter so images in other states can be reported. Both are
-	// cached per distinct query, so N resources cost the same as one.
+	// Each distinct query is sent once, without the state filter, so images in
+	// other states can be reported; what Karpenter's own query (state=available)
+	// would return is that answer filtered by state, which is exact since the
+	// filter matches the state value. Before Karpenter 1.1 the query also left
+	// deprecated images out, which EC2 decides (owners see their own
+	// deprecated images regardless), so there it is sent as Karpenter sends it
+	// too. Answers are cached per distinct query: N resources cost one call.
 	selected := make([][]awsclient.Image, len(queries))
 	everything := make([][]awsclient.Image, len(queries))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, q := range queries {
 		g.Go(func() error {
-			kq := q.ImageQuery
-			kq.IncludeDeprecated = b.includeDeprecated
-			if b.stateFilter {
-				kq.Filters = append(append([]awsclient.Filter(nil), kq.Filters...), awsclient.Filter{Name: "state", Values: []string{"available"}})
-			}
-			imgs, err := r.Source.DescribeImages(gctx, kq)
-			selected[i] = imgs
-			return err
-		})
-		g.Go(func() error {
 			dq := q.ImageQuery
 			dq.IncludeDeprecated = true
 			imgs, err := r.Source.DescribeImages(gctx, dq)
 			everything[i] = imgs
+			if err == nil && b.includeDeprecated {
+				selected[i] = imgs
+				if b.stateFilter {
+					selected[i] = available(imgs)
+				}
+			}
 			return err
 		})
+		if !b.includeDeprecated {
+			g.Go(func() error {
+				kq := q.ImageQuery
+				if b.stateFilter {
+					kq.Filters = append(append([]awsclient.Filter(nil), kq.Filters...), awsclient.Filter{Name: "state", Values: []string{"available"}})
+				}
+				imgs, err := r.Source.DescribeImages(gctx, kq)
+				selected[i] = imgs
+				return err
+			})
+		}
 	}
 	if err := g.Wait(); err != nil {
 		return res, err
@@ -169,6 +180,17 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Result, error) {
 	res.Skipped = picker.skipped(everything, selected)
 	res.Findings = append(res.Findings, r.outcomeFindings(req, b, &res, picker)...)
 	return res, nil
+}
+
+// available is what a state=available filter leaves of imgs.
+func available(imgs []awsclient.Image) []awsclient.Image {
+	out := make([]awsclient.Image, 0, len(imgs))
+	for _, img := range imgs {
+		if img.State == "available" {
+			out = append(out, img)
+		}
+	}
+	return out
 }
 
 // queries turns the terms into DescribeImages queries

@@ -200,8 +200,12 @@ func TestWindowsAliases(t *testing.T) {
 }
 
 func TestNameSelectorSkipsPendingAndRanksLikeKarpenter(t *testing.T) {
-	r, _ := newResolver(t)
+	r, srv := newResolver(t)
 	res := resolve(t, r, "1.32", "1.14", Term{Name: "team-eks-node-al2023-x86_64-*"})
+	// Karpenter's state=available is applied to the one unfiltered answer.
+	if got := srv.Stats()["ec2:DescribeImages"]; got != 1 {
+		t.Errorf("DescribeImages calls = %d, want 1", got)
+	}
 	got := map[string]string{}
 	for _, a := range res.AMIs {
 		got[a.Architecture] = a.ID
@@ -244,6 +248,20 @@ func TestOnlyPendingMatchIsAnError(t *testing.T) {
 	res = resolve(t, r, "1.32", "1.2", Term{Name: "team-gpu-node-*"})
 	if len(res.AMIs) != 1 || len(res.Findings.ByRule(RulePendingSelectable.ID)) != 1 {
 		t.Fatalf("Karpenter 1.2.0: %+v %v", res.AMIs, res.Findings)
+	}
+}
+
+// Before Karpenter 1.1 the query left deprecated images out, and EC2 decides
+// which (an owner sees its own regardless), so that query is sent as is.
+func TestBeforeIncludeDeprecatedTheServerFilters(t *testing.T) {
+	r, srv := newResolver(t)
+	res := resolve(t, r, "1.32", "1.0", Term{ID: awsemu.CustomDeprecatedID}, Term{ID: awsemu.CustomPendingID})
+	// 1.0 has no state filter either: the pending image is its only pick.
+	if len(res.AMIs) != 1 || res.AMIs[0].ID != awsemu.CustomPendingID {
+		t.Errorf("Karpenter 1.0 sees the pending image and not the deprecated one: %+v", res.AMIs)
+	}
+	if got := srv.Stats()["ec2:DescribeImages"]; got != 2 {
+		t.Errorf("DescribeImages calls = %d, want 2 (Karpenter's query and the unfiltered one)", got)
 	}
 }
 
@@ -338,9 +356,9 @@ func TestPaginationOverMoreThanAThousandImages(t *testing.T) {
 	if len(res.Skipped) != 1499 {
 		t.Errorf("skipped %d, want 1499", len(res.Skipped))
 	}
-	// Two queries (Karpenter's and the unfiltered one), two pages each.
-	if got := srv.Stats()["ec2:DescribeImages"]; got != 4 {
-		t.Errorf("DescribeImages calls = %d, want 4", got)
+	// One query (the state filter applies to its answer), two pages.
+	if got := srv.Stats()["ec2:DescribeImages"]; got != 2 {
+		t.Errorf("DescribeImages calls = %d, want 2", got)
 	}
 }
 
@@ -361,7 +379,7 @@ func TestRequestEconomy(t *testing.T) {
 		resolve(t, r, "1.32", "1.14", Term{Alias: "al2023@latest"})
 	}
 	st := srv.Stats()
-	if st["ssm:GetParameters"] != 1 || st["ec2:DescribeImages"] != 2 {
+	if st["ssm:GetParameters"] != 1 || st["ec2:DescribeImages"] != 1 {
 		t.Fatalf("50 resolutions of one alias: %v", st)
 	}
 }
@@ -383,7 +401,7 @@ func TestConcurrentResolutionsShareInFlightCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st := srv.Stats(); st["ssm:GetParameters"] != 1 || st["ec2:DescribeImages"] != 2 {
+	if st := srv.Stats(); st["ssm:GetParameters"] != 1 || st["ec2:DescribeImages"] != 1 {
 		t.Fatalf("50 concurrent resolutions: %v", st)
 	}
 }

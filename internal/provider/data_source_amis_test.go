@@ -214,10 +214,10 @@ func TestAccAMIRequestEconomy(t *testing.T) {
 	})
 	// The test reads each data source in plan, apply and refresh: every
 	// one of those runs in a fresh provider process with a fresh cache, so
-	// count per process: one SSM batch and two DescribeImages each.
+	// count per process: one SSM batch and one DescribeImages each.
 	st := srv.Stats()
 	runs := st["eks:DescribeCluster"] // one per process that resolved an alias
-	if runs == 0 || st["ssm:GetParameters"] != runs || st["ec2:DescribeImages"] != 2*runs {
+	if runs == 0 || st["ssm:GetParameters"] != runs || st["ec2:DescribeImages"] != runs {
 		t.Fatalf("50 data sources with one alias, %d provider processes: %v", runs, st)
 	}
 }

@@ -54,9 +54,9 @@ data "karpenter_amis" "bulk" {
 			},
 		}},
 	})
-	// Each provider process asks two queries (Karpenter's and the one
-	// without the state filter), two pages each.
-	if n := srv.Stats()["ec2:DescribeImages"]; n == 0 || n%4 != 0 {
-		t.Errorf("%d DescribeImages requests, want 4 per provider process", n)
+	// Each provider process asks one query (Karpenter's state filter is
+	// applied to its answer), two pages.
+	if n := srv.Stats()["ec2:DescribeImages"]; n == 0 || n%2 != 0 {
+		t.Errorf("%d DescribeImages requests, want 2 per provider process", n)
 	}
 }
