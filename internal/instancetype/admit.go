@@ -1,7 +1,13 @@
 package instancetype
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 )
@@ -77,7 +83,25 @@ func Admit(specs []requirements.Spec, cat *Catalogue, extra ...*requirements.Req
 
 // AdmitRequirements is Admit for an already merged requirement set (no
 // unknown-value detection: merging has dropped the values as written).
+// Answers are remembered per catalogue: a plan asks the same question for
+// every pool with the same requirements, in validate and again in plan, and
+// one answer over the embedded table costs about a millisecond.
 func AdmitRequirements(reqs requirements.Requirements, cat *Catalogue) Admission {
+	if cat.memo == nil {
+		return admitRequirements(reqs, cat)
+	}
+	key := memoKey(reqs)
+	a, ok := cat.memo.get(key)
+	if !ok {
+		a = admitRequirements(reqs, cat)
+		cat.memo.put(key, a)
+	}
+	a = a.clone()
+	a.Source, a.Note = cat.Source, cat.Note // copies of a catalogue share the memo
+	return a
+}
+
+func admitRequirements(reqs requirements.Requirements, cat *Catalogue) Admission {
 	a := Admission{Source: cat.Source, Note: cat.Note, Facts: map[string]Family{}, ByArch: map[string][]string{}, Complete: true}
 	var admitted []Type
 	if !boundOnNonNumeric(reqs) {
@@ -119,6 +143,76 @@ func AdmitRequirements(reqs requirements.Requirements, cat *Catalogue) Admission
 		}
 	}
 	a.MinValues = minValuesShortfalls(reqs, admitted, cat)
+	return a
+}
+
+// admitMemo remembers admissions by requirement set (memoKey). Bounded so a
+// long-lived process (many plans of a fuzzer) cannot grow it without limit.
+type admitMemo struct {
+	mu sync.Mutex
+	m  map[string]Admission
+}
+
+const admitMemoMax = 1024
+
+func (m *admitMemo) get(key string) (Admission, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.m[key]
+	return a, ok
+}
+
+func (m *admitMemo) put(key string, a Admission) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.m) >= admitMemoMax {
+		clear(m.m)
+	}
+	m.m[key] = a
+}
+
+// memoKey identifies a requirement set exactly: operator, every value,
+// bounds and min_values per key (Requirement.String abbreviates values).
+func memoKey(reqs requirements.Requirements) string {
+	var b strings.Builder
+	for _, key := range reqs.Keys() {
+		r := reqs[key]
+		fmt.Fprintf(&b, "%q %s %q", key, r.Operator(), r.Values())
+		if gte, lte := r.Bounds(); gte != nil || lte != nil {
+			fmt.Fprintf(&b, " %v %v", ptrString(gte), ptrString(lte))
+		}
+		if r.MinValues != nil {
+			fmt.Fprintf(&b, " min %d", *r.MinValues)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func ptrString(p *int) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.Itoa(*p)
+}
+
+// clone copies what a caller could modify, so a remembered admission stays
+// as computed.
+func (a Admission) clone() Admission {
+	a.Families = slices.Clone(a.Families)
+	a.Architectures = slices.Clone(a.Architectures)
+	a.Types = slices.Clone(a.Types)
+	a.Undecided = slices.Clone(a.Undecided)
+	a.MinValues = slices.Clone(a.MinValues)
+	a.Unknown = slices.Clone(a.Unknown)
+	a.specs = slices.Clone(a.specs)
+	a.admitted = slices.Clone(a.admitted)
+	a.Facts = maps.Clone(a.Facts)
+	byArch := make(map[string][]string, len(a.ByArch))
+	for k, v := range a.ByArch {
+		byArch[k] = slices.Clone(v)
+	}
+	a.ByArch = byArch
 	return a
 }
 

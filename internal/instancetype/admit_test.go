@@ -291,3 +291,32 @@ func TestAdmittedTypesMapToImageVariantsStrictly(t *testing.T) {
 		}
 	}
 }
+
+// Remembered admissions are the computed ones, keyed exactly (values beyond
+// the five Requirement.String shows count), and a caller changing its copy
+// changes nothing for the next caller.
+func TestAdmitMemoIsExactAndIsolated(t *testing.T) {
+	cat := withNote(Embedded(), "first")
+	six := []string{"m5", "m6g", "c5", "c6g", "r5", "r6g"}
+	seven := append(slices.Clone(six), "g5g")
+	reqsOf := func(values []string) requirements.Requirements {
+		r, _ := requirements.FromSpecs([]requirements.Spec{rq(requirements.LabelInstanceFamily, "In", values...)})
+		return r
+	}
+	first := AdmitRequirements(reqsOf(six), cat)
+	first.Families[0] = "mutated"
+	first.ByArch["arm64"][0] = "mutated"
+	delete(first.Facts, "m5")
+
+	again := AdmitRequirements(reqsOf(six), withNote(cat, "second"))
+	fresh := admitRequirements(reqsOf(six), cat)
+	if !slices.Equal(again.Families, fresh.Families) || !slices.Equal(again.ByArch["arm64"], fresh.ByArch["arm64"]) || len(again.Facts) != len(fresh.Facts) {
+		t.Fatalf("remembered admission changed by a caller: %v %v, want %v %v", again.Families, again.ByArch, fresh.Families, fresh.ByArch)
+	}
+	if again.Note != "second" {
+		t.Errorf("note %q: the admission must carry the asking catalogue's note", again.Note)
+	}
+	if got := AdmitRequirements(reqsOf(seven), cat); !slices.Contains(got.Families, "g5g") {
+		t.Errorf("a seventh value must be a different question: %v", got.Families)
+	}
+}

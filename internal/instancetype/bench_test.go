@@ -62,11 +62,19 @@ func BenchmarkAdmit1000Types(b *testing.B) {
 	if len(a.Types) == 0 || len(a.Types) == 1000 {
 		b.Fatalf("the benchmark must filter: %d admitted", len(a.Types))
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		Admit(benchSpecs, cat)
-	}
+	reqs, _ := requirements.FromSpecs(benchSpecs)
+	b.Run("matching", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			admitRequirements(reqs, cat)
+		}
+	})
+	b.Run("remembered", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Admit(benchSpecs, cat)
+		}
+	})
 }
 
 // BenchmarkOverlaps1000Types: the bare matching loop (type labels against a

@@ -43,6 +43,8 @@ type Catalogue struct {
 	// undecided are the label keys whose values this source does not know
 	// per type; requirements on them "may match".
 	undecided map[string]bool
+	// memo is shared by the shallow copies withNote makes.
+	memo *admitMemo
 }
 
 // Types returns every type of the catalogue, sorted by name.
@@ -157,7 +159,8 @@ func NewLive(infos []ec2types.InstanceTypeInfo) *Catalogue {
 
 func newCatalogue(src Source, types []Type, families map[string]Family) *Catalogue {
 	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
-	c := &Catalogue{Source: src, types: types, byName: make(map[string]int, len(types)), families: families}
+	c := &Catalogue{Source: src, types: types, byName: make(map[string]int, len(types)), families: families,
+		memo: &admitMemo{m: map[string]Admission{}}}
 	for i, t := range types {
 		c.byName[t.Name] = i
 	}
