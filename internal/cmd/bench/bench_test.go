@@ -83,3 +83,28 @@ func TestMedianAndSizes(t *testing.T) {
 		t.Error("0 accepted")
 	}
 }
+
+// The targets are read off the cells that measure them: met or not, and a
+// provider that makes more requests than the conventional stack says "more".
+func TestTargets(t *testing.T) {
+	sec := time.Second
+	r := Report{Cells: []Cell{
+		{Variant: VariantA, N: 60, Stack: StackBaseline, Walls: []time.Duration{sec}},
+		{Variant: VariantA, N: 60, Stack: StackKarpenter, Walls: []time.Duration{3 * sec}, Requests: map[string]int{"total": 4, "ssm:GetParameters": 1, "ec2:DescribeImages": 3}},
+		{Variant: VariantA, N: 60, Stack: StackConventional, Walls: []time.Duration{9 * sec}, Requests: map[string]int{"total": 240}},
+		{Variant: VariantB, N: 60, Stack: StackKarpenter, Walls: []time.Duration{sec}, Requests: map[string]int{"total": 30}},
+		{Variant: VariantB, N: 60, Stack: StackConventional, Walls: []time.Duration{sec}, Requests: map[string]int{"total": 20}},
+	}, Startup: map[string][]StartupSample{"terraform-provider-karpenter": {{Schema: 120 * time.Millisecond}, {Schema: 200 * time.Millisecond}, {Schema: 130 * time.Millisecond}}}}
+	md := r.Markdown()
+	for _, want := range []string{
+		"| AWS requests for 60 classes + 60 pools on one alias ≤ 15 | 4 (ec2:DescribeImages 3, ssm:GetParameters 1) | yes |",
+		"| plan time for 120 resources ≤ 1.5× terraform_data | 3.0× (3.00 s vs 1.00 s) | **no** |",
+		"| ≥ 5× fewer requests than the conventional stack (variant A, N=60) | 60.0× fewer (240 vs 4) | yes |",
+		"| ≥ 5× fewer requests than the conventional stack (variant B, N=60) | 1.5× more (20 vs 30) | **no** |",
+		"| provider ready to serve (GetProviderSchema answered) < 150 ms | median 130 ms | yes |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}

@@ -21,7 +21,9 @@ func (r *Report) Markdown() string {
 		b.WriteString(" " + n)
 	}
 	if len(r.Cells) > 0 {
-		fmt.Fprintf(&b, "\n`go run ./internal/cmd/bench -n %s -runs %d`: `terraform plan -input=false` (default -parallelism=10) of N EC2NodeClasses + N NodePools, %d runs per row, against the in-process emulator on loopback (1 ms per answer).\n\n",
+		fmt.Fprintf(&b, "\n`go run ./internal/cmd/bench -n %s -runs %d`: `terraform plan -input=false` (default -parallelism=10) of N EC2NodeClasses + N NodePools, %d runs per row, against the in-process emulator on loopback (1 ms per answer). "+
+			"Variant A: every class on one alias; B: a distinct selector per class (even classes a name, odd ones an SSM parameter). "+
+			"\"CPU, all processes\" is the user+system time of terraform and every plugin it waited for (a figure less sensitive to the machine's load than wall time); \"plugin\" columns are the provider processes alone (peak RSS of the largest, CPU summed over the starts).\n\n",
 			joinInts(r.Options.Sizes), r.Options.Runs, r.Options.Runs)
 	} else {
 		b.WriteString("\n")
@@ -70,9 +72,16 @@ func (r *Report) Markdown() string {
 			if conv == nil {
 				continue
 			}
-			fmt.Fprintf(&b, "| %s | %d | %.2f | %.1f× fewer (%d vs %d) |\n", c.Variant, c.N,
+			fmt.Fprintf(&b, "| %s | %d | %.2f | %s (%d vs %d) |\n", c.Variant, c.N,
 				float64(c.Median())/float64(conv.Median()),
-				float64(conv.Requests["total"])/float64(max(1, c.Requests["total"])), conv.Requests["total"], c.Requests["total"])
+				fewer(conv.Requests["total"], c.Requests["total"]), conv.Requests["total"], c.Requests["total"])
+		}
+	}
+
+	if t := r.targets(); len(t) > 0 {
+		b.WriteString("\nTargets (issue \"Performance and reliability\"), read off the tables above:\n\n| target | measured | met |\n|---|---|---|\n")
+		for _, row := range t {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", row[0], row[1], row[2])
 		}
 	}
 
@@ -103,6 +112,52 @@ func (r *Report) Markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// targets checks the issue's targets against the cells that measure them;
+// a target whose cell was not run is left out.
+func (r *Report) targets() [][3]string {
+	yes := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "**no**"
+	}
+	var out [][3]string
+	if c := r.find(VariantA, 60, StackKarpenter); c != nil {
+		n := c.Requests["total"]
+		out = append(out, [3]string{"AWS requests for 60 classes + 60 pools on one alias ≤ 15", fmt.Sprintf("%d (%s)", n, perAction(c.Requests)), yes(n <= 15)})
+		if base := r.find(VariantA, 60, StackBaseline); base != nil {
+			ratio := float64(c.Median()) / float64(base.Median())
+			out = append(out, [3]string{"plan time for 120 resources ≤ 1.5× terraform_data", fmt.Sprintf("%.1f× (%s vs %s)", ratio, seconds(c.Median()), seconds(base.Median())), yes(ratio <= 1.5)})
+		}
+	}
+	for _, v := range []Variant{VariantA, VariantB} {
+		c, conv := r.find(v, 60, StackKarpenter), r.find(v, 60, StackConventional)
+		if c == nil || conv == nil {
+			continue
+		}
+		ratio := float64(conv.Requests["total"]) / float64(max(1, c.Requests["total"]))
+		out = append(out, [3]string{fmt.Sprintf("≥ 5× fewer requests than the conventional stack (variant %s, N=60)", v),
+			fmt.Sprintf("%s (%d vs %d)", fewer(conv.Requests["total"], c.Requests["total"]), conv.Requests["total"], c.Requests["total"]), yes(ratio >= 5)})
+	}
+	if ss := r.Startup["terraform-provider-karpenter"]; len(ss) > 0 {
+		var schema []time.Duration
+		for _, s := range ss {
+			schema = append(schema, s.Schema)
+		}
+		m := median(schema)
+		out = append(out, [3]string{"provider ready to serve (GetProviderSchema answered) < 150 ms", "median " + millis(m), yes(m < 150*time.Millisecond)})
+	}
+	return out
+}
+
+// fewer says how many times fewer requests ours made than theirs, or more.
+func fewer(theirs, ours int) string {
+	if ours <= theirs {
+		return fmt.Sprintf("%.1f× fewer", float64(theirs)/float64(max(1, ours)))
+	}
+	return fmt.Sprintf("%.1f× more", float64(ours)/float64(max(1, theirs)))
 }
 
 func (r *Report) find(v Variant, n int, s Stack) *Cell {
