@@ -36,6 +36,8 @@ type Cache struct {
 	paramErr map[string]error
 	types    *cached[[]ec2types.InstanceTypeInfo]
 	clusters map[string]cached[Cluster]
+
+	batcher paramBatcher
 }
 
 type cached[T any] struct {
@@ -167,7 +169,8 @@ func imageFromSDK(img ec2types.Image) Image {
 // GetParameters looks names up in SSM, SSMBatchSize names a call, and returns
 // an entry for every name: Found is false for a parameter SSM does not have
 // (Karpenter treats that as "this variant does not exist"). Names already
-// asked for in this process are not asked again.
+// asked for in this process are not asked again, and names concurrent
+// callers ask for within SSMBatchWindow share calls (ssmbatch.go).
 func (c *Cache) GetParameters(ctx context.Context, names []string) (map[string]Parameter, error) {
 	uniq := dedupe(names)
 	c.mu.Lock()
@@ -184,15 +187,16 @@ func (c *Cache) GetParameters(ctx context.Context, names []string) (map[string]P
 	}
 	c.mu.Unlock()
 
-	for start := 0; start < len(missing); start += SSMBatchSize {
-		batch := missing[start:min(start+SSMBatchSize, len(missing))]
-		key := "ssm:" + strings.Join(batch, "\x00")
-		_, err, _ := c.group.Do(key, func() (any, error) {
-			return nil, c.getParameterBatch(ctx, batch)
-		})
-		if err != nil {
-			return nil, err
+	var firstErr error
+	for _, pb := range c.join(ctx, missing) {
+		// Every batch is awaited, also after an error, so a cancelled
+		// caller is counted out of each (await).
+		if err := c.await(ctx, pb); err != nil && firstErr == nil {
+			firstErr = err
 		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
 	}
 
 	out := make(map[string]Parameter, len(uniq))
