@@ -21,6 +21,9 @@ func FuzzShellLint(f *testing.F) {
 		bs + "--kubelet-extra-args --eviction-hard=memory.available<500Mi >> log 2>&1",
 		"#!/bin/bash\nsudo bash /etc/eks/bootstrap.sh c --b64-cluster-ca=\"$CA\"\n--kubelet-extra-args x\n",
 		"#!/bin/bash\ncat <<EOF\n$(echo hi)\nEOF\n",
+		"#!/bin/bash\nT=x; T+=y; export A=\"$T\"\nif a; then B=(1 2); fi\nf() { local C; read -r D; }\n/etc/eks/bootstrap.sh c --kubelet-extra-args \"--register-with-taints=$T\" $A ${B:-$(c)} ${!E} ${F[0]}\n",
+		"#!/bin/bash\nfor T in a b; do export KUBELET_EXTRA_ARGS=$T; done\nsudo -E env Y=1 /etc/eks/bootstrap.sh c | tee x &\n",
+		"/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=k:NoExecute --register-with-taints=' --kubelet-extra-args y\n",
 	} {
 		f.Add(s)
 	}
@@ -162,6 +165,7 @@ func FuzzNodeConfig(f *testing.F) {
 	f.Add("kind: NodeConfig\napiVersion: v1\n---\nkind: NodeConfig\n")
 	f.Add("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: &a\n  x: *a\n")
 	f.Add("<powershell>\n& $EKSBootstrapScriptFile -EKSClusterName x -KubeletExtraArgs '--register-with-taints=a=b:NoSchedule'\n</powershell>\n")
+	f.Add("<powershell>\n$a = @\"\n$(x `\n\"@\n[string]$b = \u201c$a\u201d\n& $b -Kubelet:\"`\"$(\" @args <# x\n</powershell>\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, fam := range Families {
 			for _, fi := range Lint(fam, s, v1_14) {

@@ -95,6 +95,11 @@ func TestRenderGolden(t *testing.T) {
 	old.Karpenter = versions.Karpenter{Minor: 4, Patch: 0} // before do-not-sync-taints
 	brDefaultBind := raid
 	brDefaultBind.BottlerocketDefaultBind = true
+	// Two taints with one key share one node-taints array (Karpenter
+	// appends to the key's list), in the NodePool's order.
+	sharedKey := baseOptions()
+	sharedKey.Taints = []taints.Taint{{Key: "a", Value: "1", Effect: taints.NoSchedule}}
+	sharedKey.StartupTaints = []taints.Taint{{Key: "a", Value: "2", Effect: taints.NoExecute}}
 
 	cases := []struct {
 		name   string
@@ -118,9 +123,13 @@ func TestRenderGolden(t *testing.T) {
 		{"bottlerocket_userdata", Bottlerocket, with(baseOptions(), brUserData)},
 		{"bottlerocket_taints_labels_kubelet_raid0", Bottlerocket, raid},
 		{"bottlerocket_raid0_default_bind", Bottlerocket, brDefaultBind},
+		{"bottlerocket_ipv6", Bottlerocket, ipv6},
+		{"bottlerocket_shared_taint_key", Bottlerocket, sharedKey},
 		{"windows2022_default", Windows2022, baseOptions()},
 		{"windows2022_userdata", Windows2022, with(baseOptions(), psUserData)},
+		{"windows2022_ipv6", Windows2022, ipv6},
 		{"windows2019_taints_labels_kubelet", Windows2019, richOptions()},
+		{"windows2025_default", Windows2025, baseOptions()},
 		{"custom_passthrough", Custom, with(baseOptions(), shellUserData)},
 	}
 	for _, c := range cases {
@@ -152,6 +161,8 @@ func TestRenderCustomGolden(t *testing.T) {
 	ipv6.ServiceCIDR, ipv6.ClusterDNS = "fd30:1c53:5f8a::/108", "fd30:1c53:5f8a::a"
 	brFull := full
 	brFull.KubeletExtraArgs, brFull.PreBootstrapScript, brFull.PostBootstrapScript = nil, "", ""
+	sharedKey := minimal
+	sharedKey.RegisterWithTaints = []taints.Taint{{Key: "a", Value: "1", Effect: taints.NoSchedule}, {Key: "a", Value: "2", Effect: taints.NoExecute}}
 	cases := []struct {
 		name string
 		b    Bootstrap
@@ -163,8 +174,11 @@ func TestRenderCustomGolden(t *testing.T) {
 		{"custom_bootstrap_sh_describe_cluster", Bootstrap{ClusterName: "prod-1"}, FormatBootstrapSh},
 		{"custom_nodeadm_minimal", minimal, FormatNodeadm},
 		{"custom_nodeadm_full", full, FormatNodeadm},
+		{"custom_nodeadm_ipv6", ipv6, FormatNodeadm},
 		{"custom_bottlerocket_minimal", minimal, FormatBottlerocket},
 		{"custom_bottlerocket_full", brFull, FormatBottlerocket},
+		{"custom_bottlerocket_ipv6", ipv6, FormatBottlerocket},
+		{"custom_bottlerocket_shared_taint_key", sharedKey, FormatBottlerocket},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

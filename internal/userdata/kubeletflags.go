@@ -1,6 +1,8 @@
 package userdata
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -26,16 +28,22 @@ func flagValue(fields []string, i int, name string) (string, int, bool) {
 }
 
 // checkKubeletFlags checks kubelet command-line arguments as the kubelet
-// receives them (after the shell's and systemd's quote removal). It records
-// the taints registered and returns them.
-func (c *lintCtx) checkKubeletFlags(fields []string, where string) {
+// receives them (after the shell's and systemd's quote removal) and returns
+// the taints they register: every --register-with-taints is parsed and
+// checked, the last one wins.
+func (c *lintCtx) checkKubeletFlags(fields []string, where string) kubeletTaints {
+	var kt kubeletTaints
+	var values []string
 	for i := 0; i < len(fields); {
 		if v, n, ok := flagValue(fields, i, "--register-with-taints"); ok {
 			var next string
 			if i+n < len(fields) {
 				next = fields[i+n]
 			}
-			c.checkTaintFlag(v, next, where)
+			ts, ok := c.checkTaintFlag(v, next, where)
+			kt.replace(ts)
+			kt.exits = kt.exits || !ok
+			values = append(values, v)
 			i += n
 			continue
 		}
@@ -46,12 +54,45 @@ func (c *lintCtx) checkKubeletFlags(fields []string, where string) {
 		}
 		i++
 	}
+	if len(values) > 1 {
+		c.add(rules.New(ruleOptionRepeated, rules.Path{},
+			"--register-with-taints is given %d times %s (%s). The kubelet keeps only the last one: each occurrence replaces the whole list, so the node registers with %s and the taints of the earlier ones are dropped. Pass a single --register-with-taints with every taint joined by \",\", e.g. --register-with-taints=%s.",
+			len(values), where, quoteAll(values), quoteList(kt.taints), mergedTaints(kt)))
+	}
+	return kt
+}
+
+// quoteAll quotes each value, for findings that list them.
+func quoteAll(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// mergedTaints joins every taint of every occurrence (first occurrence of a
+// key and effect kept), to suggest one flag instead of several.
+func mergedTaints(kt kubeletTaints) string {
+	var all []taints.Taint
+	for _, d := range kt.discarded {
+		all = append(all, d.taints...)
+	}
+	all = append(all, kt.taints...)
+	var out []taints.Taint
+	for _, t := range all {
+		if !slices.ContainsFunc(out, t.Matches) {
+			out = append(out, t)
+		}
+	}
+	return taints.Join(out)
 }
 
 // checkTaintFlag checks one --register-with-taints value with the kubelet's
-// rules; next is the field after it, to recognise a list split at a space.
-func (c *lintCtx) checkTaintFlag(v, next, where string) {
-	c.sawTaintFlag = true
+// rules and returns the taints it parses to, or false when the kubelet
+// cannot parse it and exits; next is the field after it, to recognise a
+// list split at a space.
+func (c *lintCtx) checkTaintFlag(v, next, where string) ([]taints.Taint, bool) {
 	items := strings.Split(v, ",")
 	spaced := false
 	for _, it := range items {
@@ -69,7 +110,7 @@ func (c *lintCtx) checkTaintFlag(v, next, where string) {
 		c.add(rules.New(ruleTaintsSpace, rules.Path{},
 			"--register-with-taints %q %s has a space inside the taint list (next word %q). systemd splits the arguments at whitespace, so the kubelet sees an empty or space-prefixed item (`invalid taint spec`) or a stray argument (`unknown command`) and exits. Join the taints with \",\" and no spaces, e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute,team=a:NoSchedule.",
 			v, where, next))
-		return
+		return nil, false
 	}
 	ts, err := taints.Parse(v)
 	if err != nil {
@@ -80,15 +121,33 @@ func (c *lintCtx) checkTaintFlag(v, next, where string) {
 		c.add(rules.New(ruleTaintInvalid, rules.Path{},
 			"--register-with-taints %q %s is rejected by the kubelet: %q.%s The kubelet exits and the node never registers. Write items as key=value:Effect or key:Effect joined by \",\", e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute.",
 			v, where, err.Error(), why))
-		return
+		return nil, false
 	}
 	for _, t := range ts {
 		for _, fe := range t.Validate() {
 			c.add(rules.New(ruleTaintInvalid, rules.Path{},
 				"--register-with-taints item %q %s: %s %q: %s. %s", t.String(), where, fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
 		}
-		c.registered = append(c.registered, t)
 	}
+	return ts, true
+}
+
+// lastTaintFlag is what a kubelet command line registers, without checking
+// it: for values the kubelet never sees (an earlier --kubelet-extra-args),
+// to explain what was discarded.
+func lastTaintFlag(fields []string) kubeletTaints {
+	var kt kubeletTaints
+	for i := 0; i < len(fields); {
+		v, n, ok := flagValue(fields, i, "--register-with-taints")
+		if !ok {
+			i++
+			continue
+		}
+		ts, _ := taints.Parse(v)
+		kt.replace(ts)
+		i += n
+	}
+	return kt
 }
 
 // checkLabelFlag checks a --node-labels value with the kubelet's rules.

@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -18,14 +17,12 @@ type lintCtx struct {
 	family    Family
 	karpenter versions.Karpenter
 	fs        rules.Findings
-	// registered are the taints the userData registers the node with
-	// (bootstrap.sh extra args, NodeConfig, Bottlerocket node-taints).
-	registered   []taints.Taint
-	sawTaintFlag bool
-	// ignored is source text the checks proved ineffective (a
-	// `--kubelet-extra-args=...` word); the raw-text fallback of the
-	// unregistered-taint check does not count taints inside it.
-	ignored []string
+	// regs are the ways the userData registers the node's taints, one per
+	// bootstrap.sh or Start-EKSBootstrap.ps1 call, Bottlerocket node-taints.
+	regs []registration
+	// nodeConfig accumulates the NodeConfig documents (Custom userData), in
+	// the order nodeadm merges them; nil when there is none.
+	nodeConfig *nodeConfigTaints
 }
 
 func (c *lintCtx) add(f ...rules.Finding) { c.fs = append(c.fs, f...) }
@@ -145,7 +142,7 @@ func (c *lintCtx) lintWindows(ud string) {
 // through unchanged), lints it and then requires the unregistered taint.
 func (c *lintCtx) lintCustom(ud string) {
 	switch {
-	case ud == "":
+	case strings.TrimSpace(ud) == "":
 	case looksLikeMIME(ud):
 		if a, ok := c.readMIME(ud); ok {
 			for i, p := range a.Parts {
@@ -161,12 +158,76 @@ func (c *lintCtx) lintCustom(ud string) {
 		c.lintBottlerocket(ud)
 	case isNodeConfigKind(ud):
 		c.lintNodeConfig(ud, "")
-	case strings.Contains(strings.ToLower(ud), "<powershell>"):
-		// Windows custom AMIs: PowerShell is not analysed further.
+	case isPowerShell(ud):
+		c.lintPowerShell(ud)
 	case isShellScript(ud):
 		c.lintShell(ud, "")
+	case cloudInitType(ud) != "":
+		// #cloud-config, #include, #cloud-boothook, a script for another
+		// interpreter: cloud-init handles them; not analysed.
+	default:
+		c.lintNotRun(ud)
 	}
 	c.checkUnregistered(ud)
+}
+
+// cloudInitTypes are the first-line markers cloud-init recognises in
+// userData that is not MIME (cloudinit/handlers type_from_starts_with,
+// matched case-insensitively after leading whitespace, longest first).
+var cloudInitTypes = []struct{ prefix, contentType string }{
+	{"#cloud-config-archive", "text/cloud-config-archive"},
+	{"#cloud-config-jsonp", "text/cloud-config-jsonp"},
+	{"## template: jinja", "text/jinja2"},
+	{"#cloud-boothook", "text/cloud-boothook"},
+	{"#cloud-config", "text/cloud-config"},
+	{"#include-once", "text/x-include-once-url"},
+	{"#part-handler", "text/part-handler"},
+	{"#upstart-job", "text/upstart-job"},
+	{"#include", "text/x-include-url"},
+	{"#!", "text/x-shellscript"},
+}
+
+// cloudInitType is the content type cloud-init gives non-MIME userData,
+// or "" when it recognises none (then it runs nothing).
+func cloudInitType(ud string) string {
+	l := strings.ToLower(strings.TrimLeft(ud, " \t\r\n\v\f"))
+	for _, t := range cloudInitTypes {
+		if strings.HasPrefix(l, t.prefix) {
+			return t.contentType
+		}
+	}
+	return ""
+}
+
+// lintNotRun handles Custom userData in no format cloud-init runs (not
+// MIME, no #! line, not #cloud-config or another cloud-init marker):
+// cloud-init types it text/x-not-multipart, logs "Unhandled non-multipart
+// (text/x-not-multipart) userdata" and runs nothing. A script that calls
+// bootstrap.sh then surely never bootstraps the node: an error. Other text
+// may be meant for an AMI that reads userData without cloud-init (Talos,
+// Ignition): a warning. Text that parses as shell is linted as shell too,
+// so that adding the #! line does not uncover its other errors one by one.
+func (c *lintCtx) lintNotRun(ud string) {
+	first, _, _ := strings.Cut(strings.TrimLeft(ud, " \t\r\n"), "\n")
+	first = shorten(strings.TrimSpace(first), 80)
+	f, err := parseShell(ud)
+	if err != nil {
+		c.add(rules.New(ruleNotRunByCloudInit, rules.Path{},
+			"The userData starts with %q: no #! line, no MIME headers, not #cloud-config or another cloud-init format. On an AMI that boots with cloud-init (the EKS AMIs do), cloud-init types it text/x-not-multipart, logs \"Unhandled non-multipart (text/x-not-multipart) userdata\" and runs nothing, so nothing bootstraps the node. If the AMI reads its userData in another way, ignore this; otherwise start a shell script with #!/bin/bash or cloud-config with #cloud-config.",
+			first).AsWarning())
+		return
+	}
+	before := len(c.regs)
+	c.lintParsedShell(f, ud, "")
+	if len(c.regs) == before {
+		c.add(rules.New(ruleNotRunByCloudInit, rules.Path{},
+			"The userData starts with %q: no #! line, no MIME headers, not #cloud-config or another cloud-init format. On an AMI that boots with cloud-init (the EKS AMIs do), cloud-init types it text/x-not-multipart, logs \"Unhandled non-multipart (text/x-not-multipart) userdata\" and does not run it as a script. If the AMI reads its userData in another way, ignore this; otherwise make the first line #!/bin/bash (a script) or #cloud-config.",
+			first).AsWarning())
+		return
+	}
+	c.add(rules.New(ruleNotRunByCloudInit, rules.Path{},
+		"The userData has no #! line (its first line is %q), so its %s never runs: cloud-init runs userData as a script only when it starts with #! (or is a text/x-shellscript MIME part), and types this text text/x-not-multipart, logs \"Unhandled non-multipart (text/x-not-multipart) userdata\" and runs nothing. The node never joins, and Karpenter deletes the NodeClaim after the 15-minute registration timeout and launches another. Make #!/bin/bash the first line.",
+		first, strings.TrimPrefix(c.regs[before].where, "the ")))
 }
 
 func partName(i int) string { return "MIME part " + strconv.Itoa(i+1) }

@@ -1,6 +1,7 @@
 package userdata
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -32,22 +33,9 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 				"settings.kubernetes.node-taints sets %s, but Karpenter replaces node-taints with the NodePool taints and karpenter.sh/unregistered, so these taints never reach the node. Put them on the NodePool (`taints` or `startup_taints`).",
 				strings.Join(sortedKeys(k.NodeTaints), ", ")))
 		}
-		for _, o := range []struct {
-			key string
-			set bool
-			by  string
-		}{
-			{"api-server", k.APIServer != nil, "the cluster endpoint"},
-			{"cluster-certificate", k.ClusterCertificate != nil, "the cluster CA bundle"},
-			{"cluster-name", k.ClusterName != nil, "the cluster name"},
-			{"max-pods", k.MaxPods != nil, "spec.kubelet.maxPods or the instance type's pod capacity"},
-		} {
-			if o.set {
-				c.add(rules.New(ruleBROverridden, rules.Path{},
-					"settings.kubernetes.%s is set, but Karpenter always overwrites it with %s. Drop it from the userData; set max pods with the EC2NodeClass kubelet.max_pods.", o.key, o.by))
-			}
-		}
+		c.checkBROverridden(k)
 	} else {
+		reg := registration{where: "settings.kubernetes.node-taints", set: len(k.NodeTaints) > 0}
 		for _, key := range sortedKeys(k.NodeTaints) {
 			for _, v := range k.NodeTaints[key] {
 				value, effect, ok := cutLast(v, ":")
@@ -60,9 +48,10 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 						"settings.kubernetes.node-taints entry %q = %q: %s %q: %s. Bottlerocket's kubelet rejects it and the node never registers; write entries as key = [\"value:Effect\"] or key = [\":Effect\"]; %s",
 						key, v, fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
 				}
-				c.registered = append(c.registered, t)
+				reg.taints = append(reg.taints, t)
 			}
 		}
+		c.regs = append(c.regs, reg)
 	}
 	if len(k.NodeLabels) > 0 {
 		pairs := make([]string, 0, len(k.NodeLabels))
@@ -78,4 +67,40 @@ func cutLast(s, sep string) (before, after string, found bool) {
 		return s[:i], s[i+len(sep):], true
 	}
 	return s, "", false
+}
+
+// checkBROverridden reports the settings Karpenter always overwrites, each
+// with the user's value and where the value really comes from.
+func (c *lintCtx) checkBROverridden(k brKubernetes) {
+	str := func(p *string) (string, bool) {
+		if p == nil {
+			return "", false
+		}
+		return strconv.Quote(*p), true
+	}
+	for _, o := range []struct {
+		key string
+		get func() (string, bool)
+		by  string
+		fix string
+	}{
+		{"api-server", func() (string, bool) { return str(k.APIServer) }, "the cluster's API server endpoint",
+			"the endpoint comes from the provider's cluster settings (cluster.endpoint, or discovered from cluster.name)"},
+		{"cluster-certificate", func() (string, bool) { return str(k.ClusterCertificate) }, "the cluster CA bundle (or removes it when there is none)",
+			"the CA bundle comes from the provider's cluster settings (cluster.certificate_authority, or discovered from cluster.name)"},
+		{"cluster-name", func() (string, bool) { return str(k.ClusterName) }, "the cluster name",
+			"the name comes from the provider's cluster.name"},
+		{"max-pods", func() (string, bool) {
+			if k.MaxPods == nil {
+				return "", false
+			}
+			return strconv.Itoa(*k.MaxPods), true
+		}, "spec.kubelet.maxPods or, without it, the instance type's pod capacity",
+			"set max pods with the EC2NodeClass kubelet.max_pods"},
+	} {
+		if v, ok := o.get(); ok {
+			c.add(rules.New(ruleBROverridden, rules.Path{},
+				"settings.kubernetes.%s = %s is set, but Karpenter always overwrites it with %s, so the node never gets this value. Drop it from the userData: %s.", o.key, v, o.by, o.fix))
+		}
+	}
 }

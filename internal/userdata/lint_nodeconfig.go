@@ -2,6 +2,7 @@ package userdata
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -49,30 +50,19 @@ func (c *lintCtx) lintNodeConfig(doc, where string) {
 		c.add(f)
 		return
 	}
-	for _, fl := range nc.Spec.Kubelet.Flags {
-		if (fl == "--register-with-taints" || strings.HasPrefix(fl, "--register-with-taints=")) && c.family == AL2023 {
-			c.add(rules.New(ruleNodeConfigTaintFlag, rules.Path{},
-				"spec.kubelet.flags%s contains %q. nodeadm appends flags to the kubelet command line and flags override the config file, so this replaces Karpenter's registerWithTaints: karpenter.sh/unregistered and the NodePool taints are dropped (non-Custom nodes get taints only from userData). Remove the flag and put the taints on the NodePool (`taints`/`startup_taints`).",
-				in(where), fl))
-		}
+	if c.family == AL2023 {
+		c.checkTaintFlagOverride(nc.Spec.Kubelet.Flags, where)
 	}
-	c.checkKubeletFlags(splitFlagList(nc.Spec.Kubelet.Flags), "in NodeConfig spec.kubelet.flags"+in(where))
-	if raw, ok := nc.Spec.Kubelet.Config["registerWithTaints"]; ok {
-		var ts []taints.Taint
-		if err := json.Unmarshal(raw, &ts); err != nil {
-			c.add(rules.New(ruleNodeConfigInvalid, rules.Path{},
-				"spec.kubelet.config.registerWithTaints%s is not a list of {key, value, effect}: %v. nodeadm cannot decode the kubelet configuration.", in(where), err))
-		} else if c.family != AL2023 {
-			for _, t := range ts {
-				for _, fe := range t.Validate() {
-					c.add(rules.New(ruleTaintInvalid, rules.Path{},
-						"registerWithTaints%s item %s: %s %q: %s. The kubelet or API server rejects it and the node never registers; %s", in(where), quoteTaint(t), fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
-				}
-			}
-			c.registered = append(c.registered, ts...)
-		}
-	}
+	kt := c.checkKubeletFlags(splitFlagList(nc.Spec.Kubelet.Flags), "in NodeConfig spec.kubelet.flags"+in(where))
 	if c.family != AL2023 {
+		// Custom: the NodeConfig documents are what registers the node.
+		if c.nodeConfig == nil {
+			c.nodeConfig = &nodeConfigTaints{}
+		}
+		c.nodeConfig.addFlags(kt)
+		if raw, ok := nc.Spec.Kubelet.Config["registerWithTaints"]; ok {
+			c.checkRegisterWithTaints(raw, where)
+		}
 		return
 	}
 	var overridden []string
@@ -119,4 +109,61 @@ func stripYAMLComments(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// checkTaintFlagOverride reports a --register-with-taints among the AL2023
+// NodeConfig flags. nodeadm writes the flags into NODEADM_KUBELET_ARGS and
+// systemd splits that at whitespace, so a flag hidden inside a longer entry
+// ("--node-labels=a=b --register-with-taints=...") reaches the kubelet too.
+func (c *lintCtx) checkTaintFlagOverride(flags []string, where string) {
+	for _, entry := range flags {
+		fields, _, err := splitSystemd(entry)
+		if err != nil {
+			fields = []string{entry}
+		}
+		for _, f := range fields {
+			if f != "--register-with-taints" && !strings.HasPrefix(f, "--register-with-taints=") {
+				continue
+			}
+			inside := ""
+			if f != entry {
+				inside = fmt.Sprintf(" (the entry %q reaches the kubelet as separate arguments, because nodeadm writes the flags into NODEADM_KUBELET_ARGS and systemd splits it at whitespace)", entry)
+			}
+			c.add(rules.New(ruleNodeConfigTaintFlag, rules.Path{},
+				"spec.kubelet.flags%s passes %q%s. nodeadm appends flags to the kubelet command line and flags override the config file, so this replaces Karpenter's registerWithTaints: karpenter.sh/unregistered and the NodePool taints are dropped (non-Custom nodes get taints only from userData). Remove the flag and put the taints on the NodePool (`taints`/`startup_taints`).",
+				in(where), f, inside))
+			break
+		}
+	}
+}
+
+// checkRegisterWithTaints reads spec.kubelet.config.registerWithTaints of
+// a Custom NodeConfig. nodeadm hands spec.kubelet.config to the kubelet as
+// its configuration, so a value that is not a list of taints stops the
+// kubelet. (On AL2023 Karpenter's own list replaces it whatever it is, which
+// nodeconfig-field-overridden reports.)
+func (c *lintCtx) checkRegisterWithTaints(raw json.RawMessage, where string) {
+	var ts []taints.Taint
+	if err := json.Unmarshal(raw, &ts); err != nil {
+		c.nodeConfig.explained = true
+		c.add(rules.New(ruleNodeConfigInvalid, rules.Path{},
+			"spec.kubelet.config.registerWithTaints%s is %s, which is not a list of taints (%v). nodeadm passes spec.kubelet.config to the kubelet as its configuration file, the kubelet cannot decode it and exits, and the node never registers. Write a list of {key, value, effect} objects, e.g. registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}].",
+			in(where), shorten(string(raw), 200), err))
+		return
+	}
+	for _, t := range ts {
+		for _, fe := range t.Validate() {
+			c.add(rules.New(ruleTaintInvalid, rules.Path{},
+				"registerWithTaints%s item %s: %s %q: %s. The kubelet or API server rejects it and the node never registers; %s", in(where), quoteTaint(t), fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
+		}
+	}
+	c.nodeConfig.addConfig(ts)
+}
+
+// shorten cuts s for a finding, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }

@@ -1,6 +1,8 @@
 package userdata
 
 import (
+	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -26,7 +28,8 @@ func in(where string) string {
 	return " (" + where + ")"
 }
 
-// lintShell parses a shell script and checks its bootstrap.sh calls.
+// lintShell parses a shell script and checks its bootstrap.sh calls, with
+// the variables the script assigns followed through the syntax tree.
 func (c *lintCtx) lintShell(script, where string) {
 	f, err := parseShell(script)
 	if err != nil {
@@ -34,9 +37,16 @@ func (c *lintCtx) lintShell(script, where string) {
 			"The shell script%s does not parse: %v. bash stops there when cloud-init runs it, so nothing after it (including the bootstrap) runs. Fix the syntax; `bash -n script.sh` shows the same error.", in(where), err))
 		return
 	}
+	c.lintParsedShell(f, script, where)
+}
+
+func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
+	vars := collectVars(f)
 	for _, call := range calls(f) {
 		c.checkContinuation(call, where)
-		idx := call.bootstrapIndex()
+		env := vars.envAt(call.Call)
+		args := resolveArgs(call.Call.Args, env)
+		idx := bootstrapIndexIn(len(args), func(i int) (string, bool) { return args[i].Value, args[i].Known })
 		if idx < 0 {
 			continue
 		}
@@ -45,14 +55,14 @@ func (c *lintCtx) lintShell(script, where string) {
 		case AL2023:
 			c.add(rules.New(ruleAL2023BootstrapSh, rules.Path{},
 				"Line %d%s calls %s. On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm. Remove the call: Karpenter appends its own NodeConfig, and extra kubelet settings go into a NodeConfig document (spec.kubelet.config) in userData.",
-				line, in(where), call.Args[idx].Value))
+				line, in(where), args[idx].Value))
 			continue
 		case AL2:
 			c.add(rules.New(ruleAL2BootstrapCall, rules.Path{},
 				"Line %d%s calls %s itself. With amiFamily AL2 Karpenter appends its own bootstrap.sh call after the userData, so the node is bootstrapped twice and Karpenter's call rewrites the kubelet drop-ins. Remove the call (Karpenter passes spec.kubelet, labels and taints), or use amiFamily Custom and register karpenter.sh/unregistered:NoExecute yourself.",
-				line, in(where), call.Args[idx].Value))
+				line, in(where), args[idx].Value))
 		}
-		c.checkBootstrapCall(script, call, idx, where)
+		c.checkBootstrapCall(script, call, args, idx, env, where)
 	}
 }
 
@@ -73,33 +83,45 @@ func (c *lintCtx) checkContinuation(call shellCall, where string) {
 		call.Call.Pos().Line(), in(where), opt, opt))
 }
 
+// optionValue is one bootstrap.sh option with its value, as its case loop
+// sees them.
+type optionValue struct {
+	name  string
+	value callArg
+	line  int
+}
+
 // checkBootstrapCall walks a bootstrap.sh argument list as bootstrap.sh's
-// case loop does.
-func (c *lintCtx) checkBootstrapCall(script string, call shellCall, idx int, where string) {
-	args := call.Args[idx+1:]
+// case loop does, and records what the call registers: bootstrap.sh keeps
+// the last value of each option (`KUBELET_EXTRA_ARGS=$2`), and reads
+// KUBELET_EXTRA_ARGS from its environment when no --kubelet-extra-args is
+// given.
+func (c *lintCtx) checkBootstrapCall(script string, call shellCall, args []callArg, idx int, env shellEnv, where string) {
 	line := int(call.Call.Pos().Line())
-	for j := 0; j < len(args); j++ {
+	var opts []optionValue
+	var spread []callArg // unresolved unquoted expansions, which may carry options
+	for j := idx + 1; j < len(args); j++ {
 		a := args[j]
 		text := a.Value
-		if !a.Static {
+		if !a.Known {
 			text = a.Prefix
 		}
 		if strings.HasPrefix(text, "--") && strings.Contains(text, "=") {
 			opt, val, _ := strings.Cut(text, "=")
-			c.add(optionEquals(line, where, opt, val, a.Static))
-			c.ignored = append(c.ignored, script[a.Node.Pos().Offset():a.Node.End().Offset()])
+			c.add(optionEquals(line, where, opt, val, a.Known))
 			continue
 		}
-		if !a.Static {
+		if !a.Known {
+			if a.Spread {
+				spread = append(spread, a)
+			}
 			continue
 		}
 		switch {
 		case bootstrapOptions[text]:
 			if j+1 < len(args) {
 				j++
-				if text == "--kubelet-extra-args" && args[j].Static {
-					c.checkExtraArgs(args[j].Value, line, where)
-				}
+				opts = append(opts, optionValue{name: text, value: args[j], line: int(args[j].Word.Pos().Line())})
 			}
 		case strings.HasPrefix(text, "--"):
 			c.add(rules.New(ruleOptionUnknown, rules.Path{},
@@ -107,7 +129,133 @@ func (c *lintCtx) checkBootstrapCall(script string, call shellCall, idx int, whe
 				line, in(where), text, "--apiserver-endpoint, --b64-cluster-ca, --dns-cluster-ip, --ip-family, --kubelet-extra-args, --local-disks, --use-max-pods, ..."))
 		}
 	}
-	c.checkRedirects(call, idx, line, where)
+	c.checkRepeatedOptions(script, opts, line, where)
+	c.regs = append(c.regs, c.bootstrapRegistration(script, call, args[:idx], opts, spread, env, line, where))
+	c.checkRedirects(call, args, idx, line, where)
+}
+
+// checkRepeatedOptions reports an option given twice to one call: each
+// occurrence overwrites the variable the previous one set.
+func (c *lintCtx) checkRepeatedOptions(script string, opts []optionValue, line int, where string) {
+	seen := map[string][]optionValue{}
+	var order []string
+	for _, o := range opts {
+		if seen[o.name] == nil {
+			order = append(order, o.name)
+		}
+		seen[o.name] = append(seen[o.name], o)
+	}
+	for _, name := range order {
+		occ := seen[name]
+		if len(occ) < 2 {
+			continue
+		}
+		vals := make([]string, len(occ))
+		for i, o := range occ {
+			vals[i] = argText(script, o.value)
+		}
+		fix := "Pass it once."
+		if name == "--kubelet-extra-args" {
+			fix = "Pass it once, with every kubelet flag in the one value, e.g. --kubelet-extra-args '--node-labels=... --register-with-taints=...'."
+		}
+		c.add(rules.New(ruleOptionRepeated, rules.Path{},
+			"Line %d%s passes %s %d times to bootstrap.sh (%s). Its case loop assigns the option's variable each time (e.g. KUBELET_EXTRA_ARGS=$2), so only the last value, %s, takes effect and the others are discarded. %s",
+			line, in(where), name, len(occ), quoteAll(vals), strconv.Quote(vals[len(vals)-1]), fix))
+	}
+}
+
+// argText is an argument's value, or its source text when unknown.
+func argText(script string, a callArg) string {
+	if a.Known {
+		return a.Value
+	}
+	return source(script, a.Word)
+}
+
+// bootstrapRegistration is what one bootstrap.sh call registers.
+func (c *lintCtx) bootstrapRegistration(script string, call shellCall, wrappers []callArg, opts []optionValue, spread []callArg, env shellEnv, line int, where string) registration {
+	r := registration{where: "the bootstrap.sh call on line " + strconv.Itoa(line) + in(where)}
+	var extra []optionValue
+	for _, o := range opts {
+		if o.name == "--kubelet-extra-args" {
+			extra = append(extra, o)
+		}
+	}
+	var last *optionValue
+	if len(extra) > 0 {
+		last = &extra[len(extra)-1]
+	} else if v, ok := inheritedExtraArgs(call, wrappers, env); ok {
+		last = &v
+	}
+	// An unresolved, unquoted expansion after the last --kubelet-extra-args
+	// (or anywhere, without one) may itself expand to a
+	// --kubelet-extra-args, which would then win.
+	for _, s := range spread {
+		if last == nil || s.Word.Pos().After(last.value.Word.Pos()) {
+			r.unknown = fmt.Sprintf("its argument `%s` on line %d is unquoted and depends on %s, so it may expand to a --kubelet-extra-args of its own", source(script, s.Word), s.Word.Pos().Line(), unresolved(script, s.Word, env))
+		}
+	}
+	for _, o := range extra[:max(len(extra)-1, 0)] {
+		if !o.value.Known {
+			continue
+		}
+		if fields, _, err := splitSystemd(o.value.Value); err == nil {
+			if kt := lastTaintFlag(fields); kt.set {
+				r.discarded = append(r.discarded, discardedTaints{taints: kt.taints,
+					why: "it is in the --kubelet-extra-args on line " + strconv.Itoa(o.line) + ", and bootstrap.sh keeps only the last --kubelet-extra-args (KUBELET_EXTRA_ARGS=$2)"})
+			}
+		}
+	}
+	switch {
+	case last == nil:
+	case !last.value.Known:
+		if r.unknown != "" {
+			break
+		}
+		if last.name == "--kubelet-extra-args" {
+			r.unknown = fmt.Sprintf("its --kubelet-extra-args value on line %d depends on %s", last.line, unresolved(script, last.value.Word, env))
+		} else {
+			r.unknown = "it takes its kubelet arguments from KUBELET_EXTRA_ARGS in its environment, which the script sets from something only known at boot"
+		}
+	default:
+		kt, ok := c.checkExtraArgs(last.value.Value, last.line, where)
+		if !ok {
+			r.unknown = fmt.Sprintf("the kubelet arguments %q on line %d do not split into words the way systemd splits them", last.value.Value, last.line)
+			break
+		}
+		r.taints, r.set, r.explained = kt.taints, kt.set, kt.exits
+		r.discarded = append(r.discarded, kt.discarded...)
+	}
+	return r
+}
+
+// inheritedExtraArgs is KUBELET_EXTRA_ARGS handed to bootstrap.sh through
+// its environment (`KUBELET_EXTRA_ARGS=... bootstrap.sh`, `export`, or
+// `env`/`sudo KUBELET_EXTRA_ARGS=...`); bootstrap.sh starts from it when no
+// --kubelet-extra-args is given. sudo without -E drops exported variables.
+func inheritedExtraArgs(call shellCall, wrappers []callArg, env shellEnv) (optionValue, bool) {
+	const name = "KUBELET_EXTRA_ARGS"
+	line := int(call.Call.Pos().Line())
+	for i := len(wrappers) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(wrappers[i].Value, name+"="); ok && wrappers[i].Known {
+			return optionValue{name: name, value: callArg{Word: wrappers[i].Word, Value: v, Known: true}, line: line}, true
+		}
+	}
+	for i := len(call.Call.Assigns) - 1; i >= 0; i-- {
+		if a := call.Call.Assigns[i]; a.Name != nil && a.Name.Value == name && a.Value != nil {
+			v, ok := resolveLiteral(a.Value, env)
+			return optionValue{name: name, value: callArg{Word: a.Value, Value: v, Known: ok}, line: line}, true
+		}
+	}
+	sudo, keep := false, false
+	for _, w := range wrappers {
+		sudo = sudo || path.Base(w.Value) == "sudo"
+		keep = keep || w.Value == "-E" || strings.HasPrefix(w.Value, "--preserve-env")
+	}
+	if v, ok := env[name]; ok && v.Exported && (!sudo || keep) {
+		return optionValue{name: name, value: callArg{Word: call.Call.Args[0], Value: v.Value, Known: v.Known}, line: line}, true
+	}
+	return optionValue{}, false
 }
 
 func optionEquals(line int, where, opt, val string, static bool) rules.Finding {
@@ -132,13 +280,14 @@ func upperFirst(s string) string {
 }
 
 // checkExtraArgs checks the value of --kubelet-extra-args as bootstrap.sh
-// passes it to the kubelet through a systemd drop-in.
-func (c *lintCtx) checkExtraArgs(v string, line int, where string) {
+// passes it to the kubelet through a systemd drop-in, and returns what it
+// registers; false when it does not split into arguments.
+func (c *lintCtx) checkExtraArgs(v string, line int, where string) (kubeletTaints, bool) {
 	if strings.Contains(v, "'") {
 		c.add(rules.New(ruleSingleQuote, rules.Path{},
 			"Line %d%s: the --kubelet-extra-args value %q contains a single quote. bootstrap.sh writes it into /etc/systemd/system/kubelet.service.d/30-kubelet-extra-args.conf as Environment='KUBELET_EXTRA_ARGS=<value>', where the quote ends the quoting and the kubelet gets different arguments. Use double quotes inside the value, e.g. --kubelet-extra-args '--node-labels=\"team=a\"', or none.",
 			line, in(where), v))
-		return
+		return kubeletTaints{exits: true}, true
 	}
 	fields, ops, err := splitSystemd(v)
 	for _, op := range ops {
@@ -148,9 +297,9 @@ func (c *lintCtx) checkExtraArgs(v string, line int, where string) {
 		}
 	}
 	if err != nil {
-		return
+		return kubeletTaints{}, false
 	}
-	c.checkKubeletFlags(fields, "in --kubelet-extra-args on line "+strconv.Itoa(line)+in(where))
+	return c.checkKubeletFlags(fields, "in --kubelet-extra-args on line "+strconv.Itoa(line)+in(where)), true
 }
 
 func redirectFinding(line int, where, v string) rules.Finding {
@@ -161,15 +310,17 @@ func redirectFinding(line int, where, v string) rules.Finding {
 
 // checkRedirects reports `<`/`>` redirections glued to a bootstrap.sh
 // argument (`--eviction-hard=memory.available<500Mi` outside quotes).
-func (c *lintCtx) checkRedirects(call shellCall, idx, line int, where string) {
+func (c *lintCtx) checkRedirects(call shellCall, args []callArg, idx, line int, where string) {
 	for _, r := range call.Stmt.Redirs {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrOut, syntax.AppOut:
 		default:
 			continue
 		}
-		for _, a := range call.Args[idx+1:] {
-			if a.Node.End().Offset() == r.Pos().Offset() {
+		for j, a := range args[idx+1:] {
+			// A word that expanded to several arguments ends once.
+			lastOfWord := idx+2+j >= len(args) || args[idx+2+j].Word != a.Word
+			if lastOfWord && a.Word.End().Offset() == r.Pos().Offset() {
 				word := ""
 				if r.Word != nil {
 					word = literal(r.Word)

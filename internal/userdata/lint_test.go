@@ -51,6 +51,17 @@ func expectNone(t *testing.T, fs rules.Findings, ids ...string) {
 
 const bs = "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster "
 
+// errorRules lists the rules of the error-severity findings.
+func errorRules(fs rules.Findings) []string {
+	var ids []string
+	for _, f := range fs {
+		if f.Severity == rules.Error {
+			ids = append(ids, f.Rule.ID)
+		}
+	}
+	return ids
+}
+
 // The three seed forms of karpenter-reference §4.7.
 func TestSeedForms(t *testing.T) {
 	t.Run("equals form is an error and explained", func(t *testing.T) {
@@ -59,18 +70,36 @@ func TestSeedForms(t *testing.T) {
 			`--kubelet-extra-args=--register-with-taints="k:NoExecute"`, "never matches its `case`", "silently ignored", "--kubelet-extra-args '<value>'")
 		// The kubelet never sees the taint, so nothing is registered.
 		expectRule(t, fs, "unregistered-taint-missing", rules.Error)
+		if got := errorRules(fs); len(got) != 2 {
+			t.Fatalf("want exactly those two errors, got %v", fs)
+		}
 	})
-	for name, ud := range map[string]string{
-		"space-separated flag value": bs + `--kubelet-extra-args '--register-with-taints "k:NoExecute"'` + "\n",
-		"flag=value":                 bs + `--kubelet-extra-args '--register-with-taints=k:NoExecute'` + "\n",
+	for name, args := range map[string]string{
+		"space-separated flag value": `'--register-with-taints "k:NoExecute"'`,
+		"flag=value":                 `'--register-with-taints=k:NoExecute'`,
 	} {
 		t.Run(name+" is accepted", func(t *testing.T) {
-			fs := lintFor(t, AL2, ud)
-			expectNone(t, fs, "bootstrap-option-equals", "kubelet-taint-invalid", "kubelet-taints-space", "kubelet-args-single-quote")
+			ud := bs + "--kubelet-extra-args " + args + "\n"
+			// AL2 userData: no error at all (Karpenter's own call adds
+			// the unregistered taint; calling bootstrap.sh is a warning).
+			if fs := lintFor(t, AL2, ud); fs.HasErrors() {
+				t.Fatalf("errors for an accepted form: %v", fs)
+			}
+			// Custom: the form works, so the only error is that k is not
+			// karpenter.sh/unregistered ...
+			fs := lintFor(t, Custom, ud)
+			if got := errorRules(fs); len(got) != 1 || got[0] != "unregistered-taint-missing" {
+				t.Fatalf("want only unregistered-taint-missing, got %v", fs)
+			}
 			c := &lintCtx{family: Custom}
 			c.lintShell(ud, "")
-			if len(c.registered) != 1 || c.registered[0].String() != "k:NoExecute" {
-				t.Fatalf("registered %v", c.registered)
+			if reg := c.registeredTaints(); len(reg) != 1 || reg[0].String() != "k:NoExecute" {
+				t.Fatalf("registered %v", reg)
+			}
+			// ... and with that taint it has no error.
+			ud = strings.ReplaceAll(ud, "k:NoExecute", "karpenter.sh/unregistered:NoExecute")
+			if fs := lintFor(t, Custom, ud); fs.HasErrors() {
+				t.Fatalf("errors for an accepted form: %v", fs)
 			}
 		})
 	}

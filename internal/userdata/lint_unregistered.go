@@ -1,43 +1,75 @@
 package userdata
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 )
 
-// karpenterKeyRE finds karpenter.sh/ keys in raw text, only to suggest a
-// correction for a near miss.
-var karpenterKeyRE = regexp.MustCompile(`karpenter\.sh/[A-Za-z0-9._-]+`)
-
 // checkUnregistered requires Custom userData to register
-// karpenter.sh/unregistered:NoExecute. Taints found by the structured
-// checks count; as a fallback, the literal taint anywhere in the text (set
-// through a variable, a file, a template) is accepted, since it cannot be
-// proven absent then.
+// karpenter.sh/unregistered:NoExecute with every way it bootstraps the node.
+// Only what the parsed userData hands to the kubelet counts (the last
+// --kubelet-extra-args of a bootstrap.sh call, the last
+// --register-with-taints): the taint written in a comment, an echo or a
+// here-document does not. Where the taints come from something only the
+// node knows (a command substitution, a variable set at boot), the finding
+// is a warning that says the check could not be made.
 func (c *lintCtx) checkUnregistered(ud string) {
-	for _, t := range c.registered {
-		if t.Matches(taints.Unregistered) {
-			return
-		}
-	}
-	rest := ud
-	for _, s := range c.ignored {
-		rest = strings.ReplaceAll(rest, s, "")
-	}
-	if strings.Contains(rest, taints.Unregistered.String()) {
+	ps := isPowerShell(ud)
+	regs := c.registrations()
+	if len(regs) == 0 {
+		c.add(rules.New(ruleUnregisteredMissing, rules.Path{}, "%s %s %s", noRegistration(ps), c.consequence(), c.suggestion(registration{}, ps)))
 		return
 	}
-	c.add(rules.New(ruleUnregisteredMissing, rules.Path{}, "%s %s %s", c.missingWhat(), c.consequence(), c.suggestion(ud)))
+	for _, r := range regs {
+		switch {
+		case r.explained:
+			// An error already says this bootstrap fails as written.
+		case r.unknown != "":
+			c.add(rules.New(ruleUnregisteredMissing, rules.Path{},
+				"The linter cannot verify that %s registers the node with karpenter.sh/unregistered:NoExecute: %s. This is a warning because the value is only decided at boot. Karpenter injects nothing into Custom userData, so if the taint is missing then, %s Make sure the value includes it, or write the taint out in the userData, %s",
+				r.where, r.unknown, lowerFirst(c.consequence()), fixFor(ps || r.powershell)).AsWarning())
+		case !hasUnregistered(r.taints):
+			c.add(rules.New(ruleUnregisteredMissing, rules.Path{}, "%s %s %s", r.missingWhat(), c.consequence(), c.suggestion(r, ps || r.powershell)))
+		}
+	}
 }
 
-func (c *lintCtx) missingWhat() string {
-	if c.sawTaintFlag || len(c.registered) > 0 {
-		return "The userData registers the node with " + quoteList(c.registered) + " but not with karpenter.sh/unregistered:NoExecute; Karpenter injects nothing into Custom userData."
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
 	}
-	return "The userData does not register the node with karpenter.sh/unregistered:NoExecute (no --register-with-taints, registerWithTaints or node-taints that includes it); Karpenter injects nothing into Custom userData."
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func noRegistration(powershell bool) string {
+	how := "no bootstrap.sh call with --register-with-taints in its --kubelet-extra-args, no NodeConfig registerWithTaints and no [settings.kubernetes.node-taints]"
+	if powershell {
+		how = "no Start-EKSBootstrap.ps1 call with --register-with-taints in its -KubeletExtraArgs"
+	}
+	return "The userData does not register the node with karpenter.sh/unregistered:NoExecute: it has " + how + " (the taint written anywhere else, e.g. in a comment, an echo or a here-document, never reaches the kubelet); Karpenter injects nothing into Custom userData."
+}
+
+// missingWhat says what r registers instead, and why an earlier mention of
+// the taint does not count.
+func (r registration) missingWhat() string {
+	var b strings.Builder
+	switch {
+	case r.fails != "":
+		b.WriteString(upperFirst(r.where) + " never registers the node: " + r.fails + ". Karpenter injects nothing into Custom userData, so nothing else registers karpenter.sh/unregistered:NoExecute.")
+	case r.set:
+		b.WriteString(upperFirst(r.where) + " registers the node with " + quoteList(r.taints) + " but not with karpenter.sh/unregistered:NoExecute; Karpenter injects nothing into Custom userData.")
+	default:
+		b.WriteString(upperFirst(r.where) + " passes no --register-with-taints to the kubelet, so the node registers without karpenter.sh/unregistered:NoExecute; Karpenter injects nothing into Custom userData.")
+	}
+	for _, d := range r.discarded {
+		if hasUnregistered(d.taints) {
+			b.WriteString(" karpenter.sh/unregistered:NoExecute is listed earlier, but " + d.why + ", so that list never reaches the kubelet.")
+			break
+		}
+	}
+	return b.String()
 }
 
 func (c *lintCtx) consequence() string {
@@ -47,20 +79,41 @@ func (c *lintCtx) consequence() string {
 	return "With Karpenter " + c.karpenter.String() + " the node registers anyway, Karpenter emits the Warning event UnregisteredTaintMissing, and pods can schedule before Karpenter has synced labels and taints (registration races)."
 }
 
-func (c *lintCtx) suggestion(ud string) string {
-	fix := "Add it to the kubelet's taints, e.g. --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' for bootstrap.sh, registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}] in a NodeConfig, or 'karpenter.sh/unregistered' = [':NoExecute'] in [settings.kubernetes.node-taints]."
-	for _, t := range c.registered {
+// fixFor is how to register the taint, in the userData's language.
+func fixFor(powershell bool) string {
+	if powershell {
+		return "pass it to Start-EKSBootstrap.ps1 in -KubeletExtraArgs, e.g. & $EKSBootstrapScriptFile -EKSClusterName 'my-cluster' -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute' (other taints joined with \",\" in the same flag)."
+	}
+	return "e.g. --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' for bootstrap.sh, registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}] in a NodeConfig, or 'karpenter.sh/unregistered' = [':NoExecute'] in [settings.kubernetes.node-taints]."
+}
+
+// suggestion turns near misses among the taints r names (registered or
+// discarded) into a "did you mean", then says how to register the taint.
+func (c *lintCtx) suggestion(r registration, powershell bool) string {
+	fix := "Add it to the kubelet's taints, " + fixFor(powershell)
+	for _, d := range r.discarded {
+		if !hasUnregistered(d.taints) {
+			continue
+		}
+		switch {
+		case powershell:
+			return "Give every taint in one list: one -KubeletExtraArgs with one --register-with-taints=karpenter.sh/unregistered:NoExecute,<other taints>."
+		case r.where == "the NodeConfig":
+			return "Give every taint in one list: registerWithTaints without any --register-with-taints flag, or a single --register-with-taints=karpenter.sh/unregistered:NoExecute,<other taints> in spec.kubelet.flags."
+		}
+		return "Give every taint in one list: one --kubelet-extra-args with one --register-with-taints=karpenter.sh/unregistered:NoExecute,<other taints>."
+	}
+	named := append([]taints.Taint(nil), r.taints...)
+	for _, d := range r.discarded {
+		named = append(named, d.taints...)
+	}
+	for _, t := range named {
 		if t.Key == taints.UnregisteredKey {
-			return "Did you mean karpenter.sh/unregistered:NoExecute? " + quoteTaint(t) + " has the right key but effect " + strings.TrimSpace(t.Effect+"") + "; the effect must be NoExecute. " + fix
+			return "Did you mean karpenter.sh/unregistered:NoExecute? " + quoteTaint(t) + " has the right key but effect " + t.Effect + "; the effect must be NoExecute. " + fix
 		}
 	}
-	candidates := []string{}
-	for _, t := range c.registered {
-		candidates = append(candidates, t.Key)
-	}
-	candidates = append(candidates, karpenterKeyRE.FindAllString(ud, -1)...)
-	for _, k := range candidates {
-		if k != taints.UnregisteredKey && (strings.HasPrefix(k, "karpenter.sh/") || levenshtein(k, taints.UnregisteredKey) <= 4) {
+	for _, t := range named {
+		if k := t.Key; strings.HasPrefix(k, "karpenter.sh/") || levenshtein(k, taints.UnregisteredKey) <= 4 {
 			return "Did you mean karpenter.sh/unregistered:NoExecute instead of " + k + "? " + fix
 		}
 	}

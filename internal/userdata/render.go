@@ -67,7 +67,25 @@ func renderError(f Family, err error) rules.Finding {
 	case f == Bottlerocket:
 		return tomlFinding(err)
 	}
-	return rules.New(ruleMIMEInvalid, rules.Path{}, "Karpenter could not merge the userData: %v.", err)
+	// The renderers report every failure a user's userData can cause with
+	// one of the errors above; this is the wording for any other.
+	return rules.New(ruleFormatMismatch, rules.Path{},
+		"Karpenter cannot combine the userData with its own %s bootstrap part (%v): it fails to build the launch template and launches no node. Write the userData in a format amiFamily %s takes: %s.", f, err, f, familyFormats(f))
+}
+
+// familyFormats says which userData a family takes, for findings.
+func familyFormats(f Family) string {
+	switch {
+	case f == AL2:
+		return "a shell script or a multipart MIME archive"
+	case f == AL2023:
+		return "a NodeConfig document (YAML or JSON), a shell script or a multipart MIME archive"
+	case f == Bottlerocket:
+		return "settings TOML"
+	case f.IsWindows():
+		return "PowerShell lines, without <powershell> tags"
+	}
+	return "what the AMI's bootstrap reads"
 }
 
 func validateOptions(f Family, o Options) rules.Findings {

@@ -86,30 +86,31 @@ func TestRenderCustomFindings(t *testing.T) {
 		b    Bootstrap
 		mod  func(*Bootstrap)
 		rule string
+		sev  rules.Severity
 		path string
 		want string
 	}{
-		"unknown format":          {base("ignition"), nil, "bootstrap-input-missing", "format", "not one of"},
-		"nodeadm without CA":      {base(FormatNodeadm), func(b *Bootstrap) { b.CertificateAuthority = "" }, "bootstrap-input-missing", "certificate_authority", "nodeadm rejects"},
-		"nodeadm without CIDR":    {base(FormatNodeadm), func(b *Bootstrap) { b.ServiceCIDR = "" }, "cluster-cidr-missing", "service_cidr", "spec.cluster.cidr"},
-		"bottlerocket endpoint":   {base(FormatBottlerocket), func(b *Bootstrap) { b.APIServerEndpoint = "" }, "bootstrap-input-missing", "api_server_endpoint", "never joins"},
-		"bottlerocket pre script": {base(FormatBottlerocket), func(b *Bootstrap) { b.PreBootstrapScript = "echo hi" }, "bootstrap-script-unsupported", "pre_bootstrap_script", "runs no shell userData"},
-		"bottlerocket extra args": {base(FormatBottlerocket), func(b *Bootstrap) { b.KubeletExtraArgs = []string{"--max-pods=3"} }, "bootstrap-script-unsupported", "kubelet_extra_args[0]", "no free-form kubelet flags"},
-		"extra arg with space":    {base(FormatBootstrapSh), func(b *Bootstrap) { b.KubeletExtraArgs = []string{"--a=b --c=d"} }, "bootstrap-kubelet-arg-invalid", "kubelet_extra_args[0]", "one flag"},
-		"extra arg overrides":     {base(FormatNodeadm), func(b *Bootstrap) { b.KubeletExtraArgs = []string{"--x", "--register-with-taints=a:NoSchedule"} }, "bootstrap-kubelet-arg-invalid", "kubelet_extra_args[1]", "override"},
+		"unknown format":          {base("ignition"), nil, "bootstrap-input-missing", rules.Error, "format", "not one of"},
+		"nodeadm without CA":      {base(FormatNodeadm), func(b *Bootstrap) { b.CertificateAuthority = "" }, "bootstrap-input-missing", rules.Error, "certificate_authority", "nodeadm rejects"},
+		"nodeadm without CIDR":    {base(FormatNodeadm), func(b *Bootstrap) { b.ServiceCIDR = "" }, "cluster-cidr-missing", rules.Error, "service_cidr", "spec.cluster.cidr"},
+		"bottlerocket endpoint":   {base(FormatBottlerocket), func(b *Bootstrap) { b.APIServerEndpoint = "" }, "bootstrap-input-missing", rules.Error, "api_server_endpoint", "never joins"},
+		"bottlerocket pre script": {base(FormatBottlerocket), func(b *Bootstrap) { b.PreBootstrapScript = "echo hi" }, "bootstrap-script-unsupported", rules.Error, "pre_bootstrap_script", "runs no shell userData"},
+		"bottlerocket extra args": {base(FormatBottlerocket), func(b *Bootstrap) { b.KubeletExtraArgs = []string{"--max-pods=3"} }, "bootstrap-script-unsupported", rules.Error, "kubelet_extra_args[0]", "no free-form kubelet flags"},
+		"extra arg with space":    {base(FormatBootstrapSh), func(b *Bootstrap) { b.KubeletExtraArgs = []string{"--a=b --c=d"} }, "bootstrap-kubelet-arg-invalid", rules.Error, "kubelet_extra_args[0]", "one flag"},
+		"extra arg overrides":     {base(FormatNodeadm), func(b *Bootstrap) { b.KubeletExtraArgs = []string{"--x", "--register-with-taints=a:NoSchedule"} }, "bootstrap-kubelet-arg-invalid", rules.Error, "kubelet_extra_args[1]", "override"},
 		"duplicate taints": {base(FormatBootstrapSh), func(b *Bootstrap) {
 			b.RegisterWithTaints = []taints.Taint{{Key: "a", Value: "1", Effect: taints.NoSchedule}, {Key: "a", Value: "2", Effect: taints.NoSchedule}}
-		}, "kubelet-taint-invalid", "register_with_taints[1]", "unique by key and effect"},
+		}, "kubelet-taint-invalid", rules.Error, "register_with_taints[1]", "unique by key and effect"},
 		"taint value slash": {base(FormatNodeadm), func(b *Bootstrap) {
 			b.RegisterWithTaints = []taints.Taint{{Key: "a", Value: "x/y", Effect: taints.NoSchedule}}
-		}, "kubelet-taint-invalid", "register_with_taints[0].value", "no `/`"},
-		"restricted label":   {base(FormatBottlerocket), func(b *Bootstrap) { b.NodeLabels = map[string]string{"node-role.kubernetes.io/gpu": ""} }, "kubelet-label-restricted", `node_labels["node-role.kubernetes.io/gpu"]`, "refuses to start"},
-		"pre script syntax":  {base(FormatNodeadm), func(b *Bootstrap) { b.PreBootstrapScript = "if true; then" }, "shell-syntax-error", "pre_bootstrap_script", "does not parse"},
-		"pre script exits":   {base(FormatBootstrapSh), func(b *Bootstrap) { b.PreBootstrapScript = "exit 0" }, "bootstrap-script-unsafe", "pre_bootstrap_script", "`exit`"},
-		"trailing backslash": {base(FormatBootstrapSh), func(b *Bootstrap) { b.PreBootstrapScript = "yum install -y jq \\" }, "bootstrap-script-unsafe", "", "instead of one"},
-		"own bootstrap call": {base(FormatBootstrapSh), func(b *Bootstrap) { b.PostBootstrapScript = "/etc/eks/bootstrap.sh again" }, "bootstrap-script-unsafe", "", "2 bootstrap.sh calls"},
-		"hostile DNS":        {base(FormatBootstrapSh), func(b *Bootstrap) { b.ClusterDNS = "10.0.0.10' ; reboot" }, "script-value-unsafe", "cluster_dns", "not an IP"},
-		"hostile CIDR":       {base(FormatBootstrapSh), func(b *Bootstrap) { b.ServiceCIDR = "x" }, "script-value-unsafe", "service_cidr", "not a CIDR"},
+		}, "kubelet-taint-invalid", rules.Error, "register_with_taints[0].value", "no `/`"},
+		"restricted label":   {base(FormatBottlerocket), func(b *Bootstrap) { b.NodeLabels = map[string]string{"node-role.kubernetes.io/gpu": ""} }, "kubelet-label-restricted", rules.Error, `node_labels["node-role.kubernetes.io/gpu"]`, "refuses to start"},
+		"pre script syntax":  {base(FormatNodeadm), func(b *Bootstrap) { b.PreBootstrapScript = "if true; then" }, "shell-syntax-error", rules.Error, "pre_bootstrap_script", "does not parse"},
+		"pre script exits":   {base(FormatBootstrapSh), func(b *Bootstrap) { b.PreBootstrapScript = "exit 0" }, "bootstrap-script-unsafe", rules.Error, "pre_bootstrap_script", "`exit`"},
+		"trailing backslash": {base(FormatBootstrapSh), func(b *Bootstrap) { b.PreBootstrapScript = "yum install -y jq \\" }, "bootstrap-script-unsafe", rules.Error, "", "instead of one"},
+		"own bootstrap call": {base(FormatBootstrapSh), func(b *Bootstrap) { b.PostBootstrapScript = "/etc/eks/bootstrap.sh again" }, "bootstrap-script-unsafe", rules.Error, "", "2 bootstrap.sh calls"},
+		"hostile DNS":        {base(FormatBootstrapSh), func(b *Bootstrap) { b.ClusterDNS = "10.0.0.10' ; reboot" }, "script-value-unsafe", rules.Error, "cluster_dns", "not an IP"},
+		"hostile CIDR":       {base(FormatBootstrapSh), func(b *Bootstrap) { b.ServiceCIDR = "x" }, "script-value-unsafe", rules.Error, "service_cidr", "not a CIDR"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -123,6 +124,9 @@ func TestRenderCustomFindings(t *testing.T) {
 			}
 			for _, f := range fs.ByRule(c.rule) {
 				if f.Path.String() == c.path && strings.Contains(f.Detail, c.want) {
+					if f.Severity != c.sev {
+						t.Fatalf("%s has severity %s, want %s", f, f.Severity, c.sev)
+					}
 					return
 				}
 			}

@@ -99,6 +99,14 @@ var (
 		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute, team=a:NoSchedule'\n"),
 		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,team=a:NoSchedule'\n"),
 	})
+	ruleOptionRepeated = rules.Register(rules.Rule{
+		ID: "option-repeated", Severity: rules.Warning, Category: category,
+		Title:     "option given more than once: only the last one takes effect",
+		Behaviour: "bootstrap.sh's case loop assigns an option's variable each time it meets the option (`KUBELET_EXTRA_ARGS=$2`), and each --register-with-taints replaces the kubelet's whole taint list (pflag calls the flag's Set for every occurrence): only the last value reaches the kubelet, and the taints and labels of the earlier ones are dropped without a message.",
+		Source:    srcBootSh + "; " + srcKubelet + " (taintsVar.Set)",
+		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' \\\n  --kubelet-extra-args '--node-labels=team=a'\n"),
+		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" \\\n  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --node-labels=team=a'\n"),
+	})
 	ruleRedirect = rules.Register(rules.Rule{
 		ID: "kubelet-args-unquoted-redirect", Severity: rules.Warning, Category: category,
 		Title:     "unquoted < or > in kubelet arguments",
@@ -126,7 +134,7 @@ var (
 	ruleUnregisteredMissing = rules.Register(rules.Rule{
 		ID: "unregistered-taint-missing", Severity: rules.Error, Category: category,
 		Title:     "Custom userData does not register karpenter.sh/unregistered:NoExecute",
-		Behaviour: "Karpenter injects nothing into Custom userData. Before 1.3 a node without the taint fails registration (`missing required startup taint, karpenter.sh/unregistered`) and the NodeClaim is deleted after the 15-minute registration timeout, in a loop; from 1.3 Karpenter emits the event UnregisteredTaintMissing and pods can land before labels and taints are synced.",
+		Behaviour: "Karpenter injects nothing into Custom userData. Before 1.3 a node without the taint fails registration (`missing required startup taint, karpenter.sh/unregistered`) and the NodeClaim is deleted after the 15-minute registration timeout, in a loop; from 1.3 Karpenter emits the event UnregisteredTaintMissing and pods can land before labels and taints are synced. Only what reaches the kubelet counts: the last --kubelet-extra-args of a bootstrap.sh call, the last --register-with-taints, a NodeConfig flag over registerWithTaints, the -KubeletExtraArgs of Start-EKSBootstrap.ps1; the taint written in a comment, an echo or a here-document does not. Variables the script assigns are followed; a value only known at boot (a command substitution, an environment variable) gets a warning that the check could not be made.",
 		Source:    "sigs.k8s.io/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go; PR #1991; karpenter-reference §4.5-4.6",
 		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n"),
 		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
@@ -134,7 +142,7 @@ var (
 	ruleNodeConfigTaintFlag = rules.Register(rules.Rule{
 		ID: "nodeconfig-register-with-taints-flag", Severity: rules.Error, Category: category,
 		Title:     "NodeConfig kubelet.flags sets --register-with-taints",
-		Behaviour: "nodeadm appends kubelet.flags to the kubelet command line, and command-line flags override the config file: the flag replaces Karpenter's registerWithTaints, dropping karpenter.sh/unregistered and the NodePool taints (non-Custom nodes get taints only from userData).",
+		Behaviour: "nodeadm appends kubelet.flags to the kubelet command line, and command-line flags override the config file: the flag replaces Karpenter's registerWithTaints, dropping karpenter.sh/unregistered and the NodePool taints (non-Custom nodes get taints only from userData). A flag inside a longer entry (`--node-labels=a=b --register-with-taints=...`) counts too: nodeadm writes the flags into NODEADM_KUBELET_ARGS, which systemd splits at whitespace.",
 		Source:    "amazon-eks-ami nodeadm internal/kubelet (flags vs config); Karpenter nodeadm.go; karpenter-reference §4.2",
 		Bad:       nodeClass("AL2023", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --register-with-taints=team=a:NoSchedule\n"),
 		Good:      "# Put the taint on the NodePool; Karpenter renders it into registerWithTaints.\nresource \"karpenter_nodepool\" \"x\" {\n  # ...\n  taints = [{ key = \"team\", value = \"a\", effect = \"NoSchedule\" }]\n}\n",
@@ -210,6 +218,14 @@ var (
 		Source:    "Karpenter bootstrap/bottlerocket.go, eksbootstrap.go, nodeadm.go",
 		Bad:       nodeClass("Bottlerocket", "#!/bin/bash\necho hello\n"),
 		Good:      nodeClass("Bottlerocket", "[settings.host-containers.admin]\nenabled = true\n"),
+	})
+	ruleNotRunByCloudInit = rules.Register(rules.Rule{
+		ID: "userdata-not-run-by-cloud-init", Severity: rules.Error, Category: category,
+		Title:     "Custom userData in no format cloud-init runs (no #! line)",
+		Behaviour: "cloud-init picks a handler from the first line of userData that is not MIME: `#!` (a script), `#cloud-config`, `#include`, `#cloud-boothook`, `#part-handler`, `## template: jinja`, ... Anything else it types text/x-not-multipart, logs `Unhandled non-multipart (text/x-not-multipart) userdata` and runs nothing. Karpenter passes Custom userData unchanged, so a bootstrap.sh call without a #! line never runs and the node never joins (an error); other text is reported as a warning, since an AMI that does not boot with cloud-init may read its userData another way.",
+		Source:    "cloud-init cloudinit/handlers/__init__.py (type_from_starts_with, walker_callback); karpenter-reference §4.5",
+		Bad:       nodeClass("Custom", al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 	})
 	ruleWindowsTags = rules.Register(rules.Rule{
 		ID: "windows-powershell-tags", Severity: rules.Warning, Category: category,

@@ -1,7 +1,7 @@
 package userdata
 
 import (
-	"errors"
+	"fmt"
 	"path"
 	"strings"
 
@@ -101,59 +101,92 @@ var commandWrappers = map[string]bool{"sudo": true, "bash": true, "sh": true, "e
 
 // bootstrapIndex returns the index of the bootstrap.sh word in a call, or -1.
 func (c shellCall) bootstrapIndex() int {
-	for i, a := range c.Args {
-		if !a.Static {
+	return bootstrapIndexIn(len(c.Args), func(i int) (string, bool) { return c.Args[i].Value, c.Args[i].Static })
+}
+
+// bootstrapIndexIn finds bootstrap.sh in a command line of n arguments,
+// past wrappers, their options and env's NAME=value arguments; arg returns
+// an argument and whether it is known.
+func bootstrapIndexIn(n int, arg func(int) (string, bool)) int {
+	wrapped := false
+	for i := 0; i < n; i++ {
+		v, known := arg(i)
+		if !known {
 			return -1
 		}
-		if path.Base(a.Value) == "bootstrap.sh" {
+		base := path.Base(v)
+		switch {
+		case base == "bootstrap.sh":
 			return i
-		}
-		base := path.Base(a.Value)
-		if !commandWrappers[base] && !strings.HasPrefix(a.Value, "-") {
+		case commandWrappers[base]:
+			wrapped = true
+		case strings.HasPrefix(v, "-"):
+		case wrapped && isEnvAssignment(v):
+		default:
 			return -1
 		}
 	}
 	return -1
 }
 
+// isEnvAssignment reports whether an argument of env or sudo sets a
+// variable (NAME=value).
+func isEnvAssignment(v string) bool {
+	name, _, ok := strings.Cut(v, "=")
+	return ok && isShellName(name)
+}
+
 // splitSystemd splits a --kubelet-extra-args value the way systemd expands
-// an unbraced $VAR in ExecStart: at whitespace, respecting and then removing
-// quotes. It reuses the shell parser's word mode; where an unquoted shell
-// operator (`<`, `>`, `|`, ...) stops it, that character is escaped and
-// reported, since systemd itself treats it as an ordinary character.
+// an unbraced $VAR in ExecStart (systemd.service(5), "Command lines"): at
+// whitespace, respecting single and double quotes and then removing them,
+// a backslash escaping the next character (inside double quotes only before
+// `"`, `\`, `$` and a backtick, as in a shell). Nothing else is special to
+// systemd here: no comments, braces, globs or expansions. operators lists
+// the unquoted shell operator characters (`<`, `>`, `|`, ...), which a
+// shell re-reading the arguments would not take literally; err is an
+// unterminated quote.
 func splitSystemd(s string) (fields []string, operators []string, err error) {
-	for attempt := 0; attempt < 64; attempt++ {
-		var words []*syntax.Word
-		var perr error
-		for w, e := range syntax.NewParser(syntax.Variant(syntax.LangBash)).WordsSeq(strings.NewReader(s)) {
-			if e != nil {
-				perr = e
-				break
+	var b strings.Builder
+	inWord := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			switch {
+			case c == quote:
+				quote = 0
+			case c == '\\' && quote == '"' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0:
+				i++
+				b.WriteByte(s[i])
+			default:
+				b.WriteByte(c)
 			}
-			words = append(words, w)
-		}
-		var pe syntax.ParseError
-		if perr == nil {
-			for _, w := range words {
-				sw := evalWord(w)
-				if !sw.Static {
-					// Expansions are passed on literally by systemd's
-					// splitting of an environment value; keep the text.
-					sw.Value = s[w.Pos().Offset():w.End().Offset()]
-				}
-				fields = append(fields, sw.Value)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if inWord {
+				fields = append(fields, b.String())
+				b.Reset()
+				inWord = false
 			}
-			return fields, operators, nil
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+			inWord = true
+		default:
+			if strings.IndexByte("<>|&;()", c) >= 0 {
+				operators = append(operators, string(c))
+			}
+			b.WriteByte(c)
+			inWord = true
 		}
-		if !errors.As(perr, &pe) {
-			return nil, operators, perr
-		}
-		off := int(pe.Pos.Offset())
-		if off >= len(s) || !strings.ContainsRune("<>|&;()", rune(s[off])) {
-			return nil, operators, perr
-		}
-		operators = append(operators, s[off:off+1])
-		s = s[:off] + "\\" + s[off:]
 	}
-	return nil, operators, errors.New("too many shell operators")
+	if quote != 0 {
+		return nil, operators, fmt.Errorf("unterminated %c quote", quote)
+	}
+	if inWord {
+		fields = append(fields, b.String())
+	}
+	return fields, operators, nil
 }

@@ -1,0 +1,446 @@
+package userdata
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// A small PowerShell reader, enough to find Start-EKSBootstrap.ps1 calls
+// in Windows Custom userData and the -KubeletExtraArgs they pass: comments,
+// quoting (single, double, here-strings, typographic quotes), backtick
+// escapes and continuations, variables and statement separators. It does
+// not evaluate expressions; a value it cannot read stays unknown.
+
+// psPart is a piece of a PowerShell word: literal text, or a variable
+// ($name, ${name}, $env:NAME) or subexpression $(...) to resolve.
+type psPart struct {
+	lit    string
+	name   string // variable name, lower case; "" for literal text
+	subexp bool   // $(...): only known at run time
+}
+
+// psWord is one token of a statement.
+type psWord struct {
+	parts  []psPart
+	quoted bool // a string literal: never a parameter name
+	op     bool // an operator token ("&", ".", "=")
+	line   int
+}
+
+// text is the word with literal parts only, or false.
+func (w psWord) text() (string, bool) {
+	var b strings.Builder
+	for _, p := range w.parts {
+		if p.name != "" || p.subexp {
+			return "", false
+		}
+		b.WriteString(p.lit)
+	}
+	return b.String(), true
+}
+
+// psStatement is one statement: the words between separators.
+type psStatement struct {
+	words []psWord
+}
+
+// Typographic quotes PowerShell accepts as quotes.
+const (
+	psSingleQuotes = "'\u2018\u2019\u201a\u201b"
+	psDoubleQuotes = "\"\u201c\u201d\u201e"
+)
+
+type psLexer struct {
+	src   string
+	i     int
+	line  int
+	stmts []psStatement
+	cur   psStatement
+	word  *psWord
+}
+
+// psStatements splits a PowerShell script into statements of words.
+func psStatements(src string) []psStatement {
+	lx := &psLexer{src: src, line: 1}
+	lx.run()
+	lx.endStatement()
+	return lx.stmts
+}
+
+func (lx *psLexer) peek(off int) rune {
+	if lx.i+off >= len(lx.src) {
+		return 0
+	}
+	r, _ := utf8.DecodeRuneInString(lx.src[lx.i+off:])
+	return r
+}
+
+func (lx *psLexer) next() rune {
+	r, n := utf8.DecodeRuneInString(lx.src[lx.i:])
+	lx.i += n
+	if r == '\n' {
+		lx.line++
+	}
+	return r
+}
+
+func (lx *psLexer) ensureWord() *psWord {
+	if lx.word == nil {
+		lx.word = &psWord{line: lx.line}
+	}
+	return lx.word
+}
+
+// startQuoted marks a word that starts with a string literal: such a word
+// is never a parameter name (`-Name:'value'` is one, with the quoted value
+// glued to it).
+func (lx *psLexer) startQuoted() {
+	if lx.word == nil {
+		lx.ensureWord().quoted = true
+	}
+}
+
+func (lx *psLexer) addLit(s string) {
+	w := lx.ensureWord()
+	if n := len(w.parts); n > 0 && w.parts[n-1].name == "" && !w.parts[n-1].subexp {
+		w.parts[n-1].lit += s
+		return
+	}
+	w.parts = append(w.parts, psPart{lit: s})
+}
+
+func (lx *psLexer) endWord() {
+	if lx.word != nil {
+		lx.cur.words = append(lx.cur.words, *lx.word)
+		lx.word = nil
+	}
+}
+
+func (lx *psLexer) endStatement() {
+	lx.endWord()
+	if len(lx.cur.words) > 0 {
+		lx.stmts = append(lx.stmts, lx.cur)
+	}
+	lx.cur = psStatement{}
+}
+
+func (lx *psLexer) op(s string) {
+	lx.endWord()
+	lx.cur.words = append(lx.cur.words, psWord{parts: []psPart{{lit: s}}, op: true, line: lx.line})
+}
+
+func (lx *psLexer) run() {
+	for lx.i < len(lx.src) {
+		r := lx.peek(0)
+		switch {
+		case r == '\n':
+			lx.next()
+			lx.endStatement()
+		case r == ' ' || r == '\t' || r == '\r':
+			lx.next()
+			lx.endWord()
+		case r == '`':
+			lx.next()
+			if lx.peek(0) == '\r' {
+				lx.next()
+			}
+			if lx.peek(0) == '\n' {
+				lx.next() // line continuation
+				lx.endWord()
+				continue
+			}
+			if lx.i < len(lx.src) {
+				lx.addLit(string(lx.next()))
+			}
+		case r == '#' && lx.word == nil:
+			for lx.i < len(lx.src) && lx.peek(0) != '\n' {
+				lx.next()
+			}
+		case r == '<' && lx.peek(1) == '#':
+			lx.endWord()
+			for lx.i < len(lx.src) && !(lx.peek(0) == '#' && lx.peek(1) == '>') {
+				lx.next()
+			}
+			lx.i = min(lx.i+2, len(lx.src))
+		case strings.ContainsRune(";|{}()", r):
+			lx.next()
+			lx.endStatement()
+		case r == '&' && lx.word == nil:
+			lx.next()
+			if lx.peek(0) == '&' {
+				lx.next()
+				lx.endStatement()
+				continue
+			}
+			lx.op("&")
+		case r == '=' && lx.word != nil && isPSTarget(*lx.word) || r == '=' && lx.word == nil && len(lx.cur.words) == 1:
+			lx.next()
+			lx.op("=")
+		case r == '@' && strings.ContainsRune(psSingleQuotes+psDoubleQuotes, lx.peek(1)) && lx.hereStringStart():
+			lx.hereString()
+		case r == '@' && (lx.peek(1) == '(' || lx.peek(1) == '{'):
+			lx.next()
+			lx.next()
+			lx.endStatement()
+		case strings.ContainsRune(psSingleQuotes, r):
+			lx.next()
+			lx.startQuoted()
+			lx.addLit(lx.singleQuoted())
+		case strings.ContainsRune(psDoubleQuotes, r):
+			lx.next()
+			lx.startQuoted()
+			lx.expandable(func() bool {
+				return strings.ContainsRune(psDoubleQuotes, lx.peek(0)) && !strings.ContainsRune(psDoubleQuotes, lx.peek(1))
+			}, true)
+		case r == '$':
+			lx.variable()
+		default:
+			lx.addLit(string(lx.next()))
+		}
+	}
+}
+
+// singleQuoted reads a verbatim string after its opening quote; a doubled
+// quote is a literal quote.
+func (lx *psLexer) singleQuoted() string {
+	var b strings.Builder
+	for lx.i < len(lx.src) {
+		r := lx.next()
+		if strings.ContainsRune(psSingleQuotes, r) {
+			if strings.ContainsRune(psSingleQuotes, lx.peek(0)) {
+				b.WriteRune(lx.next())
+				continue
+			}
+			return b.String()
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// psEscapes are the backtick escapes of expandable strings.
+var psEscapes = map[rune]string{'0': "\x00", 'a': "\a", 'b': "\b", 'e': "\x1b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t", 'v': "\v"}
+
+// expandable reads an expandable string after its opening quote, up to the
+// position where end reports true (consumed when quote is true).
+func (lx *psLexer) expandable(end func() bool, quote bool) {
+	for lx.i < len(lx.src) {
+		r := lx.peek(0)
+		switch {
+		case quote && strings.ContainsRune(psDoubleQuotes, r) && strings.ContainsRune(psDoubleQuotes, lx.peek(1)):
+			lx.next()
+			lx.addLit(string(lx.next()))
+		case end():
+			if quote {
+				lx.next()
+			}
+			return
+		case r == '`':
+			lx.next()
+			if lx.i >= len(lx.src) {
+				return
+			}
+			e := lx.next()
+			if s, ok := psEscapes[e]; ok {
+				lx.addLit(s)
+			} else {
+				lx.addLit(string(e))
+			}
+		case r == '$':
+			lx.variable()
+		default:
+			lx.addLit(string(lx.next()))
+		}
+	}
+}
+
+// hereStringStart reports whether @' or @" at the cursor opens a
+// here-string (the quote ends its line).
+func (lx *psLexer) hereStringStart() bool {
+	rest := lx.src[lx.i+1:]
+	_, n := utf8.DecodeRuneInString(rest)
+	line, _, _ := strings.Cut(rest[n:], "\n")
+	return strings.TrimSpace(line) == ""
+}
+
+// hereString reads @'...'@ or @"..."@: the lines between the opening line
+// and a line starting with the closing quote and @.
+func (lx *psLexer) hereString() {
+	lx.next()
+	q := lx.next()
+	for lx.i < len(lx.src) && lx.peek(0) != '\n' {
+		lx.next()
+	}
+	lx.next()
+	lx.startQuoted()
+	w := lx.ensureWord()
+	closing := func() bool {
+		return strings.ContainsRune(psSingleQuotes+psDoubleQuotes, lx.peek(0)) && lx.peek(1) == '@' &&
+			(lx.i == 0 || lx.src[lx.i-1] == '\n')
+	}
+	if strings.ContainsRune(psSingleQuotes, q) {
+		var b strings.Builder
+		for lx.i < len(lx.src) && !closing() {
+			b.WriteRune(lx.next())
+		}
+		lx.addLit(strings.TrimSuffix(strings.TrimSuffix(b.String(), "\n"), "\r"))
+	} else {
+		lx.expandable(closing, false)
+		if n := len(w.parts); n > 0 && w.parts[n-1].name == "" {
+			w.parts[n-1].lit = strings.TrimSuffix(strings.TrimSuffix(w.parts[n-1].lit, "\n"), "\r")
+		}
+	}
+	if closing() {
+		lx.next()
+		lx.next()
+	}
+}
+
+// variable reads $name, ${name}, $scope:name or $(...) at the cursor.
+func (lx *psLexer) variable() {
+	lx.next()
+	w := lx.ensureWord()
+	switch r := lx.peek(0); {
+	case r == '(':
+		depth := 0
+		for lx.i < len(lx.src) {
+			c := lx.next()
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		w.parts = append(w.parts, psPart{subexp: true})
+	case r == '{':
+		lx.next()
+		start := lx.i
+		for lx.i < len(lx.src) && lx.peek(0) != '}' {
+			lx.next()
+		}
+		name := lx.src[start:lx.i]
+		lx.next()
+		w.parts = append(w.parts, psPart{name: strings.ToLower(name)})
+	case isPSNameRune(r) || r == '?' || r == '^':
+		start := lx.i
+		if r == '?' || r == '^' {
+			lx.next()
+		} else {
+			for lx.i < len(lx.src) && (isPSNameRune(lx.peek(0)) || lx.peek(0) == ':' && isPSNameRune(lx.peek(1)) && !strings.Contains(lx.src[start:lx.i], ":")) {
+				lx.next()
+			}
+		}
+		w.parts = append(w.parts, psPart{name: strings.ToLower(lx.src[start:lx.i])})
+	default:
+		lx.addLit("$")
+	}
+}
+
+func isPSNameRune(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// isPSTarget reports whether w is an assignment target: $name, optionally
+// after type constraints such as [string].
+func isPSTarget(w psWord) bool {
+	n := len(w.parts)
+	if n == 0 || w.parts[n-1].name == "" || w.quoted {
+		return false
+	}
+	for _, p := range w.parts[:n-1] {
+		if p.name != "" || p.subexp || !strings.HasPrefix(p.lit, "[") || !strings.HasSuffix(p.lit, "]") {
+			return false
+		}
+	}
+	return true
+}
+
+// psVar is what a script assigned to a PowerShell variable.
+type psVar struct {
+	value string
+	known bool
+}
+
+// resolvePS expands a word with the variables assigned so far. shape has
+// "\x00" for each part that is unknown (enough to see a path's file name).
+func resolvePS(w psWord, vars map[string]psVar) (value string, known bool, shape string) {
+	var b, s strings.Builder
+	known = true
+	for _, p := range w.parts {
+		switch {
+		case p.subexp:
+			known = false
+			s.WriteString("\x00")
+		case p.name != "":
+			v, ok := vars[p.name]
+			if !ok || !v.known {
+				known = false
+				s.WriteString("\x00")
+				continue
+			}
+			b.WriteString(v.value)
+			s.WriteString(v.value)
+		default:
+			b.WriteString(p.lit)
+			s.WriteString(p.lit)
+		}
+	}
+	return b.String(), known, s.String()
+}
+
+// splitWindowsArgs splits a command line as Windows programs (the kubelet
+// service started by Start-EKSBootstrap.ps1) split theirs: at unquoted
+// spaces and tabs; double quotes group and are removed, `\"` is a literal
+// quote, backslashes are literal elsewhere; single quotes are ordinary
+// characters.
+func splitWindowsArgs(s string) []string {
+	var out []string
+	var b strings.Builder
+	inArg, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case (c == ' ' || c == '\t') && !quoted:
+			if inArg {
+				out = append(out, b.String())
+				b.Reset()
+				inArg = false
+			}
+		case c == '\\':
+			n := 0
+			for i < len(s) && s[i] == '\\' {
+				n++
+				i++
+			}
+			if i < len(s) && s[i] == '"' {
+				b.WriteString(strings.Repeat("\\", n/2))
+				if n%2 == 1 {
+					b.WriteByte('"')
+				} else {
+					quoted = !quoted
+				}
+			} else {
+				b.WriteString(strings.Repeat("\\", n))
+				i--
+			}
+			inArg = true
+		case c == '"':
+			if quoted && i+1 < len(s) && s[i+1] == '"' {
+				b.WriteByte('"')
+				i++
+			} else {
+				quoted = !quoted
+			}
+			inArg = true
+		default:
+			b.WriteByte(c)
+			inArg = true
+		}
+	}
+	if inArg {
+		out = append(out, b.String())
+	}
+	return out
+}
