@@ -179,7 +179,7 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 	out.amis, d = amisValue(res.result.AMIs)
 	diags.Append(d...)
 	out.userData = types.StringPointerValue(p.UserData)
-	out.nodeClass, d = nodeClassValue(c, p, out.amis, pd.Karpenter)
+	out.nodeClass, d = nodeClassValue(c, p, out.amis)
 	diags.Append(d...)
 	// The manifest needs every spec value; role, subnets and tags may come
 	// from resources created in the same run, node_class does not need them.
@@ -201,20 +201,42 @@ func (r *ec2NodeClassResource) renderManifest(ctx context.Context, obj manifest.
 	return types.StringValue(y)
 }
 
-func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.List, kv versions.Karpenter) (types.Object, diag.Diagnostics) {
+// nodeClassValue is node_class. Its images and family are known here; a fact
+// whose inputs are not known yet (a name, user_data or kubelet setting from
+// a resource created in the same run) is planned unknown, so pools wait for
+// it instead of checking a value the apply would change.
+func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.List) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	registered := types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
+	u := c.Unknown
+	var registered attr.Value = types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
 	if p.Family == ami.Custom {
 		var d diag.Diagnostics
 		registered, d = taintsValue(p.RegisteredTaints)
 		diags.Append(d...)
 	}
-	kubelet, d := kubeletValue(c.Spec.Kubelet)
-	diags.Append(d...)
+	var userData attr.Value = types.StringPointerValue(p.UserData)
+	if c.Bootstrap == nil && u.Within(rules.Root("user_data")) {
+		userData = types.StringUnknown()
+		if p.Family == ami.Custom {
+			registered = types.ListUnknown(types.ObjectType{AttrTypes: taintAttrTypes})
+		}
+	}
+	var kubelet attr.Value
+	if u.Within(rules.Root("kubelet")) {
+		kubelet = types.ObjectUnknown(kubeletAttrTypes)
+	} else {
+		k, d := kubeletValue(c.Spec.Kubelet)
+		diags.Append(d...)
+		kubelet = k
+	}
+	var name attr.Value = types.StringValue(c.Name)
+	if u.Is(rules.Root("name")) {
+		name = types.StringUnknown()
+	}
 	o, d := types.ObjectValue(nodeClassAttrTypes, map[string]attr.Value{
-		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": types.StringValue(c.Name),
+		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": name,
 		"ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
-		"user_data": types.StringPointerValue(p.UserData), "kubelet": kubelet,
+		"user_data": userData, "kubelet": kubelet,
 	})
 	diags.Append(d...)
 	return o, diags

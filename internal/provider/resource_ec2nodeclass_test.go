@@ -1,12 +1,15 @@
 package provider
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
@@ -79,4 +82,72 @@ func TestAccEC2NodeClassErrors(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A fact of node_class whose input is only known at apply is planned
+// unknown, and only that fact: the images stay known for the pools'
+// cross-checks, and the apply does not contradict the plan ("Provider
+// produced inconsistent final plan" when a null or empty value was planned).
+func TestAccEC2NodeClassUnknownFactsStayUnknown(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	nc := func(attr string) tfjsonpath.Path { return tfjsonpath.New("node_class").AtMapKey(attr) }
+	const sel = `
+  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
+  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]`
+	customUserData := `#!/bin/bash
+/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,example.com/gpu:NoSchedule'
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + `
+resource "terraform_data" "user_data" { input = "#!/bin/bash\necho hello\n" }
+resource "terraform_data" "max_pods" { input = 58 }
+resource "karpenter_ec2nodeclass" "x" {
+  name      = "default"
+  role      = "KarpenterNodeRole-demo"
+  user_data = terraform_data.user_data.output
+  kubelet   = { max_pods = terraform_data.max_pods.output }` + sel + `
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("user_data")),
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("kubelet")),
+				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("name"), knownvalue.StringExact("default")),
+				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("amis"), knownvalue.ListSizeExact(5)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("user_data"), knownvalue.StringExact("#!/bin/bash\necho hello\n")),
+				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("kubelet").AtMapKey("max_pods"), knownvalue.Int64Exact(58)),
+			},
+		}, {
+			// A Custom class whose userData and name come from other
+			// resources: the pool waits for them instead of failing on an
+			// empty name or an empty list of registered taints.
+			Config: prov + fmt.Sprintf(`
+resource "terraform_data" "user_data" { input = %q }
+resource "terraform_data" "name" { input = "custom" }
+resource "karpenter_ec2nodeclass" "x" {
+  name       = terraform_data.name.output
+  role       = "KarpenterNodeRole-demo"
+  ami_family = "Custom"
+  user_data  = terraform_data.user_data.output`+strings.Replace(sel, "al2023@v20251209", "al2@v20251209", 1)+`
+}
+resource "karpenter_nodepool" "p" {
+  name           = "gpu"
+  node_class     = karpenter_ec2nodeclass.x.node_class
+  startup_taints = [{ key = "example.com/gpu", effect = "NoSchedule" }]
+}`, customUserData),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("name")),
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("user_data")),
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("registered_taints")),
+				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("ami_family"), knownvalue.StringExact("Custom")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("registered_taints"), knownvalue.ListSizeExact(2)),
+				statecheck.ExpectKnownValue("karpenter_nodepool.p", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`name: custom`))),
+			},
+		}},
+	})
 }
