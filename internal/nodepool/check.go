@@ -45,14 +45,14 @@ type Assignment struct {
 // class given only by name gets one warning and the rest still runs.
 func Check(p Pool, cat *instancetype.Catalogue, kv versions.Karpenter) Result {
 	var r Result
-	pending := p.classFactsPending()
+	pending := p.factsPending(imageFactPaths)
 	known := p.Class.Known && !pending
-	if !pending && !p.Class.Known {
+	if !p.classFactsPending() && !p.Class.Known {
 		r.Findings = append(r.Findings, rules.New(ruleFactsUnknown, pathNodeClass,
 			"node_class names EC2NodeClass %q without its facts (images, userData%s), so the checks that need them are skipped: architecture against the images, GPU images, Custom userData taints; ami_assignments stays empty. Karpenter still applies them at launch. Pass karpenter_ec2nodeclass.<name>.node_class when the class is managed in Terraform.",
 			p.spec().NodeClassRef.Name, familyNote(p.Class.Family)))
 	}
-	if known {
+	if p.Class.Known && !p.factsPending(taintFactPaths) && !p.Unknown.Is(pathNodeClass.Attr("ami_family")) {
 		r.Findings = append(r.Findings, checkCustom(p, kv)...)
 	}
 	specs := Specs(p)

@@ -56,6 +56,20 @@ func TestCheckWaitsForPendingClassFacts(t *testing.T) {
 	if fs := Validate(p, kv("1.14")); len(fs) != 0 {
 		t.Errorf("validate: %v", fs)
 	}
+	// Only the userData unknown (from another resource): the image checks
+	// run, the Custom taint checks wait for it.
+	p = newPool("p", c, "al2", "karpenter.k8s.aws/instance-family In g5g")
+	p.Unknown.Add(pathNodeClass.Attr("user_data"))
+	p.Unknown.Add(pathNodeClass.Attr("kubelet"))
+	if r := Check(p, e.live, kv("1.14")); !r.FamiliesKnown || len(r.Findings.ByRule(ruleArm64GPU.ID)) != 1 {
+		t.Errorf("the images are known, the arm64 GPU check must run: %v %v", r.FamiliesKnown, r.Findings)
+	}
+	custom := newPool("p", e.namedClass(t, "custom", kv("1.14")), "custom")
+	custom.Class.RegisteredTaints = nil
+	custom.Unknown.Add(pathNodeClass.Attr("registered_taints"))
+	if fs := Check(custom, e.live, kv("1.14")).Findings; len(fs.ByRule(ruleUnregisteredID)) != 0 {
+		t.Errorf("registered taints unknown: %v", fs)
+	}
 	// Unknown requirement values: the families are a superset, not known.
 	p = newPool("p", c, "al2", "karpenter.k8s.aws/instance-family In g5g", "kubernetes.io/arch In")
 	p.Unknown.Add(pathRequirements.Index(1).Attr("values"))

@@ -106,26 +106,33 @@ var (
 	pathNodeClass              = rules.Root("node_class")
 )
 
-// classFactPaths are the node_class attributes that carry the class's
-// facts; while any is unknown, cross-checks wait for them.
-var classFactPaths = []rules.Path{
-	pathNodeClass.Attr("ami_family"), pathNodeClass.Attr("amis"),
-	pathNodeClass.Attr("registered_taints"), pathNodeClass.Attr("user_data"),
-	pathNodeClass.Attr("kubelet"),
-}
+// The node_class attributes that carry the class's facts, by the checks
+// that read them: the images and family (architectures, GPU images,
+// assignments) and the userData's registered taints (Custom classes). A
+// check waits while a fact it reads is unknown, and only then: a userData
+// from another resource does not hold up the architecture checks.
+var (
+	imageFactPaths = []rules.Path{pathNodeClass.Attr("ami_family"), pathNodeClass.Attr("amis")}
+	taintFactPaths = []rules.Path{pathNodeClass.Attr("registered_taints"), pathNodeClass.Attr("user_data")}
+	classFactPaths = append(append(append([]rules.Path(nil), imageFactPaths...), taintFactPaths...), pathNodeClass.Attr("kubelet"))
+)
 
-// classFactsPending reports whether some fact of the class is not known yet.
-func (p Pool) classFactsPending() bool {
+// factsPending reports whether the class, or one of the facts at paths, is
+// not known yet.
+func (p Pool) factsPending(paths []rules.Path) bool {
 	if p.Unknown.Is(pathNodeClass) {
 		return true
 	}
-	for _, fp := range classFactPaths {
+	for _, fp := range paths {
 		if p.Unknown.Within(fp) {
 			return true
 		}
 	}
 	return false
 }
+
+// classFactsPending reports whether some fact of the class is not known yet.
+func (p Pool) classFactsPending() bool { return p.factsPending(classFactPaths) }
 
 func (p Pool) spec() manifest.NodeClaimTemplateSpec { return p.Manifest.Spec.Template.Spec }
 
