@@ -179,7 +179,31 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Result, error) {
 	res.AMIs = picker.result()
 	res.Skipped = picker.skipped(everything, selected)
 	res.Findings = append(res.Findings, r.outcomeFindings(req, b, &res, picker)...)
+	if len(res.AMIs) > 0 {
+		res.Findings = append(res.Findings, emptyNameTerms(req.Terms, queries, everything)...)
+	}
 	return res, nil
+}
+
+// emptyNameTerms warns about a name term without owner that matched no
+// image while other terms did (when nothing matched, ami-not-found says the
+// same): Karpenter sends it with Owners [self, amazon], so an image shared
+// from another account is never found by it.
+func emptyNameTerms(terms []Term, queries []query, everything [][]awsclient.Image) rules.Findings {
+	var fs rules.Findings
+	for i, q := range queries {
+		if len(everything[i]) > 0 {
+			continue
+		}
+		for _, t := range q.terms {
+			if term := terms[t]; term.Name != "" && term.Owner == "" && term.ID == "" && term.SSMParameter == "" {
+				fs = append(fs, rules.New(RuleNameWithoutOwner, TermsPath.Index(t).Attr("name"),
+					"the term with name %q matched no image. A name term without owner is sent with Owners [self, amazon] (Karpenter's default), so an image owned by another account and shared with yours is never found by it. If the image belongs to another account, add `owner = \"<account id>\"`; otherwise the term selects nothing and can be removed.",
+					term.Name))
+			}
+		}
+	}
+	return fs
 }
 
 // available is what a state=available filter leaves of imgs.

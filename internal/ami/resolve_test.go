@@ -13,6 +13,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
 // fixtureNow is the clock of these tests: after CustomDeprecated's
@@ -403,5 +404,26 @@ func TestConcurrentResolutionsShareInFlightCalls(t *testing.T) {
 	}
 	if st := srv.Stats(); st["ssm:GetParameters"] != 1 || st["ec2:DescribeImages"] != 1 {
 		t.Fatalf("50 concurrent resolutions: %v", st)
+	}
+}
+
+// A name term without owner that matches nothing, next to terms that do,
+// is warned about (rule 15): images shared from another account are never
+// found by it. With an owner, or when nothing matches at all (ami-not-found
+// carries the advice), there is no such warning.
+func TestNameTermWithoutOwnerMatchingNothing(t *testing.T) {
+	r, _ := newResolver(t)
+	res := resolve(t, r, "1.32", "1.14", Term{Name: "team-eks-node-al2023-x86_64-*"}, Term{Name: "shared-eks-node-*"})
+	f := res.Findings.ByRule(RuleNameWithoutOwner.ID)
+	if len(f) != 1 || f[0].Path.String() != "ami_selector_terms[1].name" || f[0].Severity != rules.Warning || !strings.Contains(f[0].Detail, `owner = "<account id>"`) {
+		t.Fatalf("got %v", res.Findings)
+	}
+	res = resolve(t, r, "1.32", "1.14", Term{Name: "team-eks-node-al2023-x86_64-*"}, Term{Name: "shared-eks-node-*", Owner: "111122223333"})
+	if f := res.Findings.ByRule(RuleNameWithoutOwner.ID); len(f) != 0 {
+		t.Errorf("with an owner: %v", f)
+	}
+	res = resolve(t, r, "1.32", "1.14", Term{Name: "shared-eks-node-*"})
+	if f := res.Findings.ByRule(RuleNameWithoutOwner.ID); len(f) != 0 || len(res.Findings.ByRule(RuleNotFound.ID)) != 1 {
+		t.Errorf("nothing matched: %v", res.Findings)
 	}
 }

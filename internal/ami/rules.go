@@ -82,10 +82,18 @@ var (
 	RuleNameWithoutOwner = rules.Register(rules.Rule{
 		ID: "ami-term-name-default-owners", Severity: rules.Warning, Category: category,
 		Title:     "a name term without `owner` only searches your account and Amazon",
-		Behaviour: "A term with `name` and no `owner` is sent with Owners [self, amazon], so an image shared from another account is never found even though its name matches.",
+		Behaviour: "A term with `name` and no `owner` is sent with Owners [self, amazon], so an image shared from another account is never found even though its name matches. The provider warns when such a term matches no image while other terms do (when no term matches, `ami-not-found` gives the same advice).",
 		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
 		Bad:       "# the image is owned by account 111122223333\nami_selector_terms = [{ name = \"shared-eks-node-*\" }]",
 		Good:      "ami_selector_terms = [{ name = \"shared-eks-node-*\", owner = \"111122223333\" }]",
+	})
+	RuleKubernetesUnsupported = rules.Register(rules.Rule{
+		ID: "kubernetes-version-unsupported", Severity: rules.Warning, Category: category,
+		Title:     "a Kubernetes version outside the range Karpenter supports",
+		Behaviour: "Karpenter supports Kubernetes 1.26 to 1.36 (MinK8sVersion, MaxK8sVersion); outside that range it logs \"karpenter is not compatible with kubernetes version\" and its behaviour is untested, and EKS-optimized images may not be published for the version.",
+		Source:    "A:pkg/providers/version/version.go DefaultProvider.UpdateVersion",
+		Bad:       "data \"karpenter_amis\" \"x\" {\n  kubernetes_version = \"1.25\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n}",
+		Good:      "data \"karpenter_amis\" \"x\" {\n  kubernetes_version = \"1.32\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n}",
 	})
 	RuleMultipleTermsOneArch = rules.Register(rules.Rule{
 		ID: "ami-terms-one-per-architecture", Severity: rules.Warning, Category: category,

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,6 +12,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -70,9 +70,9 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 		}
 		out.kubernetes, out.kubernetesSet = v, true
 		if !v.SupportedByKarpenter() {
-			addWarningAt(diags, k8sPath, "Kubernetes version outside Karpenter's range",
-				fmt.Sprintf("Kubernetes %s is outside the range Karpenter supports (1.%d to 1.%d); Karpenter logs \"karpenter is not compatible with kubernetes version\".",
-					v, versions.MinKubernetesMinor, versions.MaxKubernetesMinor))
+			appendFindings(diags, k8sPath, rules.Findings{rules.New(ami.RuleKubernetesUnsupported, rules.Path{},
+				"Kubernetes %s is outside the range Karpenter supports (1.%d to 1.%d): Karpenter logs \"karpenter is not compatible with kubernetes version\" and is untested there, and EKS-optimized images may not be published for it. Use a version from 1.%d to 1.%d.",
+				v, versions.MinKubernetesMinor, versions.MaxKubernetesMinor, versions.MinKubernetesMinor, versions.MaxKubernetesMinor)})
 		}
 	}
 	r := &ami.Resolver{Source: pd.AWS}
@@ -106,12 +106,4 @@ func addErrorAt(diags *diag.Diagnostics, p path.Path, summary, detail string) {
 		return
 	}
 	diags.AddAttributeError(p, summary, detail)
-}
-
-func addWarningAt(diags *diag.Diagnostics, p path.Path, summary, detail string) {
-	if len(p.Steps()) == 0 {
-		diags.AddWarning(summary, detail)
-		return
-	}
-	diags.AddAttributeWarning(p, summary, detail)
 }

@@ -28,6 +28,11 @@ func TestPlanWarnings(t *testing.T) {
   ami_family         = "AL2023"
   ami_selector_terms = [{ id = "ami-0aaf333b614a08570" }]
   instance_type      = "g5.xlarge"
+}
+data "karpenter_amis" "old_kubernetes" {
+  ami_family         = "AL2023"
+  kubernetes_version = "1.25"
+  ami_selector_terms = [{ name = "team-eks-node-al2023-x86_64-*" }, { name = "shared-eks-node-*" }]
 }`)
 	expectDiagnostic(t, diags, "warning", "nodepool-mixed-architectures", "m6g")
 	expectDiagnostic(t, diags, "warning", "ami-non-alias-gpu-instance", "g5")
@@ -35,6 +40,8 @@ func TestPlanWarnings(t *testing.T) {
 	expectDiagnostic(t, diags, "warning", "nodepool-node-class-facts-unknown")
 	expectDiagnostic(t, diags, "warning", "nodepool-taint-karpenter-owned", "karpenter.sh/disrupted")
 	expectDiagnostic(t, diags, "warning", "alias-latest-drift", "al2023@latest")
+	expectDiagnostic(t, diags, "warning", "kubernetes-version-unsupported", "1.25")
+	expectDiagnostic(t, diags, "warning", "ami-term-name-default-owners", "shared-eks-node-*")
 	for _, d := range diags {
 		if d.Severity == "error" {
 			t.Errorf("unexpected error: %s: %s", d.Summary, d.Detail)
