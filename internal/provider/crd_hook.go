@@ -15,6 +15,9 @@ import (
 func validateAgainstCRD(ctx context.Context, obj any) rules.Findings {
 	m, err := manifest.Object(obj)
 	if err != nil {
+		// Object fails only where json.Marshal does, and both callers have
+		// rendered the YAML of the same object with json.Marshal first and
+		// reported that failure ("Rendering the manifest failed").
 		return nil
 	}
 	var fs rules.Findings
