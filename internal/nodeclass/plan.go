@@ -46,7 +46,7 @@ func Plan(in PlanInput) Planned {
 	var out Planned
 	family, ok := ami.ResolvedFamily(c.Family, c.Terms, kv)
 	if !ok {
-		out.Findings = append(out.Findings, familyRequired(in.AMIs))
+		out.Findings = append(out.Findings, FamilyRequired(in.AMIs))
 		return out
 	}
 	out.Family = family
@@ -73,8 +73,8 @@ func Plan(in PlanInput) Planned {
 	return out
 }
 
-// familyRequired is CEL rule 8 at plan, with the family the images suggest.
-func familyRequired(res ami.Result) rules.Finding {
+// FamilyRequired is CEL rule 8 at plan, with the family the images suggest.
+func FamilyRequired(res ami.Result) rules.Finding {
 	var hints []string
 	seen := map[ami.Family]bool{}
 	for _, a := range res.AMIs {

@@ -1,6 +1,7 @@
 package nodeclass
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -31,7 +33,7 @@ func Validate(c Class, kv versions.Karpenter) rules.Findings {
 		fs = append(fs, knownTermFindings(c, kv)...)
 	}
 	if !u.Within(pathAMITerms) || !u.Is(pathAMIFamily) {
-		fs = append(fs, ami.ValidateFamily(c.Family, !u.Is(pathAMIFamily), c.Terms, kv, true)...)
+		fs = append(fs, withFamilyHint(ami.ValidateFamily(c.Family, !u.Is(pathAMIFamily), c.Terms, kv, true), c.Terms)...)
 	}
 	fs = append(fs, validateIdentity(c)...)
 	fs = append(fs, validateSelectors(c, kv)...)
@@ -44,6 +46,44 @@ func Validate(c Class, kv versions.Karpenter) rules.Findings {
 			"%q: the CRD accepts only \"RAID0\" (Karpenter then stripes the instance store volumes and uses them for ephemeral storage). Remove the attribute to leave instance stores alone.", p))
 	}
 	fs = append(fs, validateUserData(c, kv)...)
+	return fs
+}
+
+// withFamilyHint names the family a missing ami_family should be when the
+// name terms say it, offline: EKS-optimized and Bottlerocket image names
+// carry their family ("bottlerocket-aws-k8s-1.32-x86_64-*"). At plan the
+// selected images themselves are asked (FamilyRequired).
+func withFamilyHint(fs rules.Findings, terms []ami.Term) rules.Findings {
+	for i, f := range fs {
+		if f.Rule.ID != ami.RuleFamilyRequired.ID {
+			continue
+		}
+		var family ami.Family
+		var names []string
+		for _, t := range terms {
+			if t.Name == "" {
+				continue
+			}
+			fam, _ := imageFamily(awsclient.Image{Name: t.Name})
+			if fam == "" || (family != "" && fam != family) {
+				return fs // no hint, or conflicting hints
+			}
+			family = fam
+			names = append(names, fmt.Sprintf("%q", t.Name))
+		}
+		if family == "" {
+			return fs
+		}
+		set := string(family)
+		if family == familyWindows {
+			set = "Windows2022" // the server year is not in every pattern
+		}
+		out := append(rules.Findings(nil), fs...)
+		out[i] = rules.New(ami.RuleFamilyRequired, f.Path,
+			"no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". The name terms %s select %s images: set ami_family = %q (or \"Custom\" with your own user_data).",
+			strings.Join(names, ", "), family, set)
+		return out
+	}
 	return fs
 }
 

@@ -130,6 +130,12 @@ func TestValidateRules(t *testing.T) {
 		{"custom without user data", func(c *Class) { c.Family = "Custom" }, ruleCustomNoUserData, "user_data", "never joins"},
 		{"alias rules run too", func(c *Class) { c.Terms = []ami.Term{{Alias: "al2023@a@b"}} }, ami.RuleAliasMultipleAt, "ami_selector_terms[0].alias", "log.Fatalf"},
 		{"family required", func(c *Class) { c.Terms = []ami.Term{{Name: "team-*"}} }, ami.RuleFamilyRequired, "ami_family", "must specify amiFamily"},
+		{"family required, named by the terms", func(c *Class) {
+			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*", Owner: "amazon"}, {Name: "bottlerocket-aws-k8s-1.32-aarch64-*", Owner: "amazon"}}
+		}, ami.RuleFamilyRequired, "ami_family", `select Bottlerocket images: set ami_family = "Bottlerocket"`},
+		{"family required, terms disagree", func(c *Class) {
+			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*"}, {Name: "team-al2023-*"}}
+		}, ami.RuleFamilyRequired, "ami_family", "Set ami_family to the family of the images the terms select"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

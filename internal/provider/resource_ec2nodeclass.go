@@ -67,7 +67,8 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	// Errors always (values unknown at validate may be known now); warnings
 	// only where the configured release differs from the default one, since
 	// ValidateConfig already showed the others.
-	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) }))
+	fs := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) })
+	appendFindings(&resp.Diagnostics, path.Empty(), suggestFamily(ctx, pd, c, fs))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -129,6 +130,32 @@ func planFindings(kv versions.Karpenter, validate func(versions.Karpenter) rules
 			out = append(out, f)
 		}
 	}
+	return out
+}
+
+// suggestFamily: when ami_family is missing without an alias and nothing
+// else is wrong, the images the terms select say which family to set, so
+// the plan-time error names it (validate cannot: it has no AWS).
+func suggestFamily(ctx context.Context, pd *ProviderData, c nodeclass.Class, fs rules.Findings) rules.Findings {
+	i := -1
+	for j, f := range fs {
+		switch {
+		case f.Rule.ID == ami.RuleFamilyRequired.ID:
+			i = j
+		case f.Severity == rules.Error:
+			return fs
+		}
+	}
+	if i < 0 || c.Unknown.Within(ami.TermsPath) || pd.AWS == nil || !pd.AWS.Clients().Configured() {
+		return fs
+	}
+	var scratch diag.Diagnostics
+	res, err := resolveAMIs(ctx, pd, c.Terms, types.StringNull(), path.Empty(), &scratch)
+	if err != nil || scratch.HasError() || len(res.result.AMIs) == 0 {
+		return fs
+	}
+	out := append(rules.Findings(nil), fs...)
+	out[i] = nodeclass.FamilyRequired(res.result)
 	return out
 }
 
