@@ -73,6 +73,7 @@ func TestAccEC2NodeClassErrors(t *testing.T) {
 		"userData vs image":  {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]\n  block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"20Gi\" } }]", wrapped("image-family-mismatch")},
 		"custom no taint":    {"ami_family = \"Custom\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n  user_data = \"apiVersion: node.eks.aws/v1alpha1\\nkind: NodeConfig\\nspec:\\n  cluster:\\n    name: demo\\n\"", wrapped("unregistered-taint-missing")},
 		"custom no userData": {"ami_family = \"Custom\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]", wrapped("custom-user-data-missing")},
+		"selector tags":      {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ tags = { team = \"\" } }]", wrapped("ami-term-tags-invalid", `To match any value of the tag write "team" = "*"`)},
 		// At plan the error names the family the selected images have.
 		"family missing": {"ami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]", wrapped("ami-family-required", `select Bottlerocket images: set ami_family = "Bottlerocket"`)},
 	}
