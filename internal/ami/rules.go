@@ -218,7 +218,7 @@ var (
 	RuleNonAliasGPU = rules.Register(rules.Rule{
 		ID: "ami-non-alias-gpu-instance", Severity: rules.Warning, Category: category,
 		Title:     "a GPU or Neuron instance gets an image chosen by architecture only",
-		Behaviour: "Without an alias Karpenter infers only the architecture of an image, so GPU and Neuron instances boot the same image as every other instance of that architecture, usually without drivers. The docs: \"use a separate EC2NodeClass\".",
+		Behaviour: "Without an alias Karpenter infers only the architecture of an image, so GPU and Neuron instances boot the same image as every other instance of that architecture, usually without drivers. The docs: \"use a separate EC2NodeClass\". A NodePool on such a class is warned when it selects GPU/Neuron families, and also when it does not keep them out (instance-gpu-count and instance-accelerator-count DoesNotExist): a pod requesting a GPU then makes Karpenter launch one with the driverless image.",
 		Source:    "A:website/content/en/docs/concepts/nodeclasses.md §amiSelectorTerms; A:pkg/providers/amifamily/types.go RequirementsForImageWithArchitecture",
 		Bad:       "data \"karpenter_ami\" \"x\" {\n  ami_selector_terms = [{ name = \"team-eks-node-al2023-x86_64-*\" }]\n  ami_family         = \"AL2023\"\n  instance_type      = \"g5.xlarge\"\n}",
 		Good:      "data \"karpenter_ami\" \"x\" {\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n  instance_type      = \"g5.xlarge\"\n}",

@@ -137,10 +137,19 @@ func TestCheckImageWarnings(t *testing.T) {
 	al2023 := e.namedClass(t, "al2023", kv("1.14"))
 	f = only(t, Check(newPool("p", al2023, "al2023", "karpenter.k8s.aws/instance-gpu-manufacturer In amd"), e.live, kv("1.14")).Findings, ruleAMDGPU.ID)
 	mustContain(t, f.Detail, "g4ad → ", "x86_64-nvidia")
-	// A pool that selects no hardware is not told about every GPU family.
+	// A pool that selects no hardware gets one warning with the
+	// requirement that keeps GPU instances out (rule 13 "allowing"), and
+	// none once it has it; on an alias, AMD families are not flagged on a
+	// pool that never asked for them.
 	fs := Check(newPool("p", own, "custom-images"), e.live, kv("1.14")).Findings
-	if len(fs.ByRule(ruleNonAliasGPU.ID))+len(fs.ByRule(ruleAMDGPU.ID)) > 0 {
-		t.Errorf("broad pool: %v", fs)
+	f = only(t, fs, ruleNonAliasGPU.ID)
+	mustContain(t, f.Detail, "does not keep GPU/accelerator instances out", "g5", `"karpenter.k8s.aws/instance-gpu-count", operator = "DoesNotExist"`)
+	fs = Check(newPool("p", own, "custom-images", "karpenter.k8s.aws/instance-gpu-count DoesNotExist", "karpenter.k8s.aws/instance-accelerator-count DoesNotExist"), e.live, kv("1.14")).Findings
+	if len(fs.ByRule(ruleNonAliasGPU.ID)) != 0 {
+		t.Errorf("GPU and accelerators excluded: %v", fs)
+	}
+	if fs := Check(newPool("p", al2023, "al2023"), e.live, kv("1.14")).Findings; len(fs.ByRule(ruleAMDGPU.ID)) != 0 {
+		t.Errorf("broad pool on an alias: %v", fs)
 	}
 }
 

@@ -73,8 +73,8 @@ func imageFindings(p Pool, a instancetype.Admission, kept []string, m mapping, k
 		return fs // the rest asserts that families are admitted
 	}
 	fs = append(fs, bottlerocketNeuron(a, kept, m, c, alias, kv)...)
+	fs = append(fs, gpuOnOwnImages(a, m, alias, chosen)...)
 	if chosen {
-		fs = append(fs, gpuOnOwnImages(a, m, alias)...)
 		fs = append(fs, amdOnNVIDIA(a, m, alias)...)
 	}
 	fs = append(fs, variantSwap(a, m, alias, kv)...)
@@ -158,16 +158,17 @@ func bottlerocketNeuron(a instancetype.Admission, kept []string, m mapping, c Cl
 }
 
 // gpuOnOwnImages: rule 13, reusing ami-non-alias-gpu-instance.
-func gpuOnOwnImages(a instancetype.Admission, m mapping, alias bool) rules.Findings {
+func gpuOnOwnImages(a instancetype.Admission, m mapping, alias, chosen bool) rules.Findings {
 	if alias {
 		return nil
 	}
-	var got []string
+	var got, fams []string
 	for _, f := range sortedKeys(m.images) {
 		fam := a.Facts[f]
 		if !fam.HasGPU() && !fam.HasAcceleratorLabels() {
 			continue
 		}
+		fams = append(fams, f)
 		for _, img := range m.images[f] {
 			got = append(got, fmt.Sprintf("%s → %s (%s)", f, img.ID, img.Name))
 		}
@@ -175,9 +176,25 @@ func gpuOnOwnImages(a instancetype.Admission, m mapping, alias bool) rules.Findi
 	if len(got) == 0 {
 		return nil
 	}
+	if !chosen {
+		// A pool that selects no hardware admits every GPU family (KR §8
+		// rule 13 "allowing"): one warning, with the requirement that ends
+		// it, rather than the list of images.
+		return rules.Findings{rules.New(ruleNonAliasGPU, pathRequirements,
+			"the pool does not keep GPU/accelerator instances out, and its class's images are chosen by architecture only: it admits %s, which boot the same image as every other instance of their architecture, usually without GPU/Neuron drivers. A pod that requests nvidia.com/gpu or aws.amazon.com/neuron makes Karpenter launch one of them; the device plugin finds no driver, the pod stays pending. Keep them out with { key = \"karpenter.k8s.aws/instance-gpu-count\", operator = \"DoesNotExist\" } and { key = \"karpenter.k8s.aws/instance-accelerator-count\", operator = \"DoesNotExist\" }, and give GPU workloads a separate EC2NodeClass with an alias (e.g. \"al2023@latest\", which has nvidia and neuron variants).",
+			abbreviate(fams, 8))}
+	}
 	return rules.Findings{rules.New(ruleNonAliasGPU, pathRequirements,
 		"the pool admits GPU/accelerator families that boot images chosen by architecture only: %s. Without an alias Karpenter knows only an image's architecture, so these instances boot the same image as every other instance of their architecture, usually without GPU/Neuron drivers. Use an alias (e.g. \"al2023@latest\", which has nvidia and neuron variants) in a separate EC2NodeClass for them, or keep them out of this pool.",
 		strings.Join(got, ", "))}
+}
+
+// abbreviate joins the first n names and counts the rest.
+func abbreviate(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
 // amdOnNVIDIA: rule 22, reusing amd-gpu-nvidia-image.
