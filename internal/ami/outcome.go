@@ -19,12 +19,12 @@ func (r *Resolver) outcomeFindings(req Request, b behaviour, res *Result, p *pic
 		var unavailable []string
 		for _, s := range res.Skipped {
 			if s.State != "" && s.State != "available" {
-				unavailable = append(unavailable, fmt.Sprintf("%s (%s) is %s", s.ID, s.Name, s.State))
+				unavailable = append(unavailable, fmt.Sprintf("%s (%s) is %s; %s", s.ID, s.Name, s.State, stateAdvice(s.State)))
 			}
 		}
 		if len(unavailable) > 0 {
 			return append(fs, rules.New(RuleNotAvailable, TermsPath,
-				"%s; Karpenter ignores images until they are available (it asks DescribeImages for state=available only), so no image is usable and the EC2NodeClass would report \"AMISelector did not match any AMIs\". Wait for the build to finish, or select an available image.",
+				"%s. Karpenter asks DescribeImages for state=available images only, so no image is usable and the EC2NodeClass would report \"AMISelector did not match any AMIs\".",
 				strings.Join(unavailable, "; ")))
 		}
 		return append(fs, rules.New(RuleNotFound, TermsPath,

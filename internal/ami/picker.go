@@ -135,7 +135,7 @@ func (p *picker) skipped(everything, selected [][]awsclient.Image) []Skipped {
 			if usable[img.ID] {
 				continue
 			}
-			reason := fmt.Sprintf("state is %s; Karpenter ignores images until they are available", img.State)
+			reason := fmt.Sprintf("state is %s; %s", img.State, stateAdvice(img.State))
 			if img.State == "available" {
 				// Only possible before 1.1.0, which did not ask for deprecated images.
 				reason = "deprecated, and this Karpenter release does not discover deprecated images (IncludeDeprecated arrived in 1.1.0)"
@@ -172,4 +172,18 @@ func supersededReason(loser awsclient.Image, w AMI, now time.Time) string {
 		why = "newer"
 	}
 	return fmt.Sprintf("superseded by %s (%s, %s) for the same requirements; Karpenter keeps one image per requirement set", w.ID, w.Name, why)
+}
+
+// stateAdvice says what Karpenter does with an image in a state other than
+// available, and what makes it usable.
+func stateAdvice(state string) string {
+	switch state {
+	case "pending":
+		return "Karpenter ignores images until they are available (wait for the build to finish)"
+	case "disabled":
+		return "Karpenter never sees disabled images (it does not ask for them); re-enable it with ec2:EnableImage, or select another image"
+	case "deregistered":
+		return "the image is gone; select another image"
+	}
+	return "Karpenter ignores images until they are available; this one will not become available, so rebuild it or select another image"
 }

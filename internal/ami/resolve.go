@@ -132,6 +132,7 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Result, error) {
 		g.Go(func() error {
 			dq := q.ImageQuery
 			dq.IncludeDeprecated = true
+			dq.IncludeDisabled = true // to report them; Karpenter never sees them
 			imgs, err := r.Source.DescribeImages(gctx, dq)
 			everything[i] = imgs
 			if err == nil && b.includeDeprecated {
@@ -383,6 +384,9 @@ func requirementsKey(rs []Requirement) string {
 	return strings.Join(parts, ";")
 }
 
+// describe is the query as Karpenter sends it. The provider sends it without
+// the state filter and applies that to the answer (Resolve), which is the
+// same question, so the message shows Karpenter's.
 func describe(q awsclient.ImageQuery, b behaviour) string {
 	var parts []string
 	if len(q.Owners) > 0 {
@@ -394,7 +398,7 @@ func describe(q awsclient.ImageQuery, b behaviour) string {
 	if b.stateFilter {
 		parts = append(parts, "state=available")
 	}
-	return "(" + strings.Join(parts, " ") + ")"
+	return "(" + strings.Join(parts, " ") + ", as Karpenter asks it)"
 }
 
 func countImages(all, selected []awsclient.Image) string {

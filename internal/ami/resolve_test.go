@@ -427,3 +427,28 @@ func TestNameTermWithoutOwnerMatchingNothing(t *testing.T) {
 		t.Errorf("nothing matched: %v", res.Findings)
 	}
 }
+
+// A selector that matches a disabled image reports it as skipped (asked
+// with IncludeDisabled, which Karpenter never sets), and an id term on it
+// says why nothing is usable; the pick is Karpenter's either way.
+func TestDisabledImagesAreReportedNotPicked(t *testing.T) {
+	r, _ := newResolver(t)
+	res := resolve(t, r, "1.32", "1.14", Term{ID: awsemu.CustomDisabledID})
+	f := res.Findings.ByRule(RuleNotAvailable.ID)
+	if len(res.AMIs) != 0 || len(f) != 1 || !strings.Contains(f[0].Detail, awsemu.CustomDisabledID) || !strings.Contains(f[0].Detail, "is disabled; Karpenter never sees disabled images") || !strings.Contains(f[0].Detail, "ec2:EnableImage") {
+		t.Fatalf("id of a disabled image: %+v %v", res.AMIs, res.Findings)
+	}
+	res = resolve(t, r, "1.32", "1.14", Term{ID: awsemu.CustomDisabledID}, Term{ID: awsemu.CustomAvailableOldID})
+	if len(res.AMIs) != 1 || res.AMIs[0].ID != awsemu.CustomAvailableOldID {
+		t.Fatalf("picked %+v", res.AMIs)
+	}
+	var reason string
+	for _, s := range res.Skipped {
+		if s.ID == awsemu.CustomDisabledID {
+			reason = s.Reason
+		}
+	}
+	if !strings.HasPrefix(reason, "state is disabled") {
+		t.Errorf("skipped %+v", res.Skipped)
+	}
+}

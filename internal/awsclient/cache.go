@@ -103,6 +103,9 @@ func (c *Cache) describeImages(ctx context.Context, q ImageQuery) ([]Image, erro
 		IncludeDeprecated: aws.Bool(q.IncludeDeprecated),
 		MaxResults:        aws.Int32(describeImagesPageSize),
 	}
+	if q.IncludeDisabled {
+		in.IncludeDisabled = aws.Bool(true)
+	}
 	for _, f := range q.Filters {
 		in.Filters = append(in.Filters, ec2types.Filter{Name: aws.String(f.Name), Values: f.Values})
 	}

@@ -51,3 +51,24 @@ func TestGetParametersMapsSelectorsBack(t *testing.T) {
 		t.Error("/missing must be reported not found")
 	}
 }
+
+// Queries that ask EC2 different questions have different keys: an owner
+// written "amazon,self" (one owner EC2 rejects) is not the owners [self,
+// amazon], and order inside owners and values does not matter.
+func TestImageQueryKey(t *testing.T) {
+	def := ImageQuery{Owners: []string{"self", "amazon"}, Filters: []Filter{{Name: "name", Values: []string{"a*", "b*"}}}}
+	same := ImageQuery{Owners: []string{"amazon", "self"}, Filters: []Filter{{Name: "name", Values: []string{"b*", "a*"}}}}
+	if def.Key() != same.Key() {
+		t.Errorf("%s != %s", def.Key(), same.Key())
+	}
+	for _, other := range []ImageQuery{
+		{Owners: []string{"amazon,self"}, Filters: def.Filters},
+		{Owners: def.Owners, Filters: []Filter{{Name: "name", Values: []string{"a*,b*"}}}},
+		{Owners: def.Owners, Filters: def.Filters, IncludeDisabled: true},
+		{Owners: def.Owners, Filters: def.Filters, IncludeDeprecated: true},
+	} {
+		if other.Key() == def.Key() {
+			t.Errorf("%+v has the key of %+v: %s", other, def, def.Key())
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package awsclient
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -17,24 +18,30 @@ type ImageQuery struct {
 	Owners            []string
 	Filters           []Filter
 	IncludeDeprecated bool
+	IncludeDisabled   bool
 }
 
 // Key is a canonical form of the query: two queries with the same key ask EC2
-// the same question (owner and value order do not matter to EC2).
+// the same question (owner and value order do not matter to EC2). Every
+// name and value is quoted, so an owner "amazon,self" is not the owners
+// [amazon, self].
 func (q ImageQuery) Key() string {
 	var b strings.Builder
 	owners := append([]string(nil), q.Owners...)
 	sort.Strings(owners)
-	b.WriteString("owners=" + strings.Join(owners, ","))
+	fmt.Fprintf(&b, "owners=%q", owners)
 	fs := append([]Filter(nil), q.Filters...)
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
 	for _, f := range fs {
 		vs := append([]string(nil), f.Values...)
 		sort.Strings(vs)
-		b.WriteString(";" + f.Name + "=" + strings.Join(vs, ","))
+		fmt.Fprintf(&b, ";%q=%q", f.Name, vs)
 	}
 	if q.IncludeDeprecated {
 		b.WriteString(";deprecated")
+	}
+	if q.IncludeDisabled {
+		b.WriteString(";disabled")
 	}
 	return b.String()
 }

@@ -97,11 +97,14 @@ data "karpenter_amis" "team" {
 						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomTieWinnerID), "architecture": knownvalue.StringExact("amd64")}),
 					})),
 					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("skipped"), knownvalue.ListPartial(map[int]knownvalue.Check{
-						// Sorted by id: the pending build is the 3rd skipped image.
+						// Sorted by id.
 						skippedIndex(t, awsemu.CustomPendingID): knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"id": knownvalue.StringExact(awsemu.CustomPendingID), "name": knownvalue.StringExact(awsemu.CustomPendingName),
 							"state":  knownvalue.StringExact("pending"),
-							"reason": knownvalue.StringExact("state is pending; Karpenter ignores images until they are available"),
+							"reason": knownvalue.StringExact("state is pending; Karpenter ignores images until they are available (wait for the build to finish)"),
+						}),
+						skippedIndex(t, awsemu.CustomDisabledID): knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"id": knownvalue.StringExact(awsemu.CustomDisabledID), "state": knownvalue.StringExact("disabled"),
 						}),
 					})),
 				},
@@ -113,7 +116,7 @@ data "karpenter_amis" "team" {
 // skippedIndex is the position of id among the skipped images of the team
 // selector above (sorted by id), computed from the fixtures.
 func skippedIndex(t *testing.T, id string) int {
-	ids := []string{awsemu.CustomPendingID, awsemu.CustomFailedID, awsemu.CustomTieLoserID, awsemu.CustomDeprecatedID, awsemu.CustomAvailableOldID}
+	ids := []string{awsemu.CustomPendingID, awsemu.CustomFailedID, awsemu.CustomTieLoserID, awsemu.CustomDeprecatedID, awsemu.CustomAvailableOldID, awsemu.CustomDisabledID}
 	n := 0
 	for _, other := range ids {
 		if other < id {
