@@ -27,12 +27,16 @@ func (f *amiSSMParametersFunction) Metadata(_ context.Context, _ function.Metada
 func (f *amiSSMParametersFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
 	resp.Definition = function.Definition{
 		Summary: "The SSM parameters Karpenter reads to resolve an AMI alias",
-		MarkdownDescription: fmt.Sprintf("Returns the public SSM parameter names Karpenter %s queries for `alias` on `kubernetes_version`, keyed "+
+		MarkdownDescription: fmt.Sprintf("Returns the public SSM parameter names Karpenter %[1]s queries for `alias` on `kubernetes_version`, keyed "+
 			"`\"<arch>/<variant>\"` (`amd64`/`arm64` × `standard`/`nvidia`/`neuron`): the parameter whose image an instance of that "+
 			"architecture and accelerator gets. Combinations that do not exist are absent (AL2 has no arm64 GPU image, no family has an "+
 			"arm64 Neuron image, Windows has no arm64 image); the AL2 GPU image serves both `nvidia` and `neuron`, Bottlerocket's "+
 			"standard x86_64 image also serves `neuron`, and Windows' one image serves every amd64 variant. A malformed alias or an "+
-			"unsupported family/Kubernetes pair (AL2 on 1.33+, Windows Server 2025 below 1.35) is an argument error. Pure and offline.",
+			"unsupported family/Kubernetes pair (AL2 on 1.33+, Windows Server 2025 below 1.35) is an argument error. Pure and offline.\n\n"+
+			"Functions cannot read the provider's `karpenter_version`, so the answer is always Karpenter %[1]s's query set. Older releases "+
+			"query less: before 1.4 no AL2023 `arm64/nvidia` parameter, before 1.3 no Bottlerocket `amd64/neuron` (1.0 maps Neuron to the "+
+			"NVIDIA image). For another release, the `karpenter_amis` data source resolves the alias with the provider's `karpenter_version` "+
+			"and shows, per image, the variant it serves.",
 			versions.DefaultKarpenter),
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "alias", Description: "An alias, e.g. `al2023@latest` or `bottlerocket@1.51.0`."},
