@@ -123,8 +123,23 @@ func validateSelection(termsList types.List, family, k8s types.String, pd *Provi
 		appendFindings(diags, path.Empty(), ami.ValidateFamily(family.ValueString(), !family.IsUnknown(), terms, pd.Karpenter, false))
 	}
 	if s, known := knownString(k8s); known {
-		if _, err := parseKubernetes(s); err != nil {
+		v, err := parseKubernetes(s)
+		if err != nil {
 			diags.AddAttributeError(path.Root("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+			return
+		}
+		// An alias the family does not publish for this Kubernetes version
+		// (AL2 on 1.33+, Windows Server 2025 below 1.35) is decidable now.
+		if i, isAlias := ami.AliasTerm(terms); ok && isAlias {
+			p := ami.TermsPath.Index(i).Attr("alias")
+			if a, fs := ami.ParseAlias(terms[i].Alias, pd.Karpenter, p); !fs.HasErrors() {
+				_, fs := ami.SSMParameters(a, v, pd.Karpenter, p)
+				for _, f := range fs {
+					if f.Severity == rules.Error {
+						appendFindings(diags, path.Empty(), rules.Findings{f})
+					}
+				}
+			}
 		}
 	}
 }

@@ -58,3 +58,41 @@ resource "karpenter_nodepool" "x" {
 		}
 	}
 }
+
+// An alias the family does not publish for a literal kubernetes_version
+// fails terraform validate, offline, at the alias.
+func TestTerraformValidateAliasAgainstKubernetesVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	for _, k := range []string{"AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SSM"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	diags := terraformDiagnostics(t, `
+data "karpenter_amis" "al2" {
+  kubernetes_version = "1.33"
+  ami_selector_terms = [{ alias = "al2@latest" }]
+}
+data "karpenter_ami" "windows" {
+  kubernetes_version = "1.34"
+  ami_selector_terms = [{ alias = "windows2025@latest" }]
+  architecture       = "amd64"
+}
+data "karpenter_amis" "fine" {
+  kubernetes_version = "1.32"
+  ami_selector_terms = [{ alias = "al2@latest" }]
+}
+`, "validate", "-json")
+	expectDiagnostic(t, diags, "error", "alias-al2-unsupported-kubernetes", "1.33")
+	expectDiagnostic(t, diags, "error", "alias-windows2025-unsupported-kubernetes", "1.34")
+	n := 0
+	for _, d := range diags {
+		if d.Severity == "error" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d errors, want 2 (al2 on 1.32 is fine): %+v", n, diags)
+	}
+}
