@@ -452,3 +452,29 @@ func TestDisabledImagesAreReportedNotPicked(t *testing.T) {
 		t.Errorf("skipped %+v", res.Skipped)
 	}
 }
+
+// Neuron instances on a Bottlerocket alias across releases (KR §2.2): 1.0
+// puts them on the NVIDIA image, 1.1 and 1.2 on none (a specific error),
+// 1.3 on the standard x86_64 image.
+func TestBottlerocketNeuronAcrossReleases(t *testing.T) {
+	r, _ := newResolver(t)
+	for _, c := range []struct {
+		karp, image, err string
+	}{
+		{"1.0", "-nvidia-x86_64-", ""},
+		{"1.2", "", "maps Neuron instances to no Bottlerocket image"},
+		{"1.3", "bottlerocket-aws-k8s-1.32-x86_64-", ""},
+	} {
+		res := resolve(t, r, "1.32", c.karp, Term{Alias: "bottlerocket@latest"})
+		got, fs := ForInstance(res, inf2, Mapping{Family: Bottlerocket, Kubernetes: k8s("1.32"), Karpenter: kv(c.karp)})
+		if c.err != "" {
+			if !fs.HasErrors() || !strings.Contains(fs[0].Detail, c.err) || !strings.Contains(fs[0].Detail, "Upgrade Karpenter to 1.3") {
+				t.Errorf("%s: %v", c.karp, fs)
+			}
+			continue
+		}
+		if fs.HasErrors() || !strings.Contains(got.Name, c.image) {
+			t.Errorf("%s: got %s (%s) %v, want an image named like %q", c.karp, got.ID, got.Name, fs, c.image)
+		}
+	}
+}

@@ -140,7 +140,7 @@ func (d *amiDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	}
 	family, _ := ami.ResolvedFamily(m.Family.ValueString(), terms, pd.Karpenter)
 	chosen, fs := ami.ForInstance(res.result, in, ami.Mapping{Family: family, Kubernetes: res.kubernetes, Karpenter: pd.Karpenter})
-	appendFindings(&resp.Diagnostics, path.Empty(), fs)
+	appendFindings(&resp.Diagnostics, path.Empty(), atInstance(fs, m))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -154,6 +154,27 @@ func (d *amiDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 	m.Requirements, diags = requirementsValue(chosen.Requirements)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// atInstance points the findings about the instance's fit at the attribute
+// that names the instance: the images are what the class has, the
+// instance is what this data source asks about.
+func atInstance(fs rules.Findings, m amiModel) rules.Findings {
+	at := rules.Root("instance_type")
+	if m.InstanceType.IsNull() {
+		at = rules.Root("architecture")
+		if !m.Accelerator.IsNull() && m.Accelerator.ValueString() != "none" {
+			at = rules.Root("accelerator")
+		}
+	}
+	out := make(rules.Findings, len(fs))
+	for i, f := range fs {
+		if f.Severity == rules.Error {
+			f.Path = at
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // instance describes the instance the question is about.

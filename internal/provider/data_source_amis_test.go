@@ -141,7 +141,7 @@ func TestAccAMIDataSource(t *testing.T) {
   ami_selector_terms = [{ alias = "al2@latest" }]
   instance_type      = "g5g.xlarge"
 }`,
-				ExpectError: wrapped("arm64-gpu-no-image", "AL2 publishes no arm64 NVIDIA image; g5g.xlarge (arm64, 1 NVIDIA t4g) cannot start with alias al2@latest", `Use "al2023@latest"`, `"bottlerocket@latest" (aws-k8s-1.32-nvidia, arm64)`),
+				ExpectError: wrapped("arm64-gpu-no-image", `instance_type = "g5g.xlarge"`, "AL2 publishes no arm64 NVIDIA image; g5g.xlarge (arm64, 1 NVIDIA t4g) cannot start with alias al2@latest", `Use "al2023@latest"`, `"bottlerocket@latest" (aws-k8s-1.32-nvidia, arm64)`),
 			},
 			{
 				Config: prov + `data "karpenter_ami" "x" {
