@@ -42,6 +42,8 @@ type Admission struct {
 	Complete bool
 
 	specs    []requirements.Spec
+	extra    []*requirements.Requirement
+	cat      *Catalogue
 	admitted []Type
 }
 
@@ -76,7 +78,7 @@ func Admit(specs []requirements.Spec, cat *Catalogue, extra ...*requirements.Req
 	reqs.Add(extra...)
 	a := AdmitRequirements(reqs, cat)
 	a.Complete = complete
-	a.specs = specs
+	a.specs, a.extra, a.cat = specs, extra, cat
 	a.Unknown = unknownValues(specs, cat)
 	return a
 }
@@ -206,6 +208,7 @@ func (a Admission) clone() Admission {
 	a.MinValues = slices.Clone(a.MinValues)
 	a.Unknown = slices.Clone(a.Unknown)
 	a.specs = slices.Clone(a.specs)
+	a.extra = slices.Clone(a.extra)
 	a.admitted = slices.Clone(a.admitted)
 	a.Facts = maps.Clone(a.Facts)
 	byArch := make(map[string][]string, len(a.ByArch))
@@ -317,6 +320,29 @@ func joinSizes(sizes []string) string {
 			out += ", "
 		}
 		out += s
+	}
+	return out
+}
+
+// culprits are the requirements each of which, left out alone, lets some
+// instance type through: the ones that conflict with the rest. Empty when
+// no single requirement is to blame (two or more conflict with each other
+// or with the pool's labels), or when the admission was not made by Admit.
+func (a Admission) culprits() []int {
+	if a.cat == nil {
+		return nil
+	}
+	var out []int
+	for i, s := range a.specs {
+		if s.Unknown.Key || s.Unknown.Operator {
+			continue
+		}
+		rest := append(append([]requirements.Spec(nil), a.specs[:i]...), a.specs[i+1:]...)
+		reqs, _ := requirements.FromSpecs(rest)
+		reqs.Add(a.extra...)
+		if len(AdmitRequirements(reqs, a.cat).Families) > 0 {
+			out = append(out, i)
+		}
 	}
 	return out
 }

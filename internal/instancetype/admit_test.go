@@ -190,6 +190,8 @@ func TestAdmitFindings(t *testing.T) {
 	}{
 		{"nothing admitted offline", []requirements.Spec{rq(requirements.LabelArch, "In", "arm64"), rq(requirements.LabelInstanceGPUManufacturer, "In", "amd")}, Embedded(),
 			[]string{"requirements-admit-no-instance-type"}, true, "requirements", "known offline"},
+		{"the conflicting requirements are named", []requirements.Spec{rq(requirements.LabelCapacityType, "In", "on-demand"), rq(requirements.LabelArch, "In", "arm64"), rq(requirements.LabelInstanceGPUManufacturer, "In", "amd")}, Embedded(),
+			[]string{"requirements-admit-no-instance-type"}, true, "requirements", "Without any one of requirements[1] (kubernetes.io/arch In [arm64]), requirements[2] (karpenter.k8s.aws/instance-gpu-manufacturer In [amd]) some instance types would qualify"},
 		{"nothing admitted live", []requirements.Spec{rq(requirements.LabelInstanceFamily, "In", "p5")}, live,
 			[]string{"requirement-value-matches-no-instance-type", "requirements-admit-no-instance-type"}, true, "requirements[0].values", "this region's ec2:DescribeInstanceTypes"},
 		{"unknown size offline", []requirements.Spec{rq(requirements.LabelInstanceType, "In", "g5g.medium", "g5g.xlarge")}, Embedded(),

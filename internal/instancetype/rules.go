@@ -81,8 +81,8 @@ func (a Admission) Findings() rules.Findings {
 	}
 	if len(a.Families) == 0 {
 		f := rules.New(ruleAdmitsNothing, requirements.Root,
-			"No instance type %s satisfies these requirements together, so Karpenter would never launch a node for this pool (\"no instance type met the scheduling requirements\"). Check the combination of architecture, family, GPU and size constraints; `data \"karpenter_instance_types\"` shows what a subset admits.",
-			a.sourcePhrase())
+			"No instance type %s satisfies these requirements together, so Karpenter would never launch a node for this pool (\"no instance type met the scheduling requirements\"). %s",
+			a.sourcePhrase(), a.culpritAdvice())
 		if offline && len(a.Unknown) > 0 {
 			f = f.AsWarning()
 			f.Detail += " Some values are unknown to the embedded list; if they are newer than it, configure AWS for a definite answer."
@@ -107,6 +107,20 @@ func (a Admission) Findings() rules.Findings {
 		}
 	}
 	return fs
+}
+
+// culpritAdvice names the requirements that conflict with the rest.
+func (a Admission) culpritAdvice() string {
+	cs := a.culprits()
+	if len(cs) == 0 {
+		return "No single requirement is to blame: two or more of them (or the pool's labels) exclude each other. Check the combination of architecture, family, GPU and size constraints; `data \"karpenter_instance_types\"` shows what a subset admits."
+	}
+	var parts []string
+	for _, i := range cs {
+		s := a.specs[i]
+		parts = append(parts, fmt.Sprintf("requirements[%d] (%s %s %v)", i, s.Key, s.Operator, s.Values))
+	}
+	return "Without any one of " + strings.Join(parts, ", ") + " some instance types would qualify: that requirement excludes everything the others admit. Relax or remove it."
 }
 
 func (a Admission) sourcePhrase() string {
