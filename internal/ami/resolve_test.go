@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -476,5 +477,53 @@ func TestBottlerocketNeuronAcrossReleases(t *testing.T) {
 		if fs.HasErrors() || !strings.Contains(got.Name, c.image) {
 			t.Errorf("%s: got %s (%s) %v, want an image named like %q", c.karp, got.ID, got.Name, fs, c.image)
 		}
+	}
+}
+
+// recorder keeps the DescribeImages queries the resolver sends.
+type recorder struct {
+	Source
+	mu      sync.Mutex
+	queries []awsclient.ImageQuery
+}
+
+func (r *recorder) DescribeImages(ctx context.Context, q awsclient.ImageQuery) ([]awsclient.Image, error) {
+	r.mu.Lock()
+	r.queries = append(r.queries, q)
+	r.mu.Unlock()
+	return r.Source.DescribeImages(ctx, q)
+}
+
+// The queries Karpenter's DescribeImageQueries builds (KR §1.1): a tag
+// value "*" is a tag-key filter; a name term without owner gets owners
+// self and amazon; id terms and resolved ssm_parameter terms share one
+// image-id query; every term else is its own query.
+func TestQueriesAreKarpentersQueries(t *testing.T) {
+	base, _ := newResolver(t)
+	rec := &recorder{Source: base.Source}
+	r := &Resolver{Source: rec, Now: base.Now}
+	resolve(t, r, "1.32", "1.14",
+		Term{Tags: map[string]string{"karpenter.sh/discovery": "*", "team": "platform"}},
+		Term{Name: "team-eks-node-al2023-x86_64-*"},
+		Term{ID: awsemu.CustomAvailableOldID},
+		Term{SSMParameter: awsemu.ParamCustomDeregistered},
+		Term{ID: awsemu.CustomTieWinnerID},
+	)
+	got := map[string]bool{}
+	for _, q := range rec.queries {
+		got[q.Key()] = true
+	}
+	for _, want := range []awsclient.ImageQuery{
+		{Filters: []awsclient.Filter{{Name: "tag-key", Values: []string{"karpenter.sh/discovery"}}, {Name: "tag:team", Values: []string{"platform"}}}},
+		{Owners: []string{"self", "amazon"}, Filters: []awsclient.Filter{{Name: "name", Values: []string{"team-eks-node-al2023-x86_64-*"}}}},
+		{Filters: []awsclient.Filter{{Name: "image-id", Values: []string{awsemu.CustomAvailableOldID, awsemu.CustomDeregisteredID, awsemu.CustomTieWinnerID}}}},
+	} {
+		want.IncludeDeprecated, want.IncludeDisabled = true, true
+		if !got[want.Key()] {
+			t.Errorf("no query %s among %v", want.Key(), got)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("%d distinct queries, want 3: %v", len(got), got)
 	}
 }

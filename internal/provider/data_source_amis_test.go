@@ -184,10 +184,11 @@ data "karpenter_ami" "custom" {
 	})
 }
 
-func TestAccAMIDataSourceWarnsForGPUOnCustomImages(t *testing.T) {
+// A GPU instance on images chosen by architecture only still gets an image
+// (a warning, not an error, proven in a real plan by TestPlanWarnings, since
+// plugin-testing does not expose warnings): the newest amd64 one.
+func TestAccAMIDataSourceGPUOnCustomImagesGetsTheArchitecturesImage(t *testing.T) {
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	// Warnings do not fail; prove the warning exists with the provider
-	// directly (plugin-testing does not expose warnings).
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{

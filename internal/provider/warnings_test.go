@@ -35,7 +35,9 @@ data "karpenter_amis" "old_kubernetes" {
   ami_selector_terms = [{ name = "team-eks-node-al2023-x86_64-*" }, { name = "shared-eks-node-*" }]
 }`)
 	expectDiagnostic(t, diags, "warning", "nodepool-mixed-architectures", "m6g")
-	expectDiagnostic(t, diags, "warning", "ami-non-alias-gpu-instance", "g5")
+	expectDiagnostic(t, diags, "warning", "ami-non-alias-gpu-instance", "g5 → ")
+	// The data source's own: about the instance type it was asked about.
+	expectDiagnostic(t, diags, "warning", "ami-non-alias-gpu-instance", "g5.xlarge", "gets ami-0aaf333b614a08570")
 	expectDiagnostic(t, diags, "warning", "amd-gpu-nvidia-image", "g4ad")
 	expectDiagnostic(t, diags, "warning", "nodepool-node-class-facts-unknown")
 	expectDiagnostic(t, diags, "warning", "nodepool-taint-karpenter-owned", "karpenter.sh/disrupted")
