@@ -9,6 +9,8 @@
 // the behaviour to upstream's).
 package requirements
 
+import "github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+
 // Core well-known labels (kubernetes-sigs/karpenter pkg/apis/v1/labels.go).
 const (
 	LabelInstanceType = "node.kubernetes.io/instance-type"
@@ -81,9 +83,12 @@ var wellKnown = map[string]labelInfo{
 	LabelCapacityType: {},
 	LabelWindowsBuild: {},
 
-	LabelCapacityReservationID:             {},
-	LabelCapacityReservationType:           {},
-	LabelCapacityReservationInterruptible:  {},
+	// Capacity reservations (ODCRs) arrived in v1.3.0, capacity blocks
+	// (the -type label) in v1.6.0, interruptible reservations in v1.10.0
+	// (karpenter.sh docs, "Utilizing On-Demand Capacity Reservations").
+	LabelCapacityReservationID:             {sinceMinor: 3},
+	LabelCapacityReservationType:           {sinceMinor: 6},
+	LabelCapacityReservationInterruptible:  {sinceMinor: 10},
 	LabelInstanceHypervisor:                {},
 	LabelInstanceEncryptionInTransit:       {},
 	LabelInstanceCategory:                  {},
@@ -153,6 +158,20 @@ var knownValues = map[string][]string{
 	LabelInstanceTenancy: {"dedicated", "default"},
 }
 
-// KnownValues returns the only values Karpenter accepts for key, sorted, or
-// nil when any value is accepted.
-func KnownValues(key string) []string { return knownValues[key] }
+// valueSince is the first Karpenter 1.x minor that knows a value of
+// knownValues: "reserved" capacity came with capacity reservations, v1.3.0.
+var valueSince = map[string]map[string]int{
+	LabelCapacityType: {"reserved": 3},
+}
+
+// KnownValues returns the only values Karpenter kv accepts for key, sorted,
+// or nil when any value is accepted.
+func KnownValues(key string, kv versions.Karpenter) []string {
+	var out []string
+	for _, v := range knownValues[key] {
+		if since, gated := valueSince[key][v]; !gated || kv.AtLeast(since, 0) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

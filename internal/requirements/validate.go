@@ -70,7 +70,7 @@ func ValidateOne(s Spec, v versions.Karpenter, p rules.Path) rules.Findings {
 		fs = append(fs, checkMinValues(s, op, opKnown, valuesKnown, p)...)
 	}
 	if opKnown && valuesKnown && !s.Unknown.Key && op == In {
-		fs = append(fs, checkKnownValues(s, key, p)...)
+		fs = append(fs, checkKnownValues(s, key, v, p)...)
 	}
 	return fs
 }
@@ -161,8 +161,8 @@ func checkMinValues(s Spec, op Operator, opKnown, valuesKnown bool, p rules.Path
 	return nil
 }
 
-func checkKnownValues(s Spec, key string, p rules.Path) rules.Findings {
-	known := KnownValues(key)
+func checkKnownValues(s Spec, key string, kv versions.Karpenter, p rules.Path) rules.Findings {
+	known := KnownValues(key, kv)
 	if known == nil {
 		return nil
 	}

@@ -193,3 +193,41 @@ func TestRestrictedDomainsAcrossVersions(t *testing.T) {
 		}
 	}
 }
+
+// Capacity reservations arrived in Karpenter 1.3 (capacity-type "reserved",
+// the reservation id label), capacity blocks in 1.6 (the -type label),
+// interruptible reservations in 1.10: before, the labels are outside the
+// CRD's allow-list and "reserved" is no value Karpenter knows.
+func TestCapacityReservationsAcrossVersions(t *testing.T) {
+	kv := func(s string) versions.Karpenter {
+		v, err := versions.ParseKarpenter(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, c := range []struct {
+		key       string
+		first     string
+		lastRefer string
+	}{
+		{LabelCapacityReservationID, "1.3", "1.2"},
+		{LabelCapacityReservationType, "1.6", "1.5"},
+		{LabelCapacityReservationInterruptible, "1.10", "1.9"},
+	} {
+		if got := CheckKey(c.key, kv(c.first), Root); len(got) != 0 {
+			t.Errorf("%s on %s: %v", c.key, c.first, got)
+		}
+		got := CheckKey(c.key, kv(c.lastRefer), Root)
+		if len(got) != 1 || !strings.Contains(got[0].Detail, "exists from Karpenter "+c.first) {
+			t.Errorf("%s on %s: %v", c.key, c.lastRefer, got)
+		}
+	}
+	reserved := Spec{Key: LabelCapacityType, Operator: "In", Values: []string{"reserved"}}
+	if got := ids(ValidateOne(reserved, kv("1.2"), Root.Index(0))); !slices.Equal(got, []string{"requirement-no-known-value"}) {
+		t.Errorf("reserved on 1.2: %v", got)
+	}
+	if got := ValidateOne(reserved, kv("1.3"), Root.Index(0)); len(got) != 0 {
+		t.Errorf("reserved on 1.3: %v", got)
+	}
+}
