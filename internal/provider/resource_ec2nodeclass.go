@@ -103,6 +103,12 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.Manifest = computed.manifest
 		if c.Bootstrap != nil {
 			plan.UserData = computed.userData
+			if m.UserData.IsUnknown() {
+				// user_data from another resource may still turn out set, which
+				// conflicts with bootstrap: the check runs at apply, and until
+				// then the plan must not claim a value the configuration left open.
+				plan.UserData = types.StringUnknown()
+			}
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)

@@ -151,6 +151,25 @@ resource "karpenter_nodepool" "p" {
 				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("registered_taints"), knownvalue.ListSizeExact(2)),
 				statecheck.ExpectKnownValue("karpenter_nodepool.p", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`name: custom`))),
 			},
+		}, {
+			// bootstrap renders user_data, but a user_data from another
+			// resource might turn out set (a conflict found at apply): the
+			// plan keeps it unknown rather than contradict the configuration.
+			Config: prov + `
+resource "terraform_data" "user_data" { input = null }
+resource "karpenter_ec2nodeclass" "x" {
+  name       = "rendered"
+  role       = "KarpenterNodeRole-demo"
+  ami_family = "Custom"
+  user_data  = terraform_data.user_data.output
+  bootstrap  = { format = "nodeadm" }` + sel + `
+}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("user_data")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("user_data"), knownvalue.StringRegexp(regexp.MustCompile(`kind: NodeConfig`))),
+			},
 		}},
 	})
 }
