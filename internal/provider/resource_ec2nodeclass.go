@@ -79,9 +79,12 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	plan.ID = m.Name
-	if c.Bootstrap == nil {
-		// user_data is computed only when bootstrap renders it; otherwise
-		// it is exactly what the configuration says (null included).
+	// user_data is computed only when bootstrap renders it into a null
+	// user_data; otherwise it is exactly what the configuration says (an
+	// unknown included): a user_data set next to bootstrap is an error
+	// found once both are known, and the plan must not contradict it.
+	renderUserData := c.Bootstrap != nil && m.UserData.IsNull()
+	if !renderUserData {
 		plan.UserData = m.UserData
 	}
 	computed, err := r.compute(ctx, pd, c, &resp.Diagnostics)
@@ -92,7 +95,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.Manifest = types.StringUnknown()
 		plan.AMIs = types.ListUnknown(types.ObjectType{AttrTypes: amiAttrTypes})
 		plan.NodeClass = types.ObjectUnknown(nodeClassAttrTypes)
-		if c.Bootstrap != nil {
+		if renderUserData {
 			plan.UserData = types.StringUnknown()
 		}
 	case err != nil || resp.Diagnostics.HasError():
@@ -101,14 +104,8 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.AMIs = computed.amis
 		plan.NodeClass = computed.nodeClass
 		plan.Manifest = computed.manifest
-		if c.Bootstrap != nil {
+		if renderUserData {
 			plan.UserData = computed.userData
-			if m.UserData.IsUnknown() {
-				// user_data from another resource may still turn out set, which
-				// conflicts with bootstrap: the check runs at apply, and until
-				// then the plan must not claim a value the configuration left open.
-				plan.UserData = types.StringUnknown()
-			}
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)

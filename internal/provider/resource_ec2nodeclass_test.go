@@ -170,6 +170,20 @@ resource "karpenter_ec2nodeclass" "x" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("user_data"), knownvalue.StringRegexp(regexp.MustCompile(`kind: NodeConfig`))),
 			},
+		}, {
+			// The other way round: a literal user_data with a bootstrap known
+			// only at apply is planned as written, and the conflict is the
+			// error once bootstrap is known (not "Provider produced invalid plan").
+			Config: prov + fmt.Sprintf(`
+resource "terraform_data" "bootstrap" { input = { format = "nodeadm" } }
+resource "karpenter_ec2nodeclass" "x" {
+  name       = "rendered"
+  role       = "KarpenterNodeRole-demo"
+  ami_family = "Custom"
+  user_data  = %q
+  bootstrap  = terraform_data.bootstrap.output`+strings.Replace(sel, "al2023@v20251209", "al2@v20251209", 1)+`
+}`, customUserData),
+			ExpectError: regexp.MustCompile(`would be replaced`),
 		}},
 	})
 }
