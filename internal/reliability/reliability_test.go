@@ -166,7 +166,9 @@ func planBody(out string) string {
 }
 
 // With 30 % of AWS requests throttled the plan is the same, every distinct
-// query is answered exactly once, and the retries stay few.
+// query is answered exactly once, and the retries stay few. One alias only:
+// the SSM names of two aliases resolved at the same moment share a batch or
+// not depending on timing, so the request count would not be exact.
 func TestThrottledPlanMatchesUnthrottled(t *testing.T) {
 	cli := cliConfig(t)
 	hcl := func(url string) string {
@@ -177,7 +179,8 @@ data "karpenter_amis" "team" {
 }
 
 data "karpenter_amis" "bottlerocket" {
-  ami_selector_terms = [{ alias = "bottlerocket@latest" }]
+  ami_family         = "Bottlerocket"
+  ami_selector_terms = [{ name = "bottlerocket-aws-k8s-1.32-*", owner = "amazon" }]
 }
 `
 	}
@@ -198,7 +201,7 @@ data "karpenter_amis" "bottlerocket" {
 	}
 	st := throttled.Stats()
 	if answered := st["total"] - st["throttled"]; answered != queries {
-		t.Errorf("%d requests answered, want %d (one per distinct query): %v", answered, queries, st)
+		t.Errorf("%d requests answered, want %d (one per distinct query): %v; unthrottled: %v", answered, queries, st, clean.Stats())
 	}
 	if st["throttled"] == 0 || st["throttled"] > 2*queries {
 		t.Errorf("%d requests throttled for %d queries (want some, and few retries): %v", st["throttled"], queries, st)
