@@ -18,11 +18,7 @@ func TestPlanOfflineUnknownInstanceTypeIsAWarning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs terraform")
 	}
-	for _, k := range []string{"AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SSM", "AWS_ENDPOINT_URL_EKS"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	withoutAWS(t)
 	diags := planDiagnostics(t, `
 provider "karpenter" {}
 resource "karpenter_nodepool" "x" {

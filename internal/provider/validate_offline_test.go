@@ -2,12 +2,10 @@ package provider
 
 import "testing"
 
-// terraform validate needs no AWS: no credentials, no region, no network.
-// Literal mistakes fail it, and a valid configuration passes.
-func TestTerraformValidateOfflineWithoutCredentials(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs terraform")
-	}
+// withoutAWS leaves the provider nothing to find AWS with: no credentials,
+// region, profile, endpoint or instance metadata, as on a CI runner.
+func withoutAWS(t *testing.T) {
+	t.Helper()
 	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION",
 		"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SSM", "AWS_ENDPOINT_URL_EKS", "AWS_ENDPOINT_URL_STS"} {
 		t.Setenv(k, "")
@@ -15,6 +13,15 @@ func TestTerraformValidateOfflineWithoutCredentials(t *testing.T) {
 	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+}
+
+// terraform validate needs no AWS: no credentials, no region, no network.
+// Literal mistakes fail it, and a valid configuration passes.
+func TestTerraformValidateOfflineWithoutCredentials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	withoutAWS(t)
 	bad := `
 variable "role" { type = string }
 resource "karpenter_ec2nodeclass" "x" {
@@ -65,10 +72,7 @@ func TestTerraformValidateAliasAgainstKubernetesVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs terraform")
 	}
-	for _, k := range []string{"AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SSM"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	withoutAWS(t)
 	diags := terraformDiagnostics(t, `
 data "karpenter_amis" "al2" {
   kubernetes_version = "1.33"
