@@ -80,6 +80,7 @@ func (d *amiDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"Neuron instance the `neuron` variant, others `standard`; without an alias only the architecture counts. When no image fits " +
 			"(e.g. `g5g.xlarge` with `al2@latest`, which has no arm64 GPU image) the read fails with the missing variant and the way out.",
 		Attributes: attrs,
+		Blocks:     amisBlocks(),
 	}
 }
 

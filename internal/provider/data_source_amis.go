@@ -58,15 +58,23 @@ func (d *amisDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 			"the public SSM parameters, other terms through ec2:DescribeImages, only `available` images, deprecated ones last, one image " +
 			"per requirement set, ordered as Karpenter orders them. `skipped` lists every image a selector matched that Karpenter would not use, with the reason.",
 		Attributes: amisAttributes(),
+		Blocks:     amisBlocks(),
+	}
+}
+
+// amisBlocks are the selector terms of both AMI data sources: blocks, so
+// Terraform rejects a misspelled field at its line.
+func amisBlocks() map[string]schema.Block {
+	return map[string]schema.Block{
+		"ami_selector_terms": schema.ListNestedBlock{
+			Description:  descTerms + " One block per term; at least one.",
+			NestedObject: schema.NestedBlockObject{Attributes: termAttributesDS()},
+		},
 	}
 }
 
 func amisAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"ami_selector_terms": schema.ListNestedAttribute{
-			Required: true, Description: descTerms,
-			NestedObject: schema.NestedAttributeObject{Attributes: termAttributesDS()},
-		},
 		"ami_family": schema.StringAttribute{
 			Optional: true, Computed: true,
 			Description: "The EC2NodeClass `amiFamily`. Optional here; when unset it is the alias's family. It does not change which images non-alias terms find.",

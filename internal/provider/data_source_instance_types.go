@@ -66,12 +66,11 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"provider's embedded family facts, where requirements on per-type values (vCPU, memory, GPU count, ...) count as " +
 			"\"may match\" (with a warning) and `instance_types` is empty. Zone, region, capacity type and other offering labels are " +
 			"not evaluated. The requirements are validated as the NodePool CRD and Karpenter would.",
-		Attributes: map[string]schema.Attribute{
-			"requirements": schema.ListNestedAttribute{
-				Optional: true,
-				Description: "NodePool requirements, as in `karpenter_nodepool`. Requirements on the same key are intersected. " +
+		Blocks: map[string]schema.Block{
+			"requirements": schema.ListNestedBlock{
+				Description: "NodePool requirements, one block each, as in `karpenter_nodepool`. Requirements on the same key are intersected. " +
 					"Omitted or empty: every instance type Karpenter can use.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
 					"key":      schema.StringAttribute{Required: true, Description: "Label key, e.g. `karpenter.k8s.aws/instance-family`."},
 					"operator": schema.StringAttribute{Required: true, Description: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, or (Karpenter ≥ 1.9) `Gte`, `Lte`."},
 					"values":   schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Values; one non-negative integer for `Gt`/`Lt`/`Gte`/`Lte`, none for `Exists`/`DoesNotExist`."},
@@ -79,6 +78,8 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 						Description: "Minimum number of distinct values of the key the admitted instance types must cover (1 to 50)."},
 				}},
 			},
+		},
+		Attributes: map[string]schema.Attribute{
 			"instance_types": schema.ListNestedAttribute{
 				Computed:    true,
 				Description: "The admitted instance types, sorted by name, with the label values Karpenter gives them. Empty when `source` is `embedded`.",

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -115,19 +113,32 @@ func amisAttributeRS(description string) schema.ListNestedAttribute {
 	}
 }
 
+// taintsAttribute is the taint list of node_class: computed on the class,
+// an optional input on the pool (passed through from the class, so it is
+// not validated again).
 func taintsAttribute(description string, computed bool) schema.ListNestedAttribute {
 	mode := func(d string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: !computed, Computed: computed, Description: d}
 	}
-	key, value, effect := mode("Taint key, a qualified name (`example.com/gpu`)."), mode("Taint value, a label value (no `/`); omit for `key:Effect`."), mode("`NoSchedule`, `PreferNoSchedule` or `NoExecute`.")
-	if !computed {
-		key.Required, key.Optional = true, false
-		effect.Required, effect.Optional = true, false
-		effect.Validators = []validator.String{stringvalidator.OneOf("NoSchedule", "PreferNoSchedule", "NoExecute")}
-	}
 	return schema.ListNestedAttribute{
 		Optional: !computed, Computed: computed, Description: description,
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{"key": key, "value": value, "effect": effect}},
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key": mode("Taint key."), "value": mode("Taint value; empty for `key:Effect`."), "effect": mode("`NoSchedule`, `PreferNoSchedule` or `NoExecute`."),
+		}},
+	}
+}
+
+// taintsBlock is a list of taints written as blocks; Kubernetes' taint
+// rules (nodepool-taint-invalid and friends) check the values, so no
+// framework validator repeats them.
+func taintsBlock(description string) schema.ListNestedBlock {
+	return schema.ListNestedBlock{
+		Description: description,
+		NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+			"key":    schema.StringAttribute{Required: true, Description: "Taint key, a qualified name (`example.com/gpu`)."},
+			"value":  schema.StringAttribute{Optional: true, Description: "Taint value, a label value (no `/`); omit for `key:Effect`."},
+			"effect": schema.StringAttribute{Required: true, Description: "`NoSchedule`, `PreferNoSchedule` or `NoExecute`."},
+		}},
 	}
 }
 
@@ -159,84 +170,15 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"userData format and default block devices, not which images are found. Required without an alias; with an alias it may only " +
 					"be the alias family or `Custom`.",
 			},
-			"ami_selector_terms": schema.ListNestedAttribute{
-				Required: true, Description: descTerms,
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"alias":         schema.StringAttribute{Optional: true, Description: descAlias},
-					"id":            schema.StringAttribute{Optional: true, Description: descID},
-					"name":          schema.StringAttribute{Optional: true, Description: descName},
-					"owner":         schema.StringAttribute{Optional: true, Description: descOwner},
-					"tags":          schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: descTags},
-					"ssm_parameter": schema.StringAttribute{Optional: true, Description: descSSMParameter},
-				}},
-			},
 			"role": schema.StringAttribute{
 				Optional: true, Description: "IAM role name of the nodes; Karpenter manages the instance profile. Exactly one of `role` and `instance_profile`.",
 			},
 			"instance_profile": schema.StringAttribute{
 				Optional: true, Description: "IAM instance profile name you manage. Exactly one of `role` and `instance_profile`.",
 			},
-			"subnet_selector_terms": schema.ListNestedAttribute{
-				Required: true, Description: "Subnets to launch in: conditions inside a term are ANDed, terms are ORed. 1 to 30 terms.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":   schema.StringAttribute{Optional: true, Description: "A subnet id, alone in its term."},
-					"tags": selectorTags(),
-				}},
-			},
-			"security_group_selector_terms": schema.ListNestedAttribute{
-				Required: true, Description: "Security groups of the nodes: conditions inside a term are ANDed, terms are ORed. 1 to 30 terms.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":   schema.StringAttribute{Optional: true, Description: "A security group id, alone in its term."},
-					"name": schema.StringAttribute{Optional: true, Description: "A security group name, alone in its term."},
-					"tags": selectorTags(),
-				}},
-			},
-			"capacity_reservation_selector_terms": schema.ListNestedAttribute{
-				Optional: true, Description: "On-demand capacity reservations Karpenter may use (Karpenter 1.3+).",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":                      schema.StringAttribute{Optional: true, Description: "A reservation id (`cr-...`), alone in its term."},
-					"owner_id":                schema.StringAttribute{Optional: true, Description: "Account id owning the reservation."},
-					"tags":                    selectorTags(),
-					"instance_match_criteria": schema.StringAttribute{Optional: true, Description: "`open` or `targeted`."},
-				}},
-			},
 			"tags": schema.MapAttribute{
 				ElementType: types.StringType, Optional: true,
 				Description: "Tags on the instances, volumes and launch templates Karpenter creates. Keys Karpenter and EKS reserve are rejected.",
-			},
-			"kubelet": schema.SingleNestedAttribute{
-				Optional: true, Description: "Kubelet settings of the nodes (the typed spec.kubelet of Karpenter 1.0-1.14).",
-				Attributes: kubeletAttributes(false),
-			},
-			"block_device_mappings": schema.ListNestedAttribute{
-				Optional: true, Description: "EBS volumes of the nodes; they replace Karpenter's family defaults. At most one root volume.",
-				Validators: []validator.List{listvalidator.SizeAtMost(50)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"device_name": schema.StringAttribute{Optional: true, Description: "Device name, e.g. `/dev/xvda`."},
-					"root_volume": schema.BoolAttribute{Optional: true, Description: "Whether this is the root volume (ephemeral storage for the kubelet)."},
-					"ebs": schema.SingleNestedAttribute{
-						Optional: true, Description: "The EBS volume.",
-						Attributes: map[string]schema.Attribute{
-							"volume_size":           schema.StringAttribute{Optional: true, Description: "Size as a Kubernetes quantity: `100Gi` (binary) or `100G` (decimal, rounded up to GiB)."},
-							"volume_type":           schema.StringAttribute{Optional: true, Description: "`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."},
-							"iops":                  schema.Int64Attribute{Optional: true, Description: "Provisioned IOPS (io1, io2, gp3)."},
-							"throughput":            schema.Int64Attribute{Optional: true, Description: "Throughput in MiB/s (gp3)."},
-							"encrypted":             schema.BoolAttribute{Optional: true, Description: "Encrypt the volume."},
-							"kms_key_id":            schema.StringAttribute{Optional: true, Description: "KMS key for encryption."},
-							"delete_on_termination": schema.BoolAttribute{Optional: true, Description: "Delete the volume with the instance."},
-							"snapshot_id":           schema.StringAttribute{Optional: true, Description: "Snapshot to create the volume from."},
-						},
-					},
-				}},
-			},
-			"metadata_options": schema.SingleNestedAttribute{
-				Optional: true, Description: "Instance metadata service settings. Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, tokens required.",
-				Attributes: map[string]schema.Attribute{
-					"http_endpoint":               schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`."},
-					"http_protocol_ipv6":          schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`."},
-					"http_put_response_hop_limit": schema.Int64Attribute{Optional: true, Description: "1 to 64."},
-					"http_tokens":                 schema.StringAttribute{Optional: true, Description: "`required` or `optional`."},
-				},
 			},
 			"instance_store_policy": schema.StringAttribute{
 				Optional: true, Description: "`RAID0`: stripe the instance store volumes and use them for the kubelet and containerd.",
@@ -246,27 +188,6 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"user_data": schema.StringAttribute{
 				Optional: true, Computed: true,
 				Description: "userData Karpenter merges with what it generates (or, with `Custom`, uses as is). Linted for the family. With `bootstrap`, computed: the rendered Custom userData.",
-			},
-			"bootstrap": schema.SingleNestedAttribute{
-				Optional: true,
-				Description: "Render complete Custom userData (only with ami_family = \"Custom\", not with user_data). It always registers " +
-					"`karpenter.sh/unregistered:NoExecute` plus the listed taints in the form the format needs. Cluster facts default to the provider's cluster block.",
-				Attributes: map[string]schema.Attribute{
-					"format": schema.StringAttribute{
-						Required: true, Description: "`bootstrap.sh` (AL2-style), `nodeadm` (AL2023 NodeConfig) or `bottlerocket` (TOML).",
-						Validators: []validator.String{stringvalidator.OneOf("bootstrap.sh", "nodeadm", "bottlerocket")},
-					},
-					"cluster_name":          schema.StringAttribute{Optional: true, Description: "Cluster name; default: the provider's cluster."},
-					"api_server_endpoint":   schema.StringAttribute{Optional: true, Description: "API server URL; default: the provider's cluster."},
-					"certificate_authority": schema.StringAttribute{Optional: true, Description: "Base64 PEM CA bundle; default: the provider's cluster."},
-					"service_cidr":          schema.StringAttribute{Optional: true, Description: "Service CIDR; default: the provider's cluster."},
-					"cluster_dns":           schema.StringAttribute{Optional: true, Description: "Cluster DNS IP; default: the provider's cluster."},
-					"register_with_taints":  taintsAttribute("Taints the node registers with, besides karpenter.sh/unregistered:NoExecute. List the NodePools' startup taints here.", false),
-					"node_labels":           schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels the kubelet registers the node with."},
-					"kubelet_extra_args":    schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Extra kubelet flags, one per element (`--flag=value`); not with `bottlerocket`."},
-					"pre_bootstrap_script":  schema.StringAttribute{Optional: true, Description: "Shell run before bootstrapping (not with `bottlerocket`)."},
-					"post_bootstrap_script": schema.StringAttribute{Optional: true, Description: "Shell run after bootstrapping (not with `bottlerocket`)."},
-				},
 			},
 			"pin_amis": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
@@ -290,6 +211,98 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
 					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
 					"kubelet":           schema.SingleNestedAttribute{Computed: true, Description: "The class's kubelet settings.", Attributes: kubeletAttributes(true)},
+				},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"ami_selector_terms": schema.ListNestedBlock{
+				Description: descTerms,
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"alias":         schema.StringAttribute{Optional: true, Description: descAlias},
+					"id":            schema.StringAttribute{Optional: true, Description: descID},
+					"name":          schema.StringAttribute{Optional: true, Description: descName},
+					"owner":         schema.StringAttribute{Optional: true, Description: descOwner},
+					"tags":          schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: descTags},
+					"ssm_parameter": schema.StringAttribute{Optional: true, Description: descSSMParameter},
+				}},
+			},
+			"subnet_selector_terms": schema.ListNestedBlock{
+				Description: "Subnets to launch in: conditions inside a term are ANDed, terms are ORed. 1 to 30 terms.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"id":   schema.StringAttribute{Optional: true, Description: "A subnet id, alone in its term."},
+					"tags": selectorTags(),
+				}},
+			},
+			"security_group_selector_terms": schema.ListNestedBlock{
+				Description: "Security groups of the nodes: conditions inside a term are ANDed, terms are ORed. 1 to 30 terms.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"id":   schema.StringAttribute{Optional: true, Description: "A security group id, alone in its term."},
+					"name": schema.StringAttribute{Optional: true, Description: "A security group name, alone in its term."},
+					"tags": selectorTags(),
+				}},
+			},
+			"capacity_reservation_selector_terms": schema.ListNestedBlock{
+				Description: "On-demand capacity reservations Karpenter may use (Karpenter 1.3+).",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"id":                      schema.StringAttribute{Optional: true, Description: "A reservation id (`cr-...`), alone in its term."},
+					"owner_id":                schema.StringAttribute{Optional: true, Description: "Account id owning the reservation."},
+					"tags":                    selectorTags(),
+					"instance_match_criteria": schema.StringAttribute{Optional: true, Description: "`open` or `targeted`."},
+				}},
+			},
+			"kubelet": schema.SingleNestedBlock{
+				Description: "Kubelet settings of the nodes (the typed spec.kubelet of Karpenter 1.0-1.14).",
+				Attributes:  kubeletAttributes(false),
+			},
+			"block_device_mappings": schema.ListNestedBlock{
+				Description: "EBS volumes of the nodes; they replace Karpenter's family defaults. At most one root volume.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"device_name": schema.StringAttribute{Optional: true, Description: "Device name, e.g. `/dev/xvda`."},
+					"root_volume": schema.BoolAttribute{Optional: true, Description: "Whether this is the root volume (ephemeral storage for the kubelet)."},
+				}, Blocks: map[string]schema.Block{
+					"ebs": schema.SingleNestedBlock{
+						Description: "The EBS volume.",
+						Attributes: map[string]schema.Attribute{
+							"volume_size":           schema.StringAttribute{Optional: true, Description: "Size as a Kubernetes quantity: `100Gi` (binary) or `100G` (decimal, rounded up to GiB)."},
+							"volume_type":           schema.StringAttribute{Optional: true, Description: "`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."},
+							"iops":                  schema.Int64Attribute{Optional: true, Description: "Provisioned IOPS (io1, io2, gp3)."},
+							"throughput":            schema.Int64Attribute{Optional: true, Description: "Throughput in MiB/s (gp3)."},
+							"encrypted":             schema.BoolAttribute{Optional: true, Description: "Encrypt the volume."},
+							"kms_key_id":            schema.StringAttribute{Optional: true, Description: "KMS key for encryption."},
+							"delete_on_termination": schema.BoolAttribute{Optional: true, Description: "Delete the volume with the instance."},
+							"snapshot_id":           schema.StringAttribute{Optional: true, Description: "Snapshot to create the volume from."},
+						},
+					},
+				}},
+			},
+			"metadata_options": schema.SingleNestedBlock{
+				Description: "Instance metadata service settings. Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, tokens required.",
+				Attributes: map[string]schema.Attribute{
+					"http_endpoint":               schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`."},
+					"http_protocol_ipv6":          schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`."},
+					"http_put_response_hop_limit": schema.Int64Attribute{Optional: true, Description: "1 to 64."},
+					"http_tokens":                 schema.StringAttribute{Optional: true, Description: "`required` or `optional`."},
+				},
+			},
+			"bootstrap": schema.SingleNestedBlock{
+				Description: "Render complete Custom userData (only with ami_family = \"Custom\", not with user_data). It always registers " +
+					"`karpenter.sh/unregistered:NoExecute` plus the listed taints in the form the format needs. Cluster facts default to the provider's cluster block.",
+				Blocks: map[string]schema.Block{
+					"register_with_taints": taintsBlock("Taints the node registers with, besides karpenter.sh/unregistered:NoExecute, one block each. List the NodePools' startup taints here."),
+				},
+				Attributes: map[string]schema.Attribute{
+					"format": schema.StringAttribute{
+						Required: true, Description: "`bootstrap.sh` (AL2-style), `nodeadm` (AL2023 NodeConfig) or `bottlerocket` (TOML).",
+					},
+					"cluster_name":          schema.StringAttribute{Optional: true, Description: "Cluster name; default: the provider's cluster."},
+					"api_server_endpoint":   schema.StringAttribute{Optional: true, Description: "API server URL; default: the provider's cluster."},
+					"certificate_authority": schema.StringAttribute{Optional: true, Description: "Base64 PEM CA bundle; default: the provider's cluster."},
+					"service_cidr":          schema.StringAttribute{Optional: true, Description: "Service CIDR; default: the provider's cluster."},
+					"cluster_dns":           schema.StringAttribute{Optional: true, Description: "Cluster DNS IP; default: the provider's cluster."},
+					"node_labels":           schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels the kubelet registers the node with."},
+					"kubelet_extra_args":    schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Extra kubelet flags, one per element (`--flag=value`); not with `bottlerocket`."},
+					"pre_bootstrap_script":  schema.StringAttribute{Optional: true, Description: "Shell run before bootstrapping (not with `bottlerocket`)."},
+					"post_bootstrap_script": schema.StringAttribute{Optional: true, Description: "Shell run after bootstrapping (not with `bottlerocket`)."},
 				},
 			},
 		},

@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -12,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -103,40 +100,12 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"class managed elsewhere (cross-checks that need its facts are skipped with a warning).",
 				Attributes: nodeClassInputAttributes(),
 			},
-			"labels":      schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels of the nodes (spec.template.metadata.labels)."},
-			"annotations": schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Annotations of the nodes (spec.template.metadata.annotations)."},
-			"requirements": schema.ListNestedAttribute{
-				Optional: true, Description: "Scheduling requirements on well-known and custom labels (spec.template.spec.requirements).",
-				Validators: []validator.List{listvalidator.SizeAtMost(100)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"key":        schema.StringAttribute{Required: true, Description: "Label key, e.g. `karpenter.k8s.aws/instance-family`."},
-					"operator":   schema.StringAttribute{Required: true, Description: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, and from Karpenter 1.9 `Gte`, `Lte`."},
-					"values":     schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Values (one non-negative integer for Gt/Lt/Gte/Lte)."},
-					"min_values": schema.Int64Attribute{Optional: true, Description: "Minimum number of distinct values the chosen instance types must cover (1-50)."},
-				}},
-			},
-			"taints":                   taintsAttribute("Taints of the nodes.", false),
-			"startup_taints":           taintsAttribute("Taints applied at launch that something else (e.g. a DaemonSet) removes; pods need not tolerate them.", false),
+			"labels":                   schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels of the nodes (spec.template.metadata.labels)."},
+			"annotations":              schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Annotations of the nodes (spec.template.metadata.annotations)."},
 			"expire_after":             schema.StringAttribute{Optional: true, Description: "Node lifetime, e.g. `720h`, or `Never`."},
 			"termination_grace_period": schema.StringAttribute{Optional: true, Description: "Maximum drain time, e.g. `24h`."},
-			"disruption": schema.SingleNestedAttribute{
-				Optional: true, Description: "Consolidation settings and disruption budgets.",
-				Attributes: map[string]schema.Attribute{
-					"consolidation_policy": schema.StringAttribute{Optional: true, Description: "`WhenEmpty`, `WhenEmptyOrUnderutilized` or (1.14+) `Balanced`."},
-					"consolidate_after":    schema.StringAttribute{Optional: true, Description: "Required inside disruption: e.g. `30s`, `5m`, or `Never`."},
-					"budgets": schema.ListNestedAttribute{
-						Optional: true, Description: "Disruption budgets (at most 50).",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"nodes":    schema.StringAttribute{Required: true, Description: "Nodes that may be disrupted at once: a number or a percentage (`10%`)."},
-							"schedule": schema.StringAttribute{Optional: true, Description: "Cron schedule (UTC) when the budget applies; needs `duration`."},
-							"duration": schema.StringAttribute{Optional: true, Description: "How long the budget applies after each schedule hit, in hours and minutes (`8h`, `1h30m`)."},
-							"reasons":  schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "`Underutilized`, `Empty`, `Drifted`; default all."},
-						}},
-					},
-				},
-			},
-			"limits": schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Resource limits of the pool (`cpu`, `memory`, `nodes`, ...), as quantities."},
-			"weight": schema.Int64Attribute{Optional: true, Description: "Priority among NodePools, 1-100.", Validators: []validator.Int64{int64validator.Between(-1<<31, 1<<31-1)}},
+			"limits":                   schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Resource limits of the pool (`cpu`, `memory`, `nodes`, ...), as quantities."},
+			"weight":                   schema.Int64Attribute{Optional: true, Description: "Priority among NodePools, 1-100."},
 			"replicas": schema.Int64Attribute{
 				Optional: true, Description: "Static NodePool node count (Karpenter 1.8+). Switching between static and dynamic replaces the pool (the CRD forbids the transition).",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(staticTransition, "Karpenter forbids switching a NodePool between static and dynamic", "Karpenter forbids switching a NodePool between static (replicas set) and dynamic (replicas unset): \"Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes\".")},
@@ -157,6 +126,37 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Computed: true,
 				Description: "The userData Karpenter would generate for a node of this pool on its class, for the first admitted instance family " +
 					"(maxPods: the class's max_pods or 110); null when the class or cluster facts are not known.",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"requirements": schema.ListNestedBlock{
+				Description: "Scheduling requirements on well-known and custom labels (spec.template.spec.requirements), one block each.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"key":        schema.StringAttribute{Required: true, Description: "Label key, e.g. `karpenter.k8s.aws/instance-family`."},
+					"operator":   schema.StringAttribute{Required: true, Description: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, and from Karpenter 1.9 `Gte`, `Lte`."},
+					"values":     schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "Values (one non-negative integer for Gt/Lt/Gte/Lte)."},
+					"min_values": schema.Int64Attribute{Optional: true, Description: "Minimum number of distinct values the chosen instance types must cover (1-50)."},
+				}},
+			},
+			"taints":         taintsBlock("Taints of the nodes, one block each."),
+			"startup_taints": taintsBlock("Taints applied at launch that something else (e.g. a DaemonSet) removes; pods need not tolerate them. One block each."),
+			"disruption": schema.SingleNestedBlock{
+				Description: "Consolidation settings and disruption budgets.",
+				Attributes: map[string]schema.Attribute{
+					"consolidation_policy": schema.StringAttribute{Optional: true, Description: "`WhenEmpty`, `WhenEmptyOrUnderutilized` or (1.14+) `Balanced`."},
+					"consolidate_after":    schema.StringAttribute{Optional: true, Description: "Required inside disruption: e.g. `30s`, `5m`, or `Never`."},
+				},
+				Blocks: map[string]schema.Block{
+					"budgets": schema.ListNestedBlock{
+						Description: "Disruption budgets (at most 50), one block each.",
+						NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+							"nodes":    schema.StringAttribute{Required: true, Description: "Nodes that may be disrupted at once: a number or a percentage (`10%`)."},
+							"schedule": schema.StringAttribute{Optional: true, Description: "Cron schedule (UTC) when the budget applies; needs `duration`."},
+							"duration": schema.StringAttribute{Optional: true, Description: "How long the budget applies after each schedule hit, in hours and minutes (`8h`, `1h30m`)."},
+							"reasons":  schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "`Underutilized`, `Empty`, `Drifted`; default all."},
+						}},
+					},
+				},
 			},
 		},
 	}
