@@ -50,13 +50,16 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 			const why = "Alias SSM parameters are per Kubernetes minor, so the alias cannot be resolved without it"
 			var missing *cluster.MissingError
 			if errors.As(err, &missing) {
-				addErrorAt(diags, k8sPath, "Kubernetes version needed",
-					err.Error()+". "+why+"; set `kubernetes_version` here or in the provider's cluster block.")
+				where := "set the provider's `cluster { kubernetes_version = \"1.32\" }` (or `cluster { name = ... }` to read it with eks:DescribeCluster)"
+				if len(k8sPath.Steps()) > 0 {
+					where = "set `kubernetes_version` on this data source, or in the provider's cluster block"
+				}
+				addRuleDiag(diags, k8sPath, ruleKubernetesVersionNeeded, err.Error()+". "+why+"; "+where+".")
 				return out, err
 			}
 			// AWS failed (throttling, credentials, a cluster that does
 			// not exist): say so, not that the version is missing.
-			addErrorAt(diags, k8sPath, "AWS lookup failed", awsErrorDetail(err)+
+			addRuleDiag(diags, k8sPath, ruleAWSRequestFailed, awsErrorDetail(err)+
 				"\n\n"+why+"; `kubernetes_version` here or in the provider's cluster block avoids eks:DescribeCluster.")
 			return out, err
 		}
@@ -65,7 +68,7 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 	if version != "" {
 		v, err := versions.ParseKubernetes(version)
 		if err != nil {
-			addErrorAt(diags, k8sPath, "Invalid Kubernetes version", err.Error())
+			addRuleDiag(diags, k8sPath, ruleKubernetesVersionInvalid, err.Error())
 			return out, err
 		}
 		out.kubernetes, out.kubernetesSet = v, true
@@ -81,7 +84,7 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 		if errors.Is(err, awsclient.ErrUnknownConfig) {
 			return out, errDeferred
 		}
-		diags.AddAttributeError(path.Root("ami_selector_terms"), "AWS lookup failed", awsErrorDetail(err))
+		addRuleDiag(diags, path.Root("ami_selector_terms"), ruleAWSRequestFailed, awsErrorDetail(err))
 		return out, err
 	}
 	out.result = res
@@ -98,12 +101,4 @@ func awsErrorDetail(err error) string {
 		return msg + "\n\nAWS kept throttling the request after the configured retries. Raise `max_retries`, use `retry_mode = \"adaptive\"`, or plan with lower -parallelism."
 	}
 	return msg
-}
-
-func addErrorAt(diags *diag.Diagnostics, p path.Path, summary, detail string) {
-	if len(p.Steps()) == 0 {
-		diags.AddError(summary, detail)
-		return
-	}
-	diags.AddAttributeError(p, summary, detail)
 }

@@ -5,25 +5,21 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 )
 
 var (
-	_ datasource.DataSourceWithConfigure        = (*amiDataSource)(nil)
-	_ datasource.DataSourceWithValidateConfig   = (*amiDataSource)(nil)
-	_ datasource.DataSourceWithConfigValidators = (*amiDataSource)(nil)
+	_ datasource.DataSourceWithConfigure      = (*amiDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*amiDataSource)(nil)
 )
 
 // NewAMIDataSource is the factory of karpenter_ami.
@@ -61,12 +57,10 @@ func (d *amiDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 	attrs["architecture"] = schema.StringAttribute{
 		Optional: true, Computed: true,
 		Description: "`amd64` or `arm64`: answer for a hypothetical instance of that architecture (with `accelerator`). Computed from `instance_type` when that is given.",
-		Validators:  []validator.String{stringvalidator.OneOf("amd64", "arm64")},
 	}
 	attrs["accelerator"] = schema.StringAttribute{
 		Optional:    true,
 		Description: "With `architecture`: `none` (default), `nvidia` (an instance with a GPU) or `neuron` (Inferentia/Trainium).",
-		Validators:  []validator.String{stringvalidator.OneOf("none", "nvidia", "neuron")},
 	}
 	attrs["id"] = schema.StringAttribute{Computed: true, Description: "Id of the image the instance gets."}
 	attrs["name"] = schema.StringAttribute{Computed: true, Description: "Name of the image."}
@@ -84,13 +78,6 @@ func (d *amiDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 	}
 }
 
-func (d *amiDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("instance_type"), path.MatchRoot("architecture")),
-		datasourcevalidator.Conflicting(path.MatchRoot("instance_type"), path.MatchRoot("accelerator")),
-	}
-}
-
 func (d *amiDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
 	if pd, ok := req.ProviderData.(*ProviderData); ok {
 		d.data = pd
@@ -104,9 +91,10 @@ func (d *amiDataSource) ValidateConfig(ctx context.Context, req datasource.Valid
 		return
 	}
 	validateSelection(m.Terms, m.Family, m.KubernetesVersion, providerDataOrDefault(d.data), &resp.Diagnostics)
+	validateInstanceQuery(m, &resp.Diagnostics)
 	if s, ok := knownString(m.InstanceType); ok {
 		if _, _, ok := instancetype.SplitType(s); !ok {
-			resp.Diagnostics.AddAttributeError(path.Root("instance_type"), "Invalid instance type",
+			addRuleDiag(&resp.Diagnostics, path.Root("instance_type"), ruleInstanceTypeInvalid,
 				fmt.Sprintf("%q is not an instance type name; write family.size, e.g. \"g5g.xlarge\".", s))
 		}
 	}
@@ -119,10 +107,12 @@ func (d *amiDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 	pd := providerDataOrDefault(d.data)
+	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
 	terms, _ := termsFromList(m.Terms)
-	appendFindings(&resp.Diagnostics, path.Empty(), versionSpecific(pd.Karpenter, func(kv versions.Karpenter) rules.Findings {
-		return append(ami.ValidateTerms(terms, kv), ami.ValidateFamily(m.Family.ValueString(), !m.Family.IsUnknown(), terms, kv, false)...)
-	}))
+	// ValidateConfig reported the errors of the default release; the read
+	// reports every finding of the configured one, warnings included, once.
+	kv := pd.Karpenter
+	appendFindings(&resp.Diagnostics, path.Empty(), append(ami.ValidateTerms(terms, kv), ami.ValidateFamily(m.Family.ValueString(), !m.Family.IsUnknown(), terms, kv, false)...))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -197,12 +187,12 @@ func (d *amiDataSource) instance(ctx context.Context, pd *ProviderData, m amiMod
 	name := m.InstanceType.ValueString()
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		diags.AddAttributeError(path.Root("instance_type"), "AWS lookup failed", awsErrorDetail(err))
+		addRuleDiag(diags, path.Root("instance_type"), ruleAWSRequestFailed, awsErrorDetail(err))
 		return ami.Instance{}, false
 	}
 	t, ok := cat.Type(name)
 	if !ok {
-		diags.AddAttributeError(path.Root("instance_type"), "Unknown instance type", unknownTypeDetail(cat, name))
+		addRuleDiag(diags, path.Root("instance_type"), ruleInstanceTypeInvalid, unknownTypeDetail(cat, name))
 		return ami.Instance{}, false
 	}
 	return ami.InstanceFromType(t), true
@@ -221,4 +211,42 @@ func unknownTypeDetail(cat *instancetype.Catalogue, name string) string {
 		return fmt.Sprintf("%q is not an instance type in %s: family %s has no size %q; its sizes are %s.", name, src, fam, size, strings.Join(f.Sizes, ", "))
 	}
 	return fmt.Sprintf("%q is not an instance type in %s.", name, src)
+}
+
+// validateInstanceQuery: exactly one of instance_type and architecture, an
+// accelerator only with architecture, and the values each takes. Unknown
+// values are judged at plan, when they are known.
+func validateInstanceQuery(m amiModel, diags *diag.Diagnostics) {
+	if m.InstanceType.IsUnknown() || m.Architecture.IsUnknown() {
+		return
+	}
+	it, arch := !m.InstanceType.IsNull(), !m.Architecture.IsNull()
+	switch {
+	case it && arch:
+		addRuleDiag(diags, path.Root("architecture"), ruleAMIQueryArguments,
+			"Both instance_type and architecture are set; the instance type's facts already give its architecture. Remove architecture (or instance_type, to ask for a hypothetical instance).")
+	case !it && !arch:
+		addRuleDiag(diags, path.Empty(), ruleAMIQueryArguments,
+			"Neither instance_type nor architecture is set. Write instance_type = \"g5g.xlarge\", or architecture = \"arm64\" with accelerator = \"nvidia\" for a hypothetical GPU instance.")
+	}
+	if s, ok := knownString(m.Architecture); ok && s != "amd64" && s != "arm64" {
+		hint := ""
+		switch s {
+		case "x86_64", "x86-64", "amd":
+			hint = " (EC2 calls it x86_64; Karpenter's kubernetes.io/arch label says amd64)"
+		case "aarch64", "arm":
+			hint = " (Karpenter's kubernetes.io/arch label says arm64)"
+		}
+		addRuleDiag(diags, path.Root("architecture"), ruleAMIQueryArguments,
+			fmt.Sprintf("architecture = %q is not a value of kubernetes.io/arch that Karpenter launches%s; write \"amd64\" or \"arm64\".", s, hint))
+	}
+	if s, ok := knownString(m.Accelerator); ok {
+		if it {
+			addRuleDiag(diags, path.Root("accelerator"), ruleAMIQueryArguments,
+				"accelerator is set with instance_type; the instance type's facts say whether it has a GPU or Neuron accelerator. Remove accelerator, or use architecture instead of instance_type.")
+		} else if s != "none" && s != "nvidia" && s != "neuron" {
+			addRuleDiag(diags, path.Root("accelerator"), ruleAMIQueryArguments,
+				fmt.Sprintf("accelerator = %q is not one of \"none\", \"nvidia\" (an NVIDIA GPU) or \"neuron\" (Inferentia/Trainium); Karpenter picks the alias variant by these.%s", s, suggest.Hint(s, []string{"none", "nvidia", "neuron"})))
+		}
+	}
 }

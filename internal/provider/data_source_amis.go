@@ -12,7 +12,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 var (
@@ -127,13 +126,13 @@ func (d *amisDataSource) ValidateConfig(ctx context.Context, req datasource.Vali
 func validateSelection(termsList types.List, family, k8s types.String, pd *ProviderData, diags *diag.Diagnostics) {
 	terms, ok := termsFromList(termsList)
 	if ok {
-		appendFindings(diags, path.Empty(), ami.ValidateTerms(terms, pd.Karpenter))
-		appendFindings(diags, path.Empty(), ami.ValidateFamily(family.ValueString(), !family.IsUnknown(), terms, pd.Karpenter, false))
+		appendFindings(diags, path.Empty(), errorsOnly(ami.ValidateTerms(terms, pd.Karpenter)))
+		appendFindings(diags, path.Empty(), errorsOnly(ami.ValidateFamily(family.ValueString(), !family.IsUnknown(), terms, pd.Karpenter, false)))
 	}
 	if s, known := knownString(k8s); known {
 		v, err := parseKubernetes(s)
 		if err != nil {
-			diags.AddAttributeError(path.Root("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+			addRuleDiag(diags, path.Root("kubernetes_version"), ruleKubernetesVersionInvalid, err.Error())
 			return
 		}
 		// An alias the family does not publish for this Kubernetes version
@@ -159,10 +158,12 @@ func (d *amisDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		return
 	}
 	pd := providerDataOrDefault(d.data)
+	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
 	terms, _ := termsFromList(m.Terms)
-	appendFindings(&resp.Diagnostics, path.Empty(), versionSpecific(pd.Karpenter, func(kv versions.Karpenter) rules.Findings {
-		return append(ami.ValidateTerms(terms, kv), ami.ValidateFamily(m.Family.ValueString(), !m.Family.IsUnknown(), terms, kv, false)...)
-	}))
+	// ValidateConfig reported the errors of the default release; the read
+	// reports every finding of the configured one, warnings included, once.
+	kv := pd.Karpenter
+	appendFindings(&resp.Diagnostics, path.Empty(), append(ami.ValidateTerms(terms, kv), ami.ValidateFamily(m.Family.ValueString(), !m.Family.IsUnknown(), terms, kv, false)...))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -189,7 +190,7 @@ func (d *amisDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 // input is unknown during plan.
 func addDeferredError(err error, diags *diag.Diagnostics) {
 	if err == errDeferred {
-		diags.AddError("Inputs not known yet",
+		addRuleDiag(diags, path.Empty(), ruleInputsUnknown,
 			"The Kubernetes version or the provider's AWS configuration is not known until apply (it comes from a resource created in the same run). "+
 				"Data sources are read during plan, so set `kubernetes_version` (and the provider's region/endpoints) from known values, "+
 				"or use the karpenter_ec2nodeclass resource, which defers resolution to apply.")

@@ -12,7 +12,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -123,7 +122,7 @@ func (d *instanceTypesDataSource) ValidateConfig(ctx context.Context, req dataso
 	if !ok {
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), requirements.Validate(specs, versions.DefaultKarpenter))
+	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(requirements.Validate(specs, versions.DefaultKarpenter)))
 }
 
 func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -138,15 +137,14 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		return
 	}
 	pd := providerDataOrDefault(d.data)
-	appendFindings(&resp.Diagnostics, path.Empty(), versionSpecific(pd.Karpenter, func(kv versions.Karpenter) rules.Findings {
-		return requirements.Validate(specs, kv)
-	}))
+	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
+	appendFindings(&resp.Diagnostics, path.Empty(), requirements.Validate(specs, pd.Karpenter))
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		resp.Diagnostics.AddError("AWS lookup failed", awsErrorDetail(err))
+		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
 		return
 	}
 	adm := instancetype.Admit(specs, cat)

@@ -5,7 +5,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // tfPath converts a domain path (Terraform attribute names) to a framework
@@ -46,27 +45,4 @@ func appendFindings(diags *diag.Diagnostics, base path.Path, fs rules.Findings) 
 			diags.AddAttributeError(p, f.Summary(), f.Detail)
 		}
 	}
-}
-
-// versionSpecific returns the findings check makes for the configured
-// Karpenter release that it does not make for the default release.
-// ValidateConfig never sees the provider configuration (Terraform validates
-// before it configures providers), so literal checks run there with the
-// default release; plan-time code adds only what the configured release
-// changes, so nothing is reported twice.
-func versionSpecific(kv versions.Karpenter, check func(versions.Karpenter) rules.Findings) rules.Findings {
-	if kv == versions.DefaultKarpenter {
-		return nil
-	}
-	seen := map[string]bool{}
-	for _, f := range check(versions.DefaultKarpenter) {
-		seen[f.String()] = true
-	}
-	var out rules.Findings
-	for _, f := range check(kv) {
-		if !seen[f.String()] {
-			out = append(out, f)
-		}
-	}
-	return out
 }

@@ -11,8 +11,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -20,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
@@ -54,6 +51,7 @@ type providerModel struct {
 	RetryMode              types.String `tfsdk:"retry_mode"`
 	KarpenterVersion       types.String `tfsdk:"karpenter_version"`
 	Cluster                types.Object `tfsdk:"cluster"`
+	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -87,12 +85,13 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"max_retries": schema.Int64Attribute{
 				Optional:    true,
 				Description: fmt.Sprintf("How many times an AWS request is retried after throttling or a transient error. Default %d.", awsclient.DefaultMaxRetries),
-				Validators:  []validator.Int64{int64validator.Between(0, 100)},
 			},
 			"retry_mode": schema.StringAttribute{
 				Optional:    true,
 				Description: "AWS SDK retry mode: `standard` or `adaptive` (client-side rate limiting). Defaults to AWS_RETRY_MODE or `standard`.",
-				Validators:  []validator.String{stringvalidator.OneOf("standard", "adaptive")},
+			},
+			"acknowledged_warnings": schema.ListAttribute{
+				ElementType: types.StringType, Optional: true, Description: descAcknowledged + " Applies to every resource and data source of this provider.",
 			},
 			"karpenter_version": schema.StringAttribute{
 				Optional: true,
@@ -147,13 +146,24 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 	}
 	if s, ok := knownString(m.KarpenterVersion); ok {
 		if _, err := versions.ParseKarpenter(s); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("karpenter_version"), "Unsupported karpenter_version", err.Error())
+			addRuleDiag(&resp.Diagnostics, path.Root("karpenter_version"), ruleProviderConfig, err.Error())
 		}
 	}
+	if !m.MaxRetries.IsNull() && !m.MaxRetries.IsUnknown() {
+		if n := m.MaxRetries.ValueInt64(); n < 0 || n > 100 {
+			addRuleDiag(&resp.Diagnostics, path.Root("max_retries"), ruleProviderConfig,
+				fmt.Sprintf("max_retries = %d is outside 0 to 100; the AWS SDK's retryer takes a small count (the default is %d).", n, awsclient.DefaultMaxRetries))
+		}
+	}
+	if s, ok := knownString(m.RetryMode); ok && s != "standard" && s != "adaptive" {
+		addRuleDiag(&resp.Diagnostics, path.Root("retry_mode"), ruleProviderConfig,
+			fmt.Sprintf("retry_mode = %q is not an AWS SDK retry mode; write \"standard\" or \"adaptive\" (client-side rate limiting).", s))
+	}
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
 	if attrs, ok := knownAttrs(m.AssumeRole); ok {
 		if s, ok := knownString(attrs["duration"]); ok {
 			if _, err := time.ParseDuration(s); err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("assume_role").AtName("duration"), "Invalid duration",
+				addRuleDiag(&resp.Diagnostics, path.Root("assume_role").AtName("duration"), ruleProviderConfig,
 					fmt.Sprintf("%q is not a Go duration; write e.g. \"1h\" or \"15m\".", s))
 			}
 		}
@@ -162,7 +172,7 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 		for name, v := range attrs {
 			if s, ok := knownString(v); ok {
 				if u, err := url.Parse(s); err != nil || u.Scheme == "" || u.Host == "" {
-					resp.Diagnostics.AddAttributeError(path.Root("endpoints").AtName(name), "Invalid endpoint URL",
+					addRuleDiag(&resp.Diagnostics, path.Root("endpoints").AtName(name), ruleProviderConfig,
 						fmt.Sprintf("%q is not an absolute URL; write e.g. \"http://127.0.0.1:4566\".", s))
 				}
 			}
@@ -177,33 +187,33 @@ func validateClusterSettings(attrs map[string]attr.Value, resp *provider.Validat
 	at := func(n string) path.Path { return path.Root("cluster").AtName(n) }
 	if s, ok := knownString(attrs["kubernetes_version"]); ok {
 		if _, err := versions.ParseKubernetes(s); err != nil {
-			resp.Diagnostics.AddAttributeError(at("kubernetes_version"), "Invalid Kubernetes version", err.Error())
+			addRuleDiag(&resp.Diagnostics, at("kubernetes_version"), ruleClusterConfig, err.Error())
 		}
 	}
 	if s, ok := knownString(attrs["endpoint"]); ok {
 		if u, err := url.Parse(s); err != nil || u.Scheme != "https" || u.Host == "" {
-			resp.Diagnostics.AddAttributeError(at("endpoint"), "Invalid cluster endpoint",
+			addRuleDiag(&resp.Diagnostics, at("endpoint"), ruleClusterConfig,
 				fmt.Sprintf("%q is not an https URL; EKS API server endpoints look like \"https://ABCDEF.gr7.us-west-2.eks.amazonaws.com\".", s))
 		}
 	}
 	if s, ok := knownString(attrs["certificate_authority"]); ok {
 		if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-			resp.Diagnostics.AddAttributeError(at("certificate_authority"), "Invalid certificate authority",
+			addRuleDiag(&resp.Diagnostics, at("certificate_authority"), ruleClusterConfig,
 				"The value is not base64. Pass the base64-encoded PEM bundle exactly as `aws eks describe-cluster` returns it "+
 					"(cluster.certificateAuthority.data); Karpenter base64-decodes it for AL2023 and fails with \"decoding CABundle\" otherwise.")
 		}
 	}
 	if s, ok := knownString(attrs["service_cidr"]); ok {
 		if _, err := netip.ParsePrefix(s); err != nil {
-			resp.Diagnostics.AddAttributeError(at("service_cidr"), "Invalid service CIDR",
+			addRuleDiag(&resp.Diagnostics, at("service_cidr"), ruleClusterConfig,
 				fmt.Sprintf("%q is not a CIDR; write e.g. \"172.20.0.0/16\".", s))
 		} else if _, err := cluster.DefaultDNS(s); err != nil {
-			resp.Diagnostics.AddAttributeError(at("service_cidr"), "Invalid service CIDR", err.Error())
+			addRuleDiag(&resp.Diagnostics, at("service_cidr"), ruleClusterConfig, err.Error())
 		}
 	}
 	if s, ok := knownString(attrs["cluster_dns"]); ok {
 		if _, err := netip.ParseAddr(s); err != nil {
-			resp.Diagnostics.AddAttributeError(at("cluster_dns"), "Invalid cluster DNS address",
+			addRuleDiag(&resp.Diagnostics, at("cluster_dns"), ruleClusterConfig,
 				fmt.Sprintf("%q is not an IP address; write e.g. \"172.20.0.10\".", s))
 		}
 	}
@@ -222,7 +232,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	data, err := providerDataFromModel(ctx, m)
 	if err != nil {
-		resp.Diagnostics.AddError("Invalid provider configuration", err.Error())
+		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleProviderConfig, err.Error())
 		return
 	}
 	resp.DataSourceData = data
@@ -297,6 +307,7 @@ func providerDataFromModel(ctx context.Context, m providerModel) (*ProviderData,
 		data.KarpenterUnknown = true
 	}
 	data.Cluster = clusterSettings(m.Cluster)
+	data.Acknowledged = acknowledgedSet(m.AcknowledgedWarnings)
 	return data, nil
 }
 

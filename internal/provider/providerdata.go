@@ -16,6 +16,8 @@ type ProviderData struct {
 	// version-gated checks then use the default and say so.
 	KarpenterUnknown bool
 	Cluster          cluster.Settings
+	// Acknowledged holds the warning rule ids the provider block silences.
+	Acknowledged map[string]bool
 }
 
 // ClusterFacts resolves the cluster facts listed in need (cluster.Field*),

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -23,6 +24,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*ec2NodeClassResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*ec2NodeClassResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*ec2NodeClassResource)(nil)
+	_ resource.ResourceWithImportState    = (*ec2NodeClassResource)(nil)
 )
 
 // NewEC2NodeClassResource is the factory of karpenter_ec2nodeclass.
@@ -48,7 +50,8 @@ func (r *ec2NodeClassResource) ValidateConfig(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter))
+	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter)))
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
 }
 
 // ModifyPlan resolves the images, renders the userData and the manifest,
@@ -63,10 +66,10 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	pd := providerDataOrDefault(r.data)
+	defer func() {
+		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
+	}()
 	c := classFromModel(m)
-	// Errors always (values unknown at validate may be known now); warnings
-	// only where the configured release differs from the default one, since
-	// ValidateConfig already showed the others.
 	fs := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) })
 	appendFindings(&resp.Diagnostics, path.Empty(), suggestFamily(ctx, pd, c, fs))
 	if resp.Diagnostics.HasError() {
@@ -111,29 +114,12 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// planFindings runs validate for the configured release kv and keeps every
-// error, and the warnings that the validate-time run (with the default
-// release) did not already report. With the default release both runs are
-// the same, so validate runs once: it is the costliest part of a NodePool's
-// plan after the framework (the requirements against every known instance
-// type).
+// planFindings runs validate for the configured release kv. ValidateConfig
+// reported only errors, judged with the default release (it never sees the
+// provider configuration); the plan reports every finding once, warnings
+// included, for the release the cluster runs.
 func planFindings(kv versions.Karpenter, validate func(versions.Karpenter) rules.Findings) rules.Findings {
-	now := validate(kv)
-	atValidate := now
-	if kv != versions.DefaultKarpenter {
-		atValidate = validate(versions.DefaultKarpenter)
-	}
-	seen := map[string]bool{}
-	for _, f := range atValidate {
-		seen[f.String()] = true
-	}
-	var out rules.Findings
-	for _, f := range now {
-		if f.Severity == rules.Error || !seen[f.String()] {
-			out = append(out, f)
-		}
-	}
-	return out
+	return validate(kv)
 }
 
 // suggestFamily: when ami_family is missing without an alias and nothing
@@ -195,7 +181,7 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 				return out, errDeferred
 			}
 			if err != nil {
-				diags.AddAttributeError(path.Root("bootstrap"), "Cluster facts needed", awsErrorDetail(err)+"\n\nOr set them in the bootstrap block itself.")
+				addRuleDiag(diags, path.Root("bootstrap"), ruleClusterFactsNeeded, awsErrorDetail(err)+"\n\nOr set them in the bootstrap block itself.")
 				return out, err
 			}
 		}
@@ -224,7 +210,7 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 func (r *ec2NodeClassResource) renderManifest(ctx context.Context, obj manifest.EC2NodeClass, diags *diag.Diagnostics) types.String {
 	y, err := manifest.YAML(obj)
 	if err != nil {
-		diags.AddError("Rendering the manifest failed", err.Error())
+		addRuleDiag(diags, path.Empty(), ruleManifestRender, err.Error())
 		return types.StringUnknown()
 	}
 	appendFindings(diags, path.Empty(), validateAgainstCRD(ctx, obj))
@@ -339,4 +325,14 @@ func (r *ec2NodeClassResource) Update(_ context.Context, req resource.UpdateRequ
 }
 
 func (r *ec2NodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
+
+// ImportState refuses with the reason: the resource renders a manifest and
+// creates nothing outside Terraform state, so there is nothing to import.
+func (r *ec2NodeClassResource) ImportState(_ context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	addRuleDiag(&resp.Diagnostics, path.Empty(), ruleImport, fmt.Sprintf(
+		"%s renders a Karpenter manifest and creates nothing outside Terraform state, so there is no object %q to import. "+
+			"Write the resource block and run terraform plan: its manifest is rendered from the configuration. To adopt a EC2NodeClass that "+
+			"already exists in a cluster, import it into the resource that applies the manifest (kubernetes_manifest, kubectl_manifest), "+
+			"and remove this import block.", "karpenter_ec2nodeclass", req.ID))
 }

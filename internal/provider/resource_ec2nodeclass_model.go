@@ -35,6 +35,7 @@ type ec2NodeClassModel struct {
 	Manifest                         types.String `tfsdk:"manifest"`
 	AMIs                             types.List   `tfsdk:"amis"`
 	NodeClass                        types.Object `tfsdk:"node_class"`
+	AcknowledgedWarnings             types.List   `tfsdk:"acknowledged_warnings"`
 }
 
 // classFromModel converts the configuration into the domain model,

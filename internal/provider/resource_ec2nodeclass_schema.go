@@ -196,6 +196,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"standard/NVIDIA/Neuron variants; other terms (and Windows aliases, which have no releases) are written as the resolved `id` " +
 					"terms with `amiFamily`. With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
 			},
+			"acknowledged_warnings": acknowledgedWarningsAttribute(),
 			"manifest": schema.StringAttribute{
 				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",
 			},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,6 +23,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*nodePoolResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*nodePoolResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*nodePoolResource)(nil)
+	_ resource.ResourceWithImportState    = (*nodePoolResource)(nil)
 )
 
 // NewNodePoolResource is the factory of karpenter_nodepool.
@@ -45,7 +47,8 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Validate(poolFromModel(m), versions.DefaultKarpenter))
+	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(nodepool.Validate(poolFromModel(m), versions.DefaultKarpenter)))
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
 }
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -58,6 +61,9 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	pd := providerDataOrDefault(r.data)
+	defer func() {
+		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
+	}()
 	p := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) }))
 	if resp.Diagnostics.HasError() {
@@ -72,7 +78,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("requirements"), "AWS lookup failed", awsErrorDetail(err))
+		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
 		return
 	}
 	res := nodepool.Check(p, cat, pd.Karpenter)
@@ -97,7 +103,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		obj := nodepool.Object(p)
 		y, err := manifest.YAML(obj)
 		if err != nil {
-			resp.Diagnostics.AddError("Rendering the manifest failed", err.Error())
+			addRuleDiag(&resp.Diagnostics, path.Empty(), ruleManifestRender, err.Error())
 			return
 		}
 		appendFindings(&resp.Diagnostics, path.Empty(), validateAgainstCRD(ctx, obj))
@@ -146,7 +152,7 @@ func (r *nodePoolResource) preview(ctx context.Context, pd *ProviderData, p node
 		case errors.As(err, &missing):
 			return types.StringNull()
 		case err != nil:
-			diags.AddAttributeWarning(path.Root("user_data_preview"), "user_data_preview not rendered", err.Error())
+			addRuleDiag(diags, path.Root("user_data_preview"), ruleUserDataPreview, awsErrorDetail(err))
 			return types.StringNull()
 		}
 	}
@@ -187,4 +193,14 @@ func (r *nodePoolResource) Update(_ context.Context, req resource.UpdateRequest,
 }
 
 func (r *nodePoolResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
+
+// ImportState refuses with the reason: the resource renders a manifest and
+// creates nothing outside Terraform state, so there is nothing to import.
+func (r *nodePoolResource) ImportState(_ context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	addRuleDiag(&resp.Diagnostics, path.Empty(), ruleImport, fmt.Sprintf(
+		"%s renders a Karpenter manifest and creates nothing outside Terraform state, so there is no object %q to import. "+
+			"Write the resource block and run terraform plan: its manifest is rendered from the configuration. To adopt a NodePool that "+
+			"already exists in a cluster, import it into the resource that applies the manifest (kubernetes_manifest, kubectl_manifest), "+
+			"and remove this import block.", "karpenter_nodepool", req.ID))
 }

@@ -32,6 +32,7 @@ type nodePoolModel struct {
 	InstanceFamilies       types.List   `tfsdk:"instance_families"`
 	AMIAssignments         types.List   `tfsdk:"ami_assignments"`
 	UserDataPreview        types.String `tfsdk:"user_data_preview"`
+	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
 }
 
 // poolFromModel converts the configuration into the domain model, recording

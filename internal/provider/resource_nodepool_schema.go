@@ -110,8 +110,9 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional: true, Description: "Static NodePool node count (Karpenter 1.8+). Switching between static and dynamic replaces the pool (the CRD forbids the transition).",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(staticTransition, "Karpenter forbids switching a NodePool between static and dynamic", "Karpenter forbids switching a NodePool between static (replicas set) and dynamic (replicas unset): \"Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes\".")},
 			},
-			"manifest":          schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
-			"instance_families": schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
+			"acknowledged_warnings": acknowledgedWarningsAttribute(),
+			"manifest":              schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
+			"instance_families":     schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
 			"ami_assignments": schema.ListNestedAttribute{
 				Computed: true, Description: "Which image each admitted family gets (strict matching, as Karpenter since 1.4).",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

@@ -1,0 +1,112 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
+)
+
+const descAcknowledged = "Warning rule ids to silence, e.g. `[\"alias-latest-drift\"]` when `@latest` is deliberate. " +
+	"Only warnings can be acknowledged; an error rule id or an id the provider does not know is an error " +
+	"(`acknowledged-warning-invalid`). The rules guide lists every id."
+
+// validateAcknowledged checks that every listed id is a known warning rule.
+func validateAcknowledged(p path.Path, l types.List) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if l.IsNull() || l.IsUnknown() {
+		return diags
+	}
+	var warnings []string
+	for _, r := range rules.All() {
+		if r.Severity == rules.Warning {
+			warnings = append(warnings, r.ID)
+		}
+	}
+	for i, e := range l.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		id := s.ValueString()
+		r := rules.Lookup(id)
+		switch {
+		case r == nil:
+			hint := ""
+			if near := suggest.Closest(id, warnings); near != "" {
+				hint = fmt.Sprintf(" Did you mean %q?", near)
+			}
+			addRuleDiag(&diags, p.AtListIndex(i), ruleAckInvalid,
+				fmt.Sprintf("%q is not a rule id of this provider, so it would silence nothing.%s The warning ids are listed in the rules guide (docs/guides/rules.md).", id, hint))
+		case r.Severity != rules.Warning:
+			addRuleDiag(&diags, p.AtListIndex(i), ruleAckInvalid,
+				fmt.Sprintf("%q is an error rule (%s): errors are what Karpenter, EC2 or the kubelet would reject, so they cannot be acknowledged. Fix the configuration instead; the rules guide shows the passing form.", id, r.Title))
+		}
+	}
+	return diags
+}
+
+// acknowledgedSet returns the known ids of l (invalid ones are reported by
+// validateAcknowledged).
+func acknowledgedSet(l types.List) map[string]bool {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, e := range l.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			out[s.ValueString()] = true
+		}
+	}
+	return out
+}
+
+// dropAcknowledged removes the warnings whose rule id (the summary's
+// prefix) is in one of the sets; errors always stay. It filters the final
+// diagnostics, so every warning path (findings, CRD, preview) is covered.
+func dropAcknowledged(diags diag.Diagnostics, sets ...map[string]bool) diag.Diagnostics {
+	if len(diags) == 0 || !slices.ContainsFunc(sets, func(s map[string]bool) bool { return len(s) > 0 }) {
+		return diags
+	}
+	out := make(diag.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		if d.Severity() == diag.SeverityWarning {
+			id, _, _ := strings.Cut(d.Summary(), ":")
+			if slices.ContainsFunc(sets, func(s map[string]bool) bool { return s[id] }) {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// errorsOnly keeps the errors. ValidateConfig reports only errors: Terraform
+// calls it in both the validate and the plan walk of `terraform plan`, so a
+// warning made there would print twice; warnings are reported once, by the
+// plan (ModifyPlan, or a data source's Read).
+func errorsOnly(fs rules.Findings) rules.Findings {
+	out := make(rules.Findings, 0, len(fs))
+	for _, f := range fs {
+		if f.Severity == rules.Error {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// acknowledgedWarningsAttribute is the per-resource list; it adds to the
+// provider's.
+func acknowledgedWarningsAttribute() rschema.ListAttribute {
+	return rschema.ListAttribute{
+		ElementType: types.StringType, Optional: true,
+		Description: descAcknowledged + " Adds to the provider's `acknowledged_warnings` for this resource only.",
+	}
+}
