@@ -27,6 +27,14 @@ func (s *Server) parseEC2(form url.Values, action string) call {
 		handler = s.describeImages
 	case "DescribeInstanceTypes":
 		handler = s.describeInstanceTypes
+	case "DescribeSubnets":
+		handler = s.describeSubnets
+	case "DescribeSecurityGroups":
+		handler = s.describeSecurityGroups
+	case "DescribeInstanceTypeOfferings":
+		handler = s.describeInstanceTypeOfferings
+	case "DescribeCapacityReservations":
+		handler = s.describeCapacityReservations
 	}
 	c.serve = func(w http.ResponseWriter) {
 		if handler == nil {

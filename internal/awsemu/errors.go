@@ -39,9 +39,14 @@ func writeQueryError(w http.ResponseWriter, status int, code, message, requestID
 // writeAWSQueryError writes the awsQuery (STS) error envelope:
 // <ErrorResponse><Error><Type/><Code/><Message/></Error><RequestId/></ErrorResponse>.
 func writeAWSQueryError(w http.ResponseWriter, status int, code, message, requestID string) {
+	writeQueryErrorNS(w, stsNamespace, status, code, message, requestID)
+}
+
+// writeQueryErrorNS is the awsQuery error envelope of any service (STS, IAM).
+func writeQueryErrorNS(w http.ResponseWriter, namespace string, status int, code, message, requestID string) {
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
-	b.WriteString(`<ErrorResponse xmlns="` + stsNamespace + `"><Error>`)
+	b.WriteString(`<ErrorResponse xmlns="` + namespace + `"><Error>`)
 	kind := "Sender"
 	if status >= 500 {
 		kind = "Receiver"

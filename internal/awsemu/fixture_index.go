@@ -105,6 +105,82 @@ const (
 	ParamCustomNotAMI = "/platform/ami/not-an-ami"
 )
 
+// Network and identity fixtures: testdata/README.md explains the traps.
+const (
+	// VPCDemo: the VPC of cluster demo (10.0.0.0/16), zones us-east-1a, b and
+	// c.
+	VPCDemo = "vpc-0f67910fb93f44377"
+	// VPCLegacy: a second VPC (172.31.0.0/16), zones us-east-1a and d.
+	VPCLegacy = "vpc-0c7d68a72b5973b1d"
+	// SubnetDemoPrivateA: private subnet of cluster demo in us-east-1a, tagged
+	// karpenter.sh/discovery=demo.
+	SubnetDemoPrivateA = "subnet-0c55ce9f379c43337"
+	// SubnetDemoPrivateB: private subnet of cluster demo in us-east-1b, tagged
+	// karpenter.sh/discovery=demo.
+	SubnetDemoPrivateB = "subnet-0f470d0012baca034"
+	// SubnetDemoPrivateC: private subnet of cluster demo in us-east-1c, tagged
+	// karpenter.sh/discovery=demo.
+	SubnetDemoPrivateC = "subnet-0bd0be0f34b8bae83"
+	// SubnetDemoPublicTypo: public subnet of the demo VPC in us-east-1a whose
+	// discovery tag key is misspelt (karpenter.sh/discovry=demo): a discovery
+	// selector misses it.
+	SubnetDemoPublicTypo = "subnet-039f9e9e42e74b8cc"
+	// SubnetDemoExhausted: isolated subnet of the demo VPC in us-east-1c with
+	// 3 free addresses, tagged tier=isolated.
+	SubnetDemoExhausted = "subnet-0e576e834005de772"
+	// SubnetLegacyA: private subnet of the legacy VPC in us-east-1a; shares
+	// the kubernetes.io/role/internal-elb=1 tag with the demo subnets.
+	SubnetLegacyA = "subnet-0bec4a5e837b7dacc"
+	// SubnetLegacyD: private subnet of the legacy VPC in us-east-1d, a zone
+	// the demo VPC does not use.
+	SubnetLegacyD = "subnet-095d76b0de38357d8"
+	// SecurityGroupDemoNode: node security group of cluster demo, tagged
+	// karpenter.sh/discovery=demo.
+	SecurityGroupDemoNode = "sg-08250b8ecc14cd2e6"
+	// SecurityGroupDemoCluster: the cluster security group EKS made for demo
+	// (the cluster's ClusterSecurityGroupId).
+	SecurityGroupDemoCluster = "sg-00d035828a5993e58"
+	// SecurityGroupDemoNameTagOnly: a demo VPC group whose Name tag
+	// (demo-extra) differs from its group name (Terraform's generated one): a
+	// name selector "demo-extra" matches nothing.
+	SecurityGroupDemoNameTagOnly = "sg-0313acd430b54dafe"
+	// SecurityGroupDemoDefault: the default group of the demo VPC (group name
+	// "default").
+	SecurityGroupDemoDefault = "sg-0118506ae490c3d26"
+	// SecurityGroupLegacyDefault: the default group of the legacy VPC: group
+	// name "default" matches a group in each VPC.
+	SecurityGroupLegacyDefault = "sg-0fdd769b8aa78e8a7"
+	// SecurityGroupLegacyNode: node security group of the legacy VPC, tagged
+	// karpenter.sh/discovery=legacy.
+	SecurityGroupLegacyNode = "sg-0405da27305e012e8"
+	// CapacityReservationDemoM5: active open reservation of 4 m5.large in
+	// us-east-1a (2 free), tagged karpenter.sh/discovery=demo.
+	CapacityReservationDemoM5 = "cr-0440acf6090c50d15"
+	// CapacityReservationDemoExpired: expired targeted g5.xlarge reservation
+	// in us-east-1b, tagged karpenter.sh/discovery=demo: Karpenter's
+	// state=active filter drops it.
+	CapacityReservationDemoExpired = "cr-061cab9905fcac648"
+	// CapacityReservationBlockP4d: active capacity block of one p4d.24xlarge
+	// in us-east-1d, tagged team=ml.
+	CapacityReservationBlockP4d = "cr-086ddf8bbc7099898"
+	// RoleNodeDemo: the node role of cluster demo.
+	RoleNodeDemo = "KarpenterNodeRole-demo"
+	// RoleTerraformPlan: a role the account may assume (sts:AssumeRole).
+	RoleTerraformPlan = "TerraformPlan"
+	// InstanceProfileDemo: instance profile holding RoleNodeDemo.
+	InstanceProfileDemo = "KarpenterNodeInstanceProfile-demo"
+	// InstanceProfileRoleless: an instance profile without a role.
+	InstanceProfileRoleless = "KarpenterNodeInstanceProfile-empty"
+)
+
+// Zones of the region's fixtures and their zone ids.
+const (
+	ZoneA, ZoneIDA = "us-east-1a", "use1-az1"
+	ZoneB, ZoneIDB = "us-east-1b", "use1-az2"
+	ZoneC, ZoneIDC = "us-east-1c", "use1-az4"
+	ZoneD, ZoneIDD = "us-east-1d", "use1-az6"
+)
+
 // EKS clusters.
 const (
 	ClusterDemo   = "demo"   // Kubernetes 1.32, IPv4, service CIDR 172.20.0.0/16

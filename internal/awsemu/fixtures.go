@@ -1,6 +1,7 @@
 package awsemu
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
+	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 )
 
@@ -20,6 +22,8 @@ import (
 //
 //go:embed testdata/images.json testdata/instance-types.json testdata/parameters.json
 //go:embed testdata/parameter-history.json testdata/clusters.json
+//go:embed testdata/subnets.json testdata/security-groups.json testdata/instance-type-offerings.json
+//go:embed testdata/roles.json testdata/instance-profiles.json testdata/capacity-reservations.json
 var defaultFixtures embed.FS
 
 // Fixture file names inside a fixtures directory; each holds AWS CLI output.
@@ -31,6 +35,16 @@ const (
 	// versions and labels for version/label selectors ("name:3", "name:prod").
 	ParameterHistoryFile = "parameter-history.json"
 	ClustersFile         = "clusters.json" // {"Clusters": [<aws eks describe-cluster>.cluster, ...]} (or one describe-cluster output)
+
+	// The network and identity files readiness checks read. Without
+	// SubnetsFile the emulator does not serve DescribeSubnets at all (see
+	// Fixtures.Subnets); the others simply hold none when missing.
+	SubnetsFile               = "subnets.json"                 // aws ec2 describe-subnets
+	SecurityGroupsFile        = "security-groups.json"         // aws ec2 describe-security-groups
+	InstanceTypeOfferingsFile = "instance-type-offerings.json" // aws ec2 describe-instance-type-offerings (any --location-type)
+	CapacityReservationsFile  = "capacity-reservations.json"   // aws ec2 describe-capacity-reservations
+	RolesFile                 = "roles.json"                   // aws iam list-roles
+	InstanceProfilesFile      = "instance-profiles.json"       // aws iam list-instance-profiles
 )
 
 // Fixtures is what the emulator serves. The fields are the SDK's own types, so
@@ -45,7 +59,23 @@ type Fixtures struct {
 	// current version and no labels.
 	ParameterHistory []ssmtypes.ParameterHistory
 	Clusters         []ekstypes.Cluster
+
+	// Subnets nil means the fixture set has no subnets.json: DescribeSubnets
+	// then answers UnsupportedOperation (NotServedCode), which callers
+	// read as "this endpoint cannot answer readiness questions", unlike an
+	// empty non-nil list (a subnets.json without subnets), which answers
+	// that no subnet matches.
+	Subnets               []ec2types.Subnet
+	SecurityGroups        []ec2types.SecurityGroup
+	InstanceTypeOfferings []ec2types.InstanceTypeOffering
+	CapacityReservations  []ec2types.CapacityReservation
+	Roles                 []iamtypes.Role
+	InstanceProfiles      []iamtypes.InstanceProfile
 }
+
+// ServesSubnets reports whether the fixture set has subnets (a subnets.json,
+// possibly empty), i.e. whether DescribeSubnets is served.
+func (f *Fixtures) ServesSubnets() bool { return f.Subnets != nil }
 
 // The file shapes. encoding/json matches keys case-insensitively, so the
 // CLI's PascalCase (EC2, SSM) and camelCase (EKS) keys land in the SDK
@@ -67,6 +97,26 @@ type (
 	clustersDoc struct {
 		Clusters []ekstypes.Cluster
 		Cluster  *ekstypes.Cluster // a single `aws eks describe-cluster` output
+	}
+	subnetsDoc struct {
+		Subnets []ec2types.Subnet
+	}
+	securityGroupsDoc struct {
+		SecurityGroups []ec2types.SecurityGroup
+	}
+	offeringsDoc struct {
+		InstanceTypeOfferings []ec2types.InstanceTypeOffering
+	}
+	capacityReservationsDoc struct {
+		CapacityReservations []ec2types.CapacityReservation
+	}
+	// The IAM files pass through iamJSON first: the CLI prints policy
+	// documents as JSON objects, the SDK types hold them as strings.
+	rolesDoc struct {
+		Roles []iamtypes.Role
+	}
+	instanceProfilesDoc struct {
+		InstanceProfiles []iamtypes.InstanceProfile
 	}
 )
 
@@ -102,11 +152,22 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 		ps  parametersDoc
 		ph  parameterHistoryDoc
 		cl  clustersDoc
+		sn  subnetsDoc
+		sg  securityGroupsDoc
+		of  offeringsDoc
+		cr  capacityReservationsDoc
+		ro  rolesDoc
+		ip  instanceProfilesDoc
 	)
+	haveSubnets := false
 	for _, file := range []struct {
 		name string
 		dst  any
-	}{{ImagesFile, &img}, {InstanceTypesFile, &it}, {ParametersFile, &ps}, {ParameterHistoryFile, &ph}, {ClustersFile, &cl}} {
+	}{
+		{ImagesFile, &img}, {InstanceTypesFile, &it}, {ParametersFile, &ps}, {ParameterHistoryFile, &ph}, {ClustersFile, &cl},
+		{SubnetsFile, &sn}, {SecurityGroupsFile, &sg}, {InstanceTypeOfferingsFile, &of}, {CapacityReservationsFile, &cr},
+		{RolesFile, &ro}, {InstanceProfilesFile, &ip},
+	} {
 		data, err := fs.ReadFile(fsys, file.name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -114,12 +175,23 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fixtures: %w", err)
 		}
+		if file.name == RolesFile || file.name == InstanceProfilesFile {
+			if data, err = iamJSON(data); err != nil {
+				return nil, fmt.Errorf("fixtures: %s: %w", filepath.Join(where, file.name), err)
+			}
+		}
 		if err := json.Unmarshal(data, file.dst); err != nil {
 			return nil, fmt.Errorf("fixtures: %s: %w", filepath.Join(where, file.name), err)
 		}
+		haveSubnets = haveSubnets || file.name == SubnetsFile
 	}
 	f.Images, f.InstanceTypes, f.Parameters, f.Clusters = img.Images, it.InstanceTypes, ps.Parameters, cl.Clusters
 	f.ParameterHistory = ph.Parameters
+	f.Subnets, f.SecurityGroups, f.InstanceTypeOfferings = sn.Subnets, sg.SecurityGroups, of.InstanceTypeOfferings
+	f.CapacityReservations, f.Roles, f.InstanceProfiles = cr.CapacityReservations, ro.Roles, ip.InstanceProfiles
+	if haveSubnets && f.Subnets == nil {
+		f.Subnets = []ec2types.Subnet{} // the file exists: served, and empty
+	}
 	if ps.Parameter != nil {
 		f.Parameters = append(f.Parameters, *ps.Parameter)
 	}
@@ -152,6 +224,36 @@ func (f *Fixtures) AddParameterHistory(hs ...ssmtypes.ParameterHistory) {
 // AddClusters appends EKS clusters.
 func (f *Fixtures) AddClusters(cs ...ekstypes.Cluster) { f.Clusters = append(f.Clusters, cs...) }
 
+// AddSubnets appends subnets; with none, it still makes DescribeSubnets
+// served (answering no subnets).
+func (f *Fixtures) AddSubnets(ss ...ec2types.Subnet) {
+	f.Subnets = append(append([]ec2types.Subnet{}, f.Subnets...), ss...)
+}
+
+// AddSecurityGroups appends security groups.
+func (f *Fixtures) AddSecurityGroups(gs ...ec2types.SecurityGroup) {
+	f.SecurityGroups = append(f.SecurityGroups, gs...)
+}
+
+// AddInstanceTypeOfferings appends offerings (any LocationType).
+func (f *Fixtures) AddInstanceTypeOfferings(os ...ec2types.InstanceTypeOffering) {
+	f.InstanceTypeOfferings = append(f.InstanceTypeOfferings, os...)
+}
+
+// AddCapacityReservations appends capacity reservations.
+func (f *Fixtures) AddCapacityReservations(cs ...ec2types.CapacityReservation) {
+	f.CapacityReservations = append(f.CapacityReservations, cs...)
+}
+
+// AddRoles appends IAM roles; AssumeRolePolicyDocument is plain JSON here
+// (the emulator URL-encodes it on the wire, as IAM does).
+func (f *Fixtures) AddRoles(rs ...iamtypes.Role) { f.Roles = append(f.Roles, rs...) }
+
+// AddInstanceProfiles appends IAM instance profiles.
+func (f *Fixtures) AddInstanceProfiles(ps ...iamtypes.InstanceProfile) {
+	f.InstanceProfiles = append(f.InstanceProfiles, ps...)
+}
+
 // Image returns the image with the given ImageId or Name.
 func (f *Fixtures) Image(idOrName string) (ec2types.Image, bool) {
 	for _, img := range f.Images {
@@ -178,4 +280,60 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// iamJSON turns the policy documents of `aws iam list-roles` and
+// `list-instance-profiles` output (JSON objects, as the CLI prints them
+// after URL-decoding) into the JSON strings the SDK types hold. A document
+// that already is a string is kept; other top-level keys pass unchanged.
+func iamJSON(data []byte) ([]byte, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	for _, key := range []string{"Roles", "InstanceProfiles"} {
+		if raw, ok := doc[key]; ok {
+			fixed, err := stringifyPolicies(raw, key == "InstanceProfiles")
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", key, err)
+			}
+			doc[key] = fixed
+		}
+	}
+	return json.Marshal(doc)
+}
+
+// stringifyPolicies rewrites a list of roles (or of instance profiles, whose
+// Roles are rewritten) so that AssumeRolePolicyDocument is a string.
+func stringifyPolicies(list json.RawMessage, profiles bool) (json.RawMessage, error) {
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(list, &items); err != nil {
+		return nil, err
+	}
+	for _, item := range items {
+		if profiles {
+			if roles, ok := item["Roles"]; ok {
+				fixed, err := stringifyPolicies(roles, false)
+				if err != nil {
+					return nil, err
+				}
+				item["Roles"] = fixed
+			}
+			continue
+		}
+		raw, ok := item["AssumeRolePolicyDocument"]
+		if !ok || len(raw) == 0 || raw[0] != '{' {
+			continue
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, err
+		}
+		s, err := json.Marshal(compact.String())
+		if err != nil {
+			return nil, err
+		}
+		item["AssumeRolePolicyDocument"] = s
+	}
+	return json.Marshal(items)
 }

@@ -100,6 +100,27 @@ func TestDefaultFixturesShape(t *testing.T) {
 			t.Errorf("testdata/README.md does not list %s (%s)", *img.ImageId, *img.Name)
 		}
 	}
+	var network []string
+	for _, s := range f.Subnets {
+		network = append(network, *s.SubnetId)
+	}
+	for _, g := range f.SecurityGroups {
+		network = append(network, *g.GroupId)
+	}
+	for _, c := range f.CapacityReservations {
+		network = append(network, *c.CapacityReservationId)
+	}
+	for _, r := range f.Roles {
+		network = append(network, *r.RoleName)
+	}
+	for _, p := range f.InstanceProfiles {
+		network = append(network, *p.InstanceProfileName)
+	}
+	for _, id := range append(network, awsemu.VPCDemo, awsemu.VPCLegacy) {
+		if !strings.Contains(string(readme), "`"+id+"`") {
+			t.Errorf("testdata/README.md does not list %s", id)
+		}
+	}
 	tie1, _ := f.Image(awsemu.CustomTieLoserID)
 	tie2, _ := f.Image(awsemu.CustomTieWinnerID)
 	if *tie1.CreationDate != *tie2.CreationDate || *tie1.Name >= *tie2.Name {

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -36,6 +37,7 @@ type env struct {
 	SSM *ssm.Client
 	EKS *eks.Client
 	STS *sts.Client
+	IAM *iam.Client
 }
 
 // newEnv starts an emulator on f (default fixtures when nil). Clients make a
@@ -65,7 +67,7 @@ func newEnv(t testing.TB, f *awsemu.Fixtures, opts awsemu.Options, retryer func(
 	return &env{
 		URL: hs.URL, Srv: srv, Cfg: cfg,
 		EC2: ec2.NewFromConfig(cfg), SSM: ssm.NewFromConfig(cfg),
-		EKS: eks.NewFromConfig(cfg), STS: sts.NewFromConfig(cfg),
+		EKS: eks.NewFromConfig(cfg), STS: sts.NewFromConfig(cfg), IAM: iam.NewFromConfig(cfg),
 	}
 }
 

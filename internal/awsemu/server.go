@@ -1,10 +1,13 @@
 // Package awsemu is a local AWS endpoint emulator for tests and demos. One
 // http.Handler serves, on the wire protocols aws-sdk-go-v2 speaks:
 //
-//   - EC2 (query protocol): DescribeImages, DescribeInstanceTypes
+//   - EC2 (query protocol): DescribeImages, DescribeInstanceTypes,
+//     DescribeSubnets, DescribeSecurityGroups, DescribeInstanceTypeOfferings,
+//     DescribeCapacityReservations
 //   - SSM (awsJson1_1): GetParameter, GetParameters
 //   - EKS (restJson1): DescribeCluster (GET /clusters/{name})
-//   - STS (query protocol): GetCallerIdentity
+//   - STS (query protocol): GetCallerIdentity, AssumeRole
+//   - IAM (query protocol, global): GetRole, GetInstanceProfile
 //
 // plus GET /_emulator/stats and POST /_emulator/reset. Requests are routed by
 // the SigV4 credential scope's service; signatures are not verified, and
@@ -25,6 +28,7 @@ import (
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
+	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 )
 
 // Options configure a Server. The zero value is a well-behaved emulator for
@@ -61,6 +65,13 @@ type Server struct {
 	params        map[string]*ssmParameter
 	clusters      map[string]ekstypes.Cluster
 
+	subnets              []ec2types.Subnet // nil: DescribeSubnets is not served
+	securityGroups       []ec2types.SecurityGroup
+	offerings            []ec2types.InstanceTypeOffering
+	capacityReservations []ec2types.CapacityReservation
+	roles                []iamtypes.Role
+	instanceProfiles     []iamtypes.InstanceProfile
+
 	rngMu sync.Mutex
 	rng   *rand.Rand
 
@@ -84,14 +95,20 @@ func New(f *Fixtures, opts Options) *Server {
 		opts.Region = "us-east-1"
 	}
 	s := &Server{
-		opts:          opts,
-		images:        append([]ec2types.Image(nil), f.Images...),
-		imageIndex:    make(map[string]int, len(f.Images)),
-		instanceTypes: append([]ec2types.InstanceTypeInfo(nil), f.InstanceTypes...),
-		typeIndex:     make(map[string]int, len(f.InstanceTypes)),
-		params:        make(map[string]*ssmParameter, len(f.Parameters)),
-		clusters:      make(map[string]ekstypes.Cluster, len(f.Clusters)),
-		rng:           rand.New(rand.NewPCG(uint64(opts.Seed), 0x617773656d75)), // "awsemu"
+		opts:                 opts,
+		images:               append([]ec2types.Image(nil), f.Images...),
+		imageIndex:           make(map[string]int, len(f.Images)),
+		instanceTypes:        append([]ec2types.InstanceTypeInfo(nil), f.InstanceTypes...),
+		typeIndex:            make(map[string]int, len(f.InstanceTypes)),
+		params:               make(map[string]*ssmParameter, len(f.Parameters)),
+		clusters:             make(map[string]ekstypes.Cluster, len(f.Clusters)),
+		subnets:              clone(f.Subnets),
+		securityGroups:       clone(f.SecurityGroups),
+		offerings:            clone(f.InstanceTypeOfferings),
+		capacityReservations: clone(f.CapacityReservations),
+		roles:                clone(f.Roles),
+		instanceProfiles:     clone(f.InstanceProfiles),
+		rng:                  rand.New(rand.NewPCG(uint64(opts.Seed), 0x617773656d75)), // "awsemu"
 	}
 	for i, img := range s.images {
 		s.imageIndex[deref(img.ImageId)] = i
@@ -151,14 +168,17 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (call, bool) 
 		return s.parseSSM(w, r)
 	case service == "eks" || service == "" && strings.HasPrefix(r.URL.Path, "/clusters"):
 		return s.parseEKS(r), true
-	case service == "ec2" || service == "sts" || service == "":
+	case service == "ec2" || service == "sts" || service == "iam" || service == "":
 		if err := r.ParseForm(); err != nil {
 			writeQueryError(w, http.StatusBadRequest, "MalformedQueryString", err.Error(), s.requestID())
 			return call{}, false
 		}
 		action := r.Form.Get("Action")
 		if service == "sts" || service == "" && isSTSRequest(r.Form) {
-			return s.parseSTS(action), true
+			return s.parseSTS(r.Form, action), true
+		}
+		if service == "iam" || service == "" && isIAMRequest(r.Form) {
+			return s.parseIAM(r.Form, action), true
 		}
 		return s.parseEC2(r.Form, action), true
 	default:
@@ -229,3 +249,12 @@ func (s *Server) requestID() string {
 }
 
 func (s *Server) now() time.Time { return s.opts.Now() }
+
+// clone copies a fixture list, keeping nil apart from empty (nil subnets
+// mean "not served").
+func clone[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}

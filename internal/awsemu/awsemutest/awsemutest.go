@@ -57,6 +57,7 @@ func Env(url string) map[string]string {
 		"AWS_ENDPOINT_URL_SSM":      url,
 		"AWS_ENDPOINT_URL_EKS":      url,
 		"AWS_ENDPOINT_URL_STS":      url,
+		"AWS_ENDPOINT_URL_IAM":      url,
 		"AWS_ACCESS_KEY_ID":         "test",
 		"AWS_SECRET_ACCESS_KEY":     "test",
 		"AWS_REGION":                "us-east-1",

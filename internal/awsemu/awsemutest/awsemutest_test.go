@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/middleware"
@@ -47,8 +48,12 @@ func TestEnvDrivesDefaultConfig(t *testing.T) {
 	if err != nil || *id.Account != awsemu.AccountID {
 		t.Errorf("%v %v", id, err)
 	}
+	// IAM is global: AWS_ENDPOINT_URL_IAM still applies.
+	if _, err := iam.NewFromConfig(cfg).GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(awsemu.RoleNodeDemo)}); err != nil {
+		t.Error(err)
+	}
 	st := srv.Stats()
-	for _, k := range []string{"ec2:DescribeInstanceTypes", "ssm:GetParameter", "eks:DescribeCluster", "sts:GetCallerIdentity"} {
+	for _, k := range []string{"ec2:DescribeInstanceTypes", "ssm:GetParameter", "eks:DescribeCluster", "sts:GetCallerIdentity", "iam:GetRole"} {
 		if st[k] != 1 {
 			t.Errorf("%s = %d, want 1 (%v)", k, st[k], st)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/internal/shape"
@@ -31,6 +32,12 @@ const (
 	parametersPath    = "testdata/parameters.json"
 	historyPath       = "testdata/parameter-history.json"
 	clustersPath      = "testdata/clusters.json"
+	subnetsPath       = "testdata/subnets.json"
+	groupsPath        = "testdata/security-groups.json"
+	offeringsPath     = "testdata/instance-type-offerings.json"
+	reservationsPath  = "testdata/capacity-reservations.json"
+	rolesPath         = "testdata/roles.json"
+	profilesPath      = "testdata/instance-profiles.json"
 	indexPath         = "fixture_index.go"
 )
 
@@ -53,6 +60,23 @@ func generate() (map[string][]byte, error) {
 		// `aws eks describe-cluster` prints the cluster in camelCase; the
 		// file wraps a list of them under "Clusters".
 		clustersPath: append(append([]byte(`{"Clusters":`), shape.MarshalJSON(clusters(), shape.CLICamel)...), '}'),
+		subnetsPath:  shape.MarshalJSON(struct{ Subnets []ec2types.Subnet }{subnets()}, shape.CLIPascal),
+		groupsPath:   shape.MarshalJSON(struct{ SecurityGroups []ec2types.SecurityGroup }{securityGroups()}, shape.CLIPascal),
+		offeringsPath: shape.MarshalJSON(struct {
+			InstanceTypeOfferings []ec2types.InstanceTypeOffering
+		}{offerings()}, shape.CLIPascal),
+		reservationsPath: shape.MarshalJSON(struct {
+			CapacityReservations []ec2types.CapacityReservation
+		}{capacityReservations()}, shape.CLIPascal),
+	}
+	// `aws iam list-roles` prints policy documents as JSON objects.
+	if docs[rolesPath], err = policiesAsObjects(shape.MarshalJSON(struct{ Roles []iamtypes.Role }{roles()}, shape.CLIPascal)); err != nil {
+		return nil, err
+	}
+	if docs[profilesPath], err = policiesAsObjects(shape.MarshalJSON(struct {
+		InstanceProfiles []iamtypes.InstanceProfile
+	}{instanceProfiles()}, shape.CLIPascal)); err != nil {
+		return nil, err
 	}
 	for path, doc := range docs {
 		if files[path], err = cliJSON(doc); err != nil {
@@ -103,3 +127,42 @@ func ptr[T any](v T) *T { return &v }
 
 // hexOf derives n hex digits for resource ids other than AMIs and snapshots.
 func hexOf(kind, name string, n int) string { return hex.EncodeToString(digest(kind, name))[:n] }
+
+// policiesAsObjects replaces every "AssumeRolePolicyDocument" string of an
+// IAM document by the JSON object it holds, as the AWS CLI prints it.
+func policiesAsObjects(doc []byte) ([]byte, error) {
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return nil, err
+	}
+	var walk func(any) error
+	walk = func(v any) error {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if s, ok := e.(string); ok && k == "AssumeRolePolicyDocument" {
+					var obj any
+					if err := json.Unmarshal([]byte(s), &obj); err != nil {
+						return err
+					}
+					x[k] = obj
+					continue
+				}
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		case []any:
+			for _, e := range x {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}

@@ -62,6 +62,22 @@ const (
 	ParamCustomNotAMI = "{{.ParamNotAMI}}"
 )
 
+// Network and identity fixtures: testdata/README.md explains the traps.
+const (
+{{- range .Network}}
+{{wrap (printf "%s: %s." .Ident .Doc)}}
+	{{.Ident}} = "{{.ID}}"
+{{- end}}
+)
+
+// Zones of the region's fixtures and their zone ids.
+const (
+	ZoneA, ZoneIDA = "us-east-1a", "use1-az1"
+	ZoneB, ZoneIDB = "us-east-1b", "use1-az2"
+	ZoneC, ZoneIDC = "us-east-1c", "use1-az4"
+	ZoneD, ZoneIDD = "us-east-1d", "use1-az6"
+)
+
 // EKS clusters.
 const (
 	ClusterDemo   = "demo"   // Kubernetes 1.32, IPv4, service CIDR 172.20.0.0/16
@@ -94,6 +110,7 @@ func indexSource(images []ec2types.Image) ([]byte, error) {
 		custom = append(custom, indexEntry{Ident: c.ident, Doc: strings.TrimSuffix(c.doc, "."), ID: amiID(c.name), Name: c.name})
 	}
 	data["Custom"] = custom
+	data["Network"] = networkIndex()
 	var b bytes.Buffer
 	if err := indexTemplate.Execute(&b, data); err != nil {
 		return nil, err

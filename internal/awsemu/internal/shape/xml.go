@@ -34,9 +34,16 @@ var ec2ElementNames = map[string]string{
 	"ProductCode.ProductCodeType": "type",
 	"InstanceTypeSpecification.SupportedInstanceTypes":   "supportedInstanceTypeSet",
 	"InstanceTypeSpecification.UnsupportedInstanceTypes": "unsupportedInstanceTypeSet",
-	"EbsInfo.EbsCards":               "ebsCardSet",
-	"GpuDeviceInfo.Workloads":        "workloadSet",
-	"NetworkCardInfo.InterfaceTypes": "interfaceTypeSet",
+	"EbsInfo.EbsCards":                        "ebsCardSet",
+	"GpuDeviceInfo.Workloads":                 "workloadSet",
+	"NetworkCardInfo.InterfaceTypes":          "interfaceTypeSet",
+	"Subnet.Tags":                             "tagSet",
+	"SecurityGroup.Description":               "groupDescription",
+	"SecurityGroup.Tags":                      "tagSet",
+	"CapacityReservation.CapacityAllocations": "capacityAllocationSet",
+	"CapacityReservation.Tags":                "tagSet",
+	"CapacityAllocation.AllocationMetadata":   "allocationMetadataList",
+	"IpPermission.UserIdGroupPairs":           "groups",
 	// These three are capitalised in the EC2 model; the SDK matches element
 	// names case-insensitively, but keep the model's spelling anyway.
 	"EbsBlockDevice.AvailabilityZoneId":       "AvailabilityZoneId",
@@ -53,10 +60,19 @@ var ec2ListMembers = map[string]string{
 // WriteEC2XML appends v (a struct, pointer to struct or slice) as the EC2
 // query-protocol element called name.
 func WriteEC2XML(b *bytes.Buffer, name string, v any) {
-	writeXML(b, name, reflect.ValueOf(v))
+	writeXML(b, name, reflect.ValueOf(v), true)
 }
 
-func writeXML(b *bytes.Buffer, name string, v reflect.Value) {
+// WriteQueryXML appends v as the awsQuery-protocol (IAM, STS) element called
+// name: elements are the Smithy member names (the Go field names), list
+// elements are <member>.
+func WriteQueryXML(b *bytes.Buffer, name string, v any) {
+	writeXML(b, name, reflect.ValueOf(v), false)
+}
+
+// writeXML writes v in EC2's dialect of the query protocol when ec2 is set,
+// in awsQuery's otherwise.
+func writeXML(b *bytes.Buffer, name string, v reflect.Value, ec2 bool) {
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return
@@ -76,28 +92,34 @@ func writeXML(b *bytes.Buffer, name string, v reflect.Value) {
 			if !f.IsExported() || omitted(v.Field(i)) {
 				continue
 			}
-			el, ok := ec2ElementNames[typ.Name()+"."+f.Name]
-			if !ok {
-				el = lowerFirst(f.Name)
+			el := f.Name
+			if ec2 {
+				var ok bool
+				if el, ok = ec2ElementNames[typ.Name()+"."+f.Name]; !ok {
+					el = lowerFirst(f.Name)
+				}
 			}
-			writeXML(b, el, v.Field(i))
+			writeXML(b, el, v.Field(i), ec2)
 		}
 		b.WriteString("</" + name + ">")
 	case reflect.Slice:
 		if v.IsNil() {
 			return
 		}
-		member := "item"
-		if m, ok := ec2ListMembers[derefType(v.Type().Elem()).Name()]; ok {
-			member = m
+		member := "member"
+		if ec2 {
+			member = "item"
+			if m, ok := ec2ListMembers[derefType(v.Type().Elem()).Name()]; ok {
+				member = m
+			}
 		}
 		b.WriteString("<" + name + ">")
 		for i := range v.Len() {
-			writeXML(b, member, v.Index(i))
+			writeXML(b, member, v.Index(i), ec2)
 		}
 		b.WriteString("</" + name + ">")
 	case reflect.Map:
-		// No EC2 shape served by the emulator has a map member.
+		// No shape served on a query protocol has a map member.
 	default:
 		if s, ok := scalarText(v); ok {
 			xmlText(b, name, s)
