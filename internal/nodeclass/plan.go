@@ -65,9 +65,14 @@ func Plan(in PlanInput) Planned {
 	out.Findings = append(out.Findings, imageFamilyFindings(c, family, out.UserData, in.AMIs, kv)...)
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
 	if i, ok := ami.AliasTerm(c.Terms); ok && !c.PinAMIs && strings.HasSuffix(c.Terms[i].Alias, "@latest") {
+		fix := fmt.Sprintf("Pin a release (e.g. %q) or set pin_amis = true so that a new release shows up as a diff of this resource in a plan.", pinnedExample(in.AMIs, c.Terms[i].Alias))
+		if in.AMIs.Alias != nil && in.AMIs.Alias.Family.IsWindows() {
+			// Windows aliases take only @latest (alias-windows-version).
+			fix = "Windows aliases cannot be pinned (Karpenter accepts only @latest for them), so set pin_amis = true: the manifest then names the resolved image ids, and a new image shows up as a diff of this resource in a plan."
+		}
 		out.Findings = append(out.Findings, rules.New(ruleLatestDrift, pathAMITerms.Index(i).Attr("alias"),
-			"alias %q follows every EKS image release: each new image makes every node of this class drifted, and Karpenter replaces them within the disruption budgets, outside any change window. Pin a release (e.g. %q) or set pin_amis = true so that a new release shows up as a diff of this resource in a plan.",
-			c.Terms[i].Alias, pinnedExample(in.AMIs, c.Terms[i].Alias)))
+			"alias %q follows every EKS image release: each new image makes every node of this class drifted, and Karpenter replaces them within the disruption budgets, outside any change window. %s If following every release is deliberate, acknowledge it: acknowledged_warnings = [\"alias-latest-drift\"].",
+			c.Terms[i].Alias, fix))
 	}
 	out.Manifest = buildManifest(c, family, out.UserData, in.AMIs)
 	return out
@@ -256,7 +261,7 @@ func imageFamilyFindings(c Class, family ami.Family, userData *string, res ami.R
 		if userData == nil || f == familyWindows {
 			continue
 		}
-		for _, lf := range userdata.Lint(f, *userData, kv) {
+		for _, lf := range userdata.LintCustomOn(f, *userData, kv) {
 			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
 				continue
 			}

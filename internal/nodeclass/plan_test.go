@@ -160,3 +160,50 @@ func TestPlanFamilyRequiredSuggestsFromImages(t *testing.T) {
 		t.Fatalf("got %v", p.Findings)
 	}
 }
+
+// The drift warning's fix must be one the provider accepts: Windows aliases
+// take only @latest (alias-windows-version), so it points at pin_amis.
+func TestPlanLatestDriftAdviceIsAccepted(t *testing.T) {
+	c := valid()
+	c.Family = ""
+	c.Terms = []ami.Term{{Alias: "windows2022@latest"}}
+	p := plan(t, c)
+	f := p.Findings.ByRule(ruleLatestDrift.ID)
+	if len(f) != 1 || strings.Contains(f[0].Detail, "windows2022@<release>") || !strings.Contains(f[0].Detail, "pin_amis = true") {
+		t.Fatalf("windows drift advice: %v", p.Findings)
+	}
+	// The advice, followed, is accepted and silences the warning.
+	c.PinAMIs = true
+	if p := plan(t, c); p.Findings.HasErrors() || len(p.Findings.ByRule(ruleLatestDrift.ID)) != 0 {
+		t.Fatalf("pin_amis on windows: %v", p.Findings)
+	}
+	for _, alias := range []string{"al2023@latest", "bottlerocket@latest"} {
+		c := valid()
+		c.Terms = []ami.Term{{Alias: alias}}
+		f := plan(t, c).Findings.ByRule(ruleLatestDrift.ID)
+		if len(f) != 1 {
+			t.Fatalf("%s: %v", alias, f)
+		}
+		pinned := strings.SplitN(f[0].Detail, `(e.g. "`, 2)
+		if len(pinned) != 2 {
+			t.Fatalf("%s: no pinned example in %q", alias, f[0].Detail)
+		}
+		c.Terms = []ami.Term{{Alias: strings.SplitN(pinned[1], `"`, 2)[0]}}
+		if p := plan(t, c); p.Findings.HasErrors() || len(p.Findings.ByRule(ruleLatestDrift.ID)) != 0 {
+			t.Fatalf("%s pinned as advised to %s: %v", alias, c.Terms[0].Alias, p.Findings)
+		}
+	}
+}
+
+// A Custom class's userData reaches the node untouched: the advice for a
+// bootstrap.sh call on AL2023 images must not rely on Karpenter's NodeConfig.
+func TestPlanCustomBootstrapSHOnAL2023ImageAdvice(t *testing.T) {
+	c := valid()
+	c.Family = "Custom"
+	c.Terms = []ami.Term{{Alias: "al2023@latest"}}
+	c.Spec.UserData = ptr("#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+	f := plan(t, c).Findings.ByRule(ruleImageFamily.ID)
+	if len(f) != 1 || strings.Contains(f[0].Detail, "Karpenter appends its own NodeConfig") || !strings.Contains(f[0].Detail, "passes Custom userData through untouched") {
+		t.Fatalf("custom advice: %v", f)
+	}
+}

@@ -23,6 +23,9 @@ type lintCtx struct {
 	// nodeConfig accumulates the NodeConfig documents (Custom userData), in
 	// the order nodeadm merges them; nil when there is none.
 	nodeConfig *nodeConfigTaints
+	// custom is set when the userData is a Custom class's, linted against
+	// the format of the images it launches on: Karpenter adds nothing to it.
+	custom bool
 }
 
 func (c *lintCtx) add(f ...rules.Finding) { c.fs = append(c.fs, f...) }
@@ -32,7 +35,18 @@ func (c *lintCtx) add(f ...rules.Finding) { c.fs = append(c.fs, f...) }
 // order. Paths are empty: the finding is about the userData as a whole and
 // its Detail names the offending text. It never panics, whatever the input.
 func Lint(family Family, userData string, karpenter versions.Karpenter) rules.Findings {
-	c := &lintCtx{family: family, karpenter: karpenter}
+	return lint(&lintCtx{family: family, karpenter: karpenter}, userData)
+}
+
+// LintCustomOn lints a Custom class's userData as the images it launches on
+// (of family image) will read it. Karpenter passes Custom userData through
+// untouched, so the advice never relies on what Karpenter would add.
+func LintCustomOn(image Family, userData string, karpenter versions.Karpenter) rules.Findings {
+	return lint(&lintCtx{family: image, karpenter: karpenter, custom: true}, userData)
+}
+
+func lint(c *lintCtx, userData string) rules.Findings {
+	family := c.family
 	if len(userData) > MaxSize {
 		c.add(tooLarge(len(userData), "The userData alone"))
 	}

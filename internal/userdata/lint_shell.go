@@ -53,9 +53,13 @@ func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
 		line := int(call.Call.Pos().Line())
 		switch c.family {
 		case AL2023:
+			fix := "Remove the call: Karpenter appends its own NodeConfig, and extra kubelet settings go into a NodeConfig document (spec.kubelet.config) in userData."
+			if c.custom {
+				fix = "Karpenter passes Custom userData through untouched, so nothing else bootstraps the node: replace the call with a nodeadm NodeConfig that registers karpenter.sh/unregistered:NoExecute (bootstrap { format = \"nodeadm\" } renders one), or select AL2 images."
+			}
 			c.add(rules.New(ruleAL2023BootstrapSh, rules.Path{},
-				"Line %d%s calls %s. On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm. Remove the call: Karpenter appends its own NodeConfig, and extra kubelet settings go into a NodeConfig document (spec.kubelet.config) in userData.",
-				line, in(where), args[idx].Value))
+				"Line %d%s calls %s. On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm. %s",
+				line, in(where), args[idx].Value, fix))
 			continue
 		case AL2:
 			c.add(rules.New(ruleAL2BootstrapCall, rules.Path{},
