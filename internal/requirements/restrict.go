@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -43,7 +44,7 @@ func CheckKey(key string, v versions.Karpenter, p rules.Path) rules.Findings {
 			"%q is set by Karpenter on every node of the pool; the CRD rejects it as a requirement (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime (\"invalid key: %q in requirements, restricted\"). Remove the requirement; pods select the pool with a nodeSelector on this label instead.", key, key))
 	case key != LabelCapacityType && strings.HasSuffix(d, "karpenter.sh"):
 		fs = append(fs, rules.New(ruleKarpenterDomain, p,
-			"%q is in the domain %q, which the CRD reserves (\"label domain \\\"karpenter.sh\\\" is restricted\"; the check is a suffix match on the domain). The only usable karpenter.sh key is %q; use a domain of your own (e.g. example.com/%s) for custom labels.", key, d, LabelCapacityType, strings.TrimPrefix(key, d+"/")))
+			"%q is in the domain %q, which the CRD reserves (\"label domain \\\"karpenter.sh\\\" is restricted\"; the check is a suffix match on the domain). The only usable karpenter.sh key is %q%s; use a domain of your own (e.g. example.com/%s) for custom labels.", key, d, LabelCapacityType, suggest.Hint(key, []string{LabelCapacityType}), strings.TrimPrefix(key, d+"/")))
 	case key == LabelHostname:
 		fs = append(fs, rules.New(ruleHostname, p,
 			"%q is restricted (\"label \\\"kubernetes.io/hostname\\\" is restricted\"): node names are not known before launch. Constrain topology.kubernetes.io/zone or a custom label instead.", key))
@@ -87,7 +88,7 @@ func legacyDomainFinding(key, d string, v versions.Karpenter, p rules.Path) (rul
 			return rules.Finding{}, false
 		}
 		return rules.New(ruleKubernetesDomain, p,
-			"%q: Karpenter %s rejects it (\"label domain \\\"kubernetes.io\\\" is restricted\"); only the well-known labels and *node.kubernetes.io / *node-restriction.kubernetes.io keys are allowed before 1.9.0. Use e.g. node.kubernetes.io/%s or your own domain, or set karpenter_version to the 1.9+ release you run.", key, v, strings.TrimPrefix(key, d+"/")), true
+			"%q: Karpenter %s rejects it (\"label domain \\\"kubernetes.io\\\" is restricted\"); only the well-known labels and *node.kubernetes.io / *node-restriction.kubernetes.io keys are allowed before 1.9.0. Use e.g. node.kubernetes.io/%s or your own domain, or set karpenter_version to the 1.9+ release you run.%s", key, v, strings.TrimPrefix(key, d+"/"), suggest.Hint(key, WellKnownLabels())), true
 	case strings.HasSuffix(d, "k8s.io") && !strings.HasSuffix(d, "kops.k8s.io"):
 		return rules.New(ruleKubernetesDomain, p,
 			"%q: Karpenter %s rejects it (\"label domain \\\"k8s.io\\\" is restricted\"); only kops.k8s.io is exempt before 1.9.0. Use your own domain, or set karpenter_version to the 1.9+ release you run.", key, v), true

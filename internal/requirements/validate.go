@@ -45,8 +45,11 @@ func ValidateOne(s Spec, v versions.Karpenter, p rules.Path) rules.Findings {
 	var fs rules.Findings
 	key := Normalize(s.Key)
 	if !s.Unknown.Key {
-		fs = append(fs, checkKeySyntax(s.Key, p.Attr("key"))...)
-		fs = append(fs, CheckKey(s.Key, v, p.Attr("key"))...)
+		keyFs := append(checkKeySyntax(s.Key, p.Attr("key")), CheckKey(s.Key, v, p.Attr("key"))...)
+		if len(keyFs) == 0 {
+			keyFs = checkMisspelledKey(s.Key, p.Attr("key"))
+		}
+		fs = append(fs, keyFs...)
 	}
 	op := Operator(s.Operator)
 	opKnown := !s.Unknown.Operator

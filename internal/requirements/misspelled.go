@@ -1,0 +1,46 @@
+package requirements
+
+import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
+)
+
+var ruleKeyMisspelled = rules.Register(rules.Rule{
+	ID: "requirement-key-misspelled", Severity: rules.Warning, Category: Category,
+	Title:     "requirement key is one typo away from a well-known label",
+	Behaviour: "Karpenter treats a key it does not know as a custom label: the requirement does not constrain the well-known label it resembles (a misspelled kubernetes.io/arch leaves both architectures admitted), and with In every node is labelled with the misspelled key. From Karpenter 1.9 the CRD no longer restricts the kubernetes.io domain, so nothing else reports it.",
+	Source:    "kubernetes-sigs/karpenter pkg/apis/v1/labels.go WellKnownLabels; pkg/scheduling/requirements.go (custom labels)",
+	Bad: `resource "karpenter_nodepool" "x" {
+  name       = "default"
+  node_class = { name = "default" }
+  requirements {
+    key      = "kubernetes.io/archh"
+    operator = "In"
+    values   = ["arm64"]
+  }
+}`,
+	Good: `resource "karpenter_nodepool" "x" {
+  name       = "default"
+  node_class = { name = "default" }
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
+}`,
+})
+
+// checkMisspelledKey warns about a key that is not well-known but is a typo
+// of one; called only when no error was found on the key.
+func checkMisspelledKey(key string, p rules.Path) rules.Findings {
+	if _, known := wellKnown[Normalize(key)]; known {
+		return nil
+	}
+	near := suggest.Closest(key, WellKnownLabels())
+	if near == "" {
+		return nil
+	}
+	return rules.Findings{rules.New(ruleKeyMisspelled, p,
+		"%q is not a label Karpenter knows, but %q is: Karpenter would treat %q as a custom label, so this requirement does not constrain %s, and nodes get the label %q. Did you mean %q? (If the custom label is deliberate, acknowledge the warning with acknowledged_warnings = [\"requirement-key-misspelled\"].)",
+		key, near, key, near, key, near)}
+}
