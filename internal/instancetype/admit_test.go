@@ -198,6 +198,8 @@ func TestAdmitFindings(t *testing.T) {
 			[]string{"requirement-value-matches-no-instance-type"}, false, "requirements[0].values", "g5g comes in xlarge, 2xlarge, 4xlarge, 8xlarge, 16xlarge, metal"},
 		{"unknown family offline is only a warning", []requirements.Spec{rq(requirements.LabelInstanceFamily, "In", "zz9")}, Embedded(),
 			[]string{"requirement-value-matches-no-instance-type", "requirements-admit-no-instance-type"}, false, "requirements[0].values", "embedded list"},
+		{"unknown family live is a warning while others remain", []requirements.Spec{rq(requirements.LabelInstanceFamily, "In", "zz9", "m5")}, live,
+			[]string{"requirement-value-matches-no-instance-type"}, false, "requirements[0].values", "still admits other instance types"},
 		{"architecture spelled as in EC2", []requirements.Spec{rq(requirements.LabelArch, "In", "x86_64", "arm64")}, live,
 			[]string{"requirement-value-matches-no-instance-type"}, true, "requirements[0].values", `did you mean "amd64"?`},
 		{"min_values not satisfiable live", []requirements.Spec{withMin(rq(requirements.LabelInstanceFamily, "In", "g5g", "g4ad"), 2), rq(requirements.LabelArch, "In", "arm64")}, live,

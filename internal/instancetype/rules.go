@@ -28,7 +28,7 @@ var (
 	ruleUnknownName = rules.Register(rules.Rule{
 		ID: "requirement-value-matches-no-instance-type", Severity: rules.Error, Category: requirements.Category,
 		Title:     "value names no instance type, family, size or architecture",
-		Behaviour: "Karpenter accepts any value, but one that no instance type carries selects nothing: in In it is dead weight (or, alone, leaves the pool without instance types), in NotIn it excludes nothing.",
+		Behaviour: "Karpenter accepts any value, but one that no instance type carries selects nothing: in In it is dead weight (or, alone, leaves the pool without instance types), in NotIn it excludes nothing. An error when nothing the pool admits remains; a warning while other instance types are admitted (a family one region lacks may exist in another).",
 		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements; ec2:DescribeInstanceTypes",
 		Bad:       pool(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.medium", "g5g.xlarge"] }`),
 		Good:      pool(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.xlarge", "g5g.2xlarge"] }`),
@@ -73,9 +73,16 @@ func (a Admission) Findings() rules.Findings {
 		f := rules.New(ruleUnknownName, p,
 			"%s %q is not a %s %s%s; Karpenter accepts the value but no instance type carries it, so it selects nothing. Remove it or write a real one.",
 			u.Key, u.Value, nameKind(u.Key), src, u.Hint)
-		if offline {
+		switch {
+		case offline:
 			// The embedded list can lag behind new instance types.
 			f = f.AsWarning()
+		case len(a.Families) > 0 && u.Key != requirements.LabelArch:
+			// Other values still admit instance types: a module used in
+			// several regions may name a family one region lacks (the
+			// architectures are the same everywhere).
+			f = f.AsWarning()
+			f.Detail += " The pool still admits other instance types here, so this is a warning; in a module used in several regions, the value may exist in another."
 		}
 		fs = append(fs, f)
 	}
