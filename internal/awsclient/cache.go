@@ -36,6 +36,9 @@ type Cache struct {
 	paramErr map[string]error
 	types    *cached[[]ec2types.InstanceTypeInfo]
 	clusters map[string]cached[Cluster]
+	// answers holds the readiness reads (network.go), keyed by operation
+	// and query.
+	answers map[string]cached[any]
 
 	batcher paramBatcher
 }
@@ -53,6 +56,7 @@ func NewCache(c *Clients) *Cache {
 		params:   map[string]Parameter{},
 		paramErr: map[string]error{},
 		clusters: map[string]cached[Cluster]{},
+		answers:  map[string]cached[any]{},
 	}
 }
 

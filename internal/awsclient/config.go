@@ -1,6 +1,8 @@
 // Package awsclient turns the provider's AWS settings into SDK clients and
 // answers the few AWS questions the provider asks (DescribeImages,
-// GetParameters, DescribeInstanceTypes, DescribeCluster) through a
+// GetParameters, DescribeInstanceTypes, DescribeCluster, and for readiness
+// DescribeSubnets, DescribeSecurityGroups, DescribeCapacityReservations,
+// DescribeInstanceTypeOfferings, GetRole, GetInstanceProfile) through a
 // per-process cache: one call per distinct query, concurrent callers of the
 // same query share one in-flight call.
 package awsclient
@@ -18,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/middleware"
@@ -70,7 +73,7 @@ type AssumeRole struct {
 // already honours AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>; a value
 // here wins over them.
 type Endpoints struct {
-	EC2, SSM, EKS, STS string
+	EC2, SSM, EKS, STS, IAM string
 }
 
 // ErrUnknownConfig is returned when the provider configuration was not known
@@ -210,6 +213,21 @@ func (c *Clients) eksClient(ctx context.Context) (*eks.Client, error) {
 	return eks.NewFromConfig(cfg, func(o *eks.Options) {
 		if c.cfg.Endpoints.EKS != "" {
 			o.BaseEndpoint = aws.String(c.cfg.Endpoints.EKS)
+		}
+	}), nil
+}
+
+// iamClient returns an IAM client. IAM is global: the SDK resolves its one
+// endpoint (and signing region us-east-1) from any region of the partition;
+// an `iam` endpoint override or AWS_ENDPOINT_URL_IAM replaces it.
+func (c *Clients) iamClient(ctx context.Context) (*iam.Client, error) {
+	cfg, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return iam.NewFromConfig(cfg, func(o *iam.Options) {
+		if c.cfg.Endpoints.IAM != "" {
+			o.BaseEndpoint = aws.String(c.cfg.Endpoints.IAM)
 		}
 	}), nil
 }

@@ -18,6 +18,7 @@ func TestConfigured(t *testing.T) {
 		{"profile in the provider", Config{Profile: "p"}, nil, true},
 		{"endpoint in the provider", Config{Endpoints: Endpoints{EC2: "http://127.0.0.1:1"}}, nil, true},
 		{"ssm endpoint in the provider", Config{Endpoints: Endpoints{SSM: "http://127.0.0.1:1"}}, nil, true},
+		{"iam endpoint in the provider", Config{Endpoints: Endpoints{IAM: "http://127.0.0.1:1"}}, nil, true},
 		{"assume role", Config{AssumeRole: &AssumeRole{RoleARN: "arn:aws:iam::1:role/x"}}, nil, true},
 		{"unknown at plan", Config{Unknown: []string{"region"}}, nil, true},
 		{"AWS_REGION", Config{}, map[string]string{"AWS_REGION": "eu-west-1"}, true},
