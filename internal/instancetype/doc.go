@@ -6,7 +6,8 @@
 //
 //   - live: ec2:DescribeInstanceTypes of the provider's region (cached once
 //     per process by awsclient.Cache), turned into the labels Karpenter's
-//     computeRequirements gives each type (FromEC2). Used whenever AWS is
+//     computeRequirements gives each type (FromEC2), with the network facts
+//     its pod capacity comes from (Type.Pods). Used whenever AWS is
 //     configured (awsclient.Clients.Configured); an AWS error is returned,
 //     not papered over.
 //   - embedded: offline facts for the known families. The family NAMES and

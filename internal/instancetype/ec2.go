@@ -47,6 +47,9 @@ func FromEC2(info ec2types.InstanceTypeInfo) (Type, bool) {
 	if info.MemoryInfo != nil {
 		t.MemoryMiB = aws.ToInt64(info.MemoryInfo.SizeInMiB)
 	}
+	if n, ok := networkFacts(info); ok {
+		t.Network = &n
+	}
 	n := requirements.New
 	r := commonLabels(name, family, size, arch)
 	// Karpenter labels family and size only for "family.size" names.

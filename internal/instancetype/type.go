@@ -30,6 +30,9 @@ type Type struct {
 	BareMetal  bool
 	// Exact is true for live types: every label below is known.
 	Exact bool
+	// Network holds the pod-density facts; nil offline, or when EC2
+	// reported none.
+	Network *Network
 
 	labels requirements.Requirements
 }
