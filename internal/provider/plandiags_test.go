@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-plugin"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 )
 
@@ -21,6 +21,13 @@ type planDiagnostic struct {
 	Summary  string `json:"summary"`
 	Detail   string `json:"detail"`
 	Address  string `json:"address"`
+	// Range is where Terraform points the diagnostic in the configuration.
+	Range *struct {
+		Filename string `json:"filename"`
+		Start    struct {
+			Line int `json:"line"`
+		} `json:"start"`
+	} `json:"range"`
 }
 
 // planDiagnostics plans config with the provider served in-process and
@@ -47,7 +54,7 @@ func terraformDiagnostics(t *testing.T, config string, command ...string) []plan
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
 	go func() {
-		_ = tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", providerserver.NewProtocol6(New("test")()),
+		_ = tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", func() tfprotov6.ProviderServer { s, _ := auditedFactory(); return s },
 			tf6server.WithDebug(ctx, reattach, closed))
 	}()
 	rc := <-reattach

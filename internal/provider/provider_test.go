@@ -13,7 +13,7 @@ import (
 // testAccProtoV6ProviderFactories runs the provider in-process; Terraform is
 // handed reattach information, so nothing is downloaded.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"karpenter": providerserver.NewProtocol6WithError(New("test")()),
+	"karpenter": auditedFactory,
 }
 
 func TestMain(m *testing.M) {
@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("TF_CLI_CONFIG_FILE", f)
 	code := m.Run()
+	if !audit.report() && code == 0 {
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

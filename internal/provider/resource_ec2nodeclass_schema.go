@@ -293,7 +293,10 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 				},
 				Attributes: map[string]schema.Attribute{
 					"format": schema.StringAttribute{
-						Required: true, Description: "`bootstrap.sh` (AL2-style), `nodeadm` (AL2023 NodeConfig) or `bottlerocket` (TOML).",
+						// Optional in the schema: the framework would demand a
+						// Required attribute of a single block even when the block is
+						// absent; bootstrap-input-missing reports it when it is not.
+						Optional: true, Description: "Required: `bootstrap.sh` (AL2-style), `nodeadm` (AL2023 NodeConfig) or `bottlerocket` (TOML).",
 					},
 					"cluster_name":          schema.StringAttribute{Optional: true, Description: "Cluster name; default: the provider's cluster."},
 					"api_server_endpoint":   schema.StringAttribute{Optional: true, Description: "API server URL; default: the provider's cluster."},
