@@ -9,6 +9,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -41,7 +42,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 		for _, key := range sortedKeys(m.vals) {
 			v := m.vals[key]
 			if !contains(evictionKeys, key) {
-				add(at(m.attr).Key(key), "%q is not an eviction signal; the API server rejects it (\"valid keys for %s are ['%s']\").", key, camel(m.attr), strings.Join(evictionKeys, "','"))
+				add(at(m.attr).Key(key), "%q is not an eviction signal%s; the API server rejects it (\"valid keys for %s are ['%s']\").", key, suggest.Hint(key, evictionKeys), camel(m.attr), strings.Join(evictionKeys, "','"))
 				continue
 			}
 			if !evictionPercentRE.MatchString(v) {
@@ -54,7 +55,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 	if !u.Is(at("eviction_soft_grace_period")) {
 		for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
 			if !contains(evictionKeys, key) {
-				add(at("eviction_soft_grace_period").Key(key), "%q is not an eviction signal; valid keys are %s.", key, strings.Join(evictionKeys, ", "))
+				add(at("eviction_soft_grace_period").Key(key), "%q is not an eviction signal%s; valid keys are %s.", key, suggest.Hint(key, evictionKeys), strings.Join(evictionKeys, ", "))
 				continue
 			}
 			if _, err := time.ParseDuration(k.EvictionSoftGracePeriod[key]); err != nil {
@@ -84,7 +85,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 		for _, key := range sortedKeys(m.vals) {
 			v := m.vals[key]
 			if !contains(reservedKeys, key) {
-				add(at(m.attr).Key(key), "%q is not a reservable resource; the API server rejects it (\"valid keys for %s are ['%s']\").", key, camel(m.attr), strings.Join(reservedKeys, "','"))
+				add(at(m.attr).Key(key), "%q is not a reservable resource%s; the API server rejects it (\"valid keys for %s are ['%s']\").", key, suggest.Hint(key, reservedKeys), camel(m.attr), strings.Join(reservedKeys, "','"))
 				continue
 			}
 			q, err := resource.ParseQuantity(v)

@@ -113,6 +113,10 @@ func TestValidateRules(t *testing.T) {
 			c.Spec.Kubelet = &manifest.Kubelet{EvictionSoft: map[string]string{"memory.available": "10%"}}
 		}, ruleKubelet, "kubelet.eviction_soft_grace_period", "does not have a matching evictionSoftGracePeriod"},
 		{"reserved key", func(c *Class) { c.Spec.Kubelet = &manifest.Kubelet{KubeReserved: map[string]string{"gpu": "1"}} }, ruleKubelet, `kubelet.kube_reserved["gpu"]`, "valid keys for kubeReserved"},
+		{"eviction signal typo", func(c *Class) {
+			c.Spec.Kubelet = &manifest.Kubelet{EvictionHard: map[string]string{"memory.availble": "5%"}}
+		}, ruleKubelet, `kubelet.eviction_hard["memory.availble"]`, `did you mean "memory.available"?`},
+		{"reserved key typo", func(c *Class) { c.Spec.Kubelet = &manifest.Kubelet{KubeReserved: map[string]string{"memroy": "1Gi"}} }, ruleKubelet, `kubelet.kube_reserved["memroy"]`, `did you mean "memory"?`},
 		{"reserved negative", func(c *Class) { c.Spec.Kubelet = &manifest.Kubelet{SystemReserved: map[string]string{"cpu": "-100m"}} }, ruleKubelet, `kubelet.system_reserved["cpu"]`, "cannot be a negative resource quantity"},
 		{"image gc", func(c *Class) {
 			c.Spec.Kubelet = &manifest.Kubelet{ImageGCHighThresholdPercent: ptr(int32(50)), ImageGCLowThresholdPercent: ptr(int32(80))}
