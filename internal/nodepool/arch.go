@@ -9,11 +9,11 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
-// mixedArchitectures is the seed-004 warning: the pool admits an
-// architecture the class has no image for (those families are dropped at
-// launch), or, when the class serves every admitted architecture, it names
-// amd64 and arm64 families explicitly without a kubernetes.io/arch
-// requirement.
+// mixedArchitectures is the nodepool-mixed-architectures warning: the pool
+// admits an architecture the class has no image for (those families are
+// dropped at launch), or, when the class serves every admitted
+// architecture, it names amd64 and arm64 families explicitly without a
+// kubernetes.io/arch requirement.
 func mixedArchitectures(p Pool, a instancetype.Admission, kept []string, archs map[string]bool, c ClassFacts) rules.Findings {
 	var missing []string
 	for _, arch := range a.Architectures {

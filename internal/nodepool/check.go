@@ -39,7 +39,8 @@ type Assignment struct {
 // Check cross-checks the pool with its EC2NodeClass (p.Class) on a
 // catalogue (live DescribeInstanceTypes or the embedded facts) for
 // Karpenter release kv, and computes instance_families and ami_assignments
-// (karpenter-reference §8 rules 13, 17-24, 33). It assumes Validate ran:
+// (what aws/karpenter-provider-aws pkg/providers/amifamily resolver.go
+// Resolve and ami.go MapToInstanceTypes would launch). It assumes Validate ran:
 // requirement errors are not repeated, the admission-based checks are
 // skipped instead. Class facts not known yet are waited for silently; a
 // class given only by name gets one warning and the rest still runs.

@@ -19,8 +19,8 @@ func TestCheckClassManagedElsewhere(t *testing.T) {
 	p := newPool("p", ClassFacts{}, "elsewhere", "node.kubernetes.io/instance-type In g5g.medium,g5g.xlarge", "karpenter.k8s.aws/instance-family In g5g,m5")
 	r := Check(p, e.live, kv("1.14"))
 	only(t, r.Findings, ruleFactsUnknown.ID)
-	if f := only(t, r.Findings, ruleUnknownValueID); f.Severity != rules.Error || f.Path.String() != "requirements[0].values" {
-		t.Errorf("a value that names nothing is an error with live facts: %v", f)
+	if f := only(t, r.Findings, ruleUnknownValueID); f.Severity != rules.Warning || f.Path.String() != "requirements[0].values" {
+		t.Errorf("a value that names nothing is a warning with live facts while g5g.xlarge remains: %v", f)
 	}
 	if !reflect.DeepEqual(r.InstanceFamilies, []string{"g5g"}) || !r.FamiliesKnown || !r.AssignmentsKnown || len(r.Assignments) != 0 {
 		t.Errorf("families %v known %v/%v assignments %v", r.InstanceFamilies, r.FamiliesKnown, r.AssignmentsKnown, r.Assignments)
@@ -138,12 +138,12 @@ func TestCheckImageWarnings(t *testing.T) {
 	f = only(t, Check(newPool("p", al2023, "al2023", "karpenter.k8s.aws/instance-gpu-manufacturer In amd"), e.live, kv("1.14")).Findings, ruleAMDGPU.ID)
 	mustContain(t, f.Detail, "g4ad → ", "x86_64-nvidia")
 	// A pool that selects no hardware gets one warning with the
-	// requirement that keeps GPU instances out (rule 13 "allowing"), and
-	// none once it has it; on an alias, AMD families are not flagged on a
+	// requirements that keep GPU instances out, and none once it has
+	// them; on an alias, AMD families are not flagged on a
 	// pool that never asked for them.
 	fs := Check(newPool("p", own, "custom-images"), e.live, kv("1.14")).Findings
 	f = only(t, fs, ruleNonAliasGPU.ID)
-	mustContain(t, f.Detail, "does not keep GPU/accelerator instances out", "g5", `"karpenter.k8s.aws/instance-gpu-count", operator = "DoesNotExist"`)
+	mustContain(t, f.Detail, "does not keep GPU/accelerator instances out", "g5", `requirements blocks, key = "karpenter.k8s.aws/instance-gpu-count"`, `operator = "DoesNotExist"`)
 	fs = Check(newPool("p", own, "custom-images", "karpenter.k8s.aws/instance-gpu-count DoesNotExist", "karpenter.k8s.aws/instance-accelerator-count DoesNotExist"), e.live, kv("1.14")).Findings
 	if len(fs.ByRule(ruleNonAliasGPU.ID)) != 0 {
 		t.Errorf("GPU and accelerators excluded: %v", fs)

@@ -15,12 +15,15 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // This file decodes the docs examples (HCL of the karpenter_nodepool
-// interface) into Pools, the way the resource's adapter will, so that every
+// interface) into Pools, the way the resource's adapter does, so that every
 // rule's Bad example is proven to trigger it and its Good example not to.
+// Configuration objects are blocks: list blocks arrive in order, dynamic
+// blocks expanded as Terraform expands them.
 
 // decodedExample is one docs example.
 type decodedExample struct {
@@ -53,8 +56,7 @@ func decodeExample(t testing.TB, src string) decodedExample {
 		t.Fatalf("no karpenter_nodepool in\n%s", src)
 	}
 	p := Pool{Unknown: rules.Unknowns{}, Empty: PathSet{}}
-	attrs := res.Body.Attributes
-	for name, a := range attrs {
+	for name, a := range res.Body.Attributes {
 		if name == "node_class" {
 			ex.className = decodeNodeClass(t, a.Expr, ctx, &p)
 			continue
@@ -65,10 +67,98 @@ func decodeExample(t testing.TB, src string) decodedExample {
 		}
 		decodeAttr(t, name, v, &p)
 	}
+	decodeBlocks(t, expandBlocks(t, res.Body.Blocks, ctx), &p)
 	return ex.withPool(p)
 }
 
 func (ex decodedExample) withPool(p Pool) decodedExample { ex.pool = p; return ex }
+
+// block is a decoded block: its arguments' values and its nested blocks.
+type block struct {
+	typ    string
+	attrs  map[string]cty.Value
+	blocks []block
+}
+
+// expandBlocks evaluates blocks in order; a dynamic "x" block becomes one
+// x block per element of its for_each, its content evaluated with x.key
+// and x.value, as Terraform does before the provider sees the blocks.
+func expandBlocks(t testing.TB, bs hclsyntax.Blocks, ctx *hcl.EvalContext) []block {
+	t.Helper()
+	var out []block
+	for _, b := range bs {
+		if b.Type != "dynamic" {
+			out = append(out, evalBlock(t, b.Type, b.Body, ctx))
+			continue
+		}
+		name := b.Labels[0]
+		forEach, ok := b.Body.Attributes["for_each"]
+		if !ok || len(b.Body.Blocks) != 1 || b.Body.Blocks[0].Type != "content" || len(b.Body.Attributes) != 1 {
+			t.Fatalf("dynamic %q: the decoder knows for_each and one content block only", name)
+		}
+		v, d := forEach.Expr.Value(ctx)
+		if d.HasErrors() {
+			t.Fatalf("dynamic %q for_each: %s", name, d.Error())
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			child := ctx.NewChild()
+			child.Variables = map[string]cty.Value{name: cty.ObjectVal(map[string]cty.Value{"key": k, "value": e})}
+			out = append(out, evalBlock(t, name, b.Body.Blocks[0].Body, child))
+		}
+	}
+	return out
+}
+
+func evalBlock(t testing.TB, typ string, body *hclsyntax.Body, ctx *hcl.EvalContext) block {
+	t.Helper()
+	out := block{typ: typ, attrs: map[string]cty.Value{}}
+	for name, a := range body.Attributes {
+		v, d := a.Expr.Value(ctx)
+		if d.HasErrors() {
+			t.Fatalf("%s.%s: %s", typ, name, d.Error())
+		}
+		out.attrs[name] = v
+	}
+	out.blocks = expandBlocks(t, body.Blocks, ctx)
+	return out
+}
+
+// str returns the argument's string, "" when it is not set.
+func (b block) str(name string) string {
+	if v, ok := b.attrs[name]; ok {
+		return v.AsString()
+	}
+	return ""
+}
+
+// strPtr is str for optional arguments.
+func (b block) strPtr(name string) *string {
+	if v, ok := b.attrs[name]; ok {
+		s := v.AsString()
+		return &s
+	}
+	return nil
+}
+
+// only fails unless the block has no other arguments or nested blocks.
+func (b block) only(t testing.TB, attrs ...string) {
+	t.Helper()
+	known := map[string]bool{}
+	for _, a := range attrs {
+		known[a] = true
+	}
+	for name := range b.attrs {
+		if !known[name] {
+			t.Fatalf("example uses %s.%s, which the decoder does not know", b.typ, name)
+		}
+	}
+	for _, c := range b.blocks {
+		if !known[c.typ] {
+			t.Fatalf("example uses a %s block in %s, which the decoder does not know", c.typ, b.typ)
+		}
+	}
+}
 
 func evalString(t testing.TB, e hcl.Expression, ctx *hcl.EvalContext) string {
 	v, d := e.Value(ctx)
@@ -125,6 +215,7 @@ func num(t testing.TB, v cty.Value) int64 {
 	return i
 }
 
+// decodeAttr decodes the resource's arguments.
 func decodeAttr(t testing.TB, name string, v cty.Value, p *Pool) {
 	spec := &p.Manifest.Spec
 	tmpl := &spec.Template.Spec
@@ -133,38 +224,6 @@ func decodeAttr(t testing.TB, name string, v cty.Value, p *Pool) {
 		p.Manifest.Metadata.Name = str(v)
 	case "labels":
 		spec.Template.Metadata = &manifest.TemplateMeta{Labels: strMap(v)}
-	case "requirements":
-		for it := v.ElementIterator(); it.Next(); {
-			_, o := it.Element()
-			r := manifest.Requirement{Key: str(o.GetAttr("key")), Operator: str(o.GetAttr("operator"))}
-			if o.Type().HasAttribute("values") {
-				r.Values = strList(o.GetAttr("values"))
-			}
-			if o.Type().HasAttribute("min_values") {
-				n := int(num(t, o.GetAttr("min_values")))
-				r.MinValues = &n
-			}
-			tmpl.Requirements = append(tmpl.Requirements, r)
-		}
-	case "taints", "startup_taints":
-		var list []manifest.Taint
-		i := 0
-		for it := v.ElementIterator(); it.Next(); i++ {
-			_, o := it.Element()
-			tt := manifest.Taint{Key: str(o.GetAttr("key")), Effect: str(o.GetAttr("effect"))}
-			if o.Type().HasAttribute("value") {
-				tt.Value = str(o.GetAttr("value"))
-				if tt.Value == "" {
-					p.Empty.Add(rules.Root(name).Index(i).Attr("value"))
-				}
-			}
-			list = append(list, tt)
-		}
-		if name == "taints" {
-			tmpl.Taints = list
-		} else {
-			tmpl.StartupTaints = list
-		}
 	case "expire_after":
 		tmpl.ExpireAfter = str(v)
 		if tmpl.ExpireAfter == "" {
@@ -175,34 +234,6 @@ func decodeAttr(t testing.TB, name string, v cty.Value, p *Pool) {
 		if tmpl.TerminationGracePeriod == "" {
 			p.Empty.Add(pathTerminationGracePeriod)
 		}
-	case "disruption":
-		d := &manifest.Disruption{}
-		if v.Type().HasAttribute("consolidation_policy") {
-			d.ConsolidationPolicy = str(v.GetAttr("consolidation_policy"))
-		}
-		if v.Type().HasAttribute("consolidate_after") {
-			s := str(v.GetAttr("consolidate_after"))
-			d.ConsolidateAfter = &s
-		}
-		if v.Type().HasAttribute("budgets") {
-			for it := v.GetAttr("budgets").ElementIterator(); it.Next(); {
-				_, o := it.Element()
-				b := manifest.Budget{Nodes: str(o.GetAttr("nodes"))}
-				if o.Type().HasAttribute("schedule") {
-					s := str(o.GetAttr("schedule"))
-					b.Schedule = &s
-				}
-				if o.Type().HasAttribute("duration") {
-					s := str(o.GetAttr("duration"))
-					b.Duration = &s
-				}
-				if o.Type().HasAttribute("reasons") {
-					b.Reasons = strList(o.GetAttr("reasons"))
-				}
-				d.Budgets = append(d.Budgets, b)
-			}
-		}
-		spec.Disruption = d
 	case "limits":
 		spec.Limits = strMap(v)
 	case "weight":
@@ -212,7 +243,61 @@ func decodeAttr(t testing.TB, name string, v cty.Value, p *Pool) {
 		r := num(t, v)
 		spec.Replicas = &r
 	default:
-		t.Fatalf("example uses an attribute the decoder does not know: %s", name)
+		t.Fatalf("example uses an argument the decoder does not know: %s", name)
+	}
+}
+
+// decodeBlocks decodes the resource's blocks: requirements, taints and
+// startup_taints (list blocks, in order) and disruption (one block, with
+// its budgets list blocks).
+func decodeBlocks(t testing.TB, bs []block, p *Pool) {
+	spec := &p.Manifest.Spec
+	tmpl := &spec.Template.Spec
+	index := map[string]int{}
+	for _, b := range bs {
+		i := index[b.typ]
+		index[b.typ]++
+		switch b.typ {
+		case "requirements":
+			b.only(t, "key", "operator", "values", "min_values")
+			r := manifest.Requirement{Key: b.str("key"), Operator: b.str("operator")}
+			if v, ok := b.attrs["values"]; ok {
+				r.Values = strList(v)
+			}
+			if v, ok := b.attrs["min_values"]; ok {
+				n := int(num(t, v))
+				r.MinValues = &n
+			}
+			tmpl.Requirements = append(tmpl.Requirements, r)
+		case "taints", "startup_taints":
+			b.only(t, "key", "value", "effect")
+			tt := manifest.Taint{Key: b.str("key"), Value: b.str("value"), Effect: b.str("effect")}
+			if v := b.strPtr("value"); v != nil && *v == "" {
+				p.Empty.Add(rules.Root(b.typ).Index(i).Attr("value"))
+			}
+			if b.typ == "taints" {
+				tmpl.Taints = append(tmpl.Taints, tt)
+			} else {
+				tmpl.StartupTaints = append(tmpl.StartupTaints, tt)
+			}
+		case "disruption":
+			if i > 0 {
+				t.Fatal("disruption is a single block")
+			}
+			b.only(t, "consolidation_policy", "consolidate_after", "budgets")
+			d := &manifest.Disruption{ConsolidationPolicy: b.str("consolidation_policy"), ConsolidateAfter: b.strPtr("consolidate_after")}
+			for _, bb := range b.blocks {
+				bb.only(t, "nodes", "schedule", "duration", "reasons")
+				budget := manifest.Budget{Nodes: bb.str("nodes"), Schedule: bb.strPtr("schedule"), Duration: bb.strPtr("duration")}
+				if v, ok := bb.attrs["reasons"]; ok {
+					budget.Reasons = strList(v)
+				}
+				d.Budgets = append(d.Budgets, budget)
+			}
+			spec.Disruption = d
+		default:
+			t.Fatalf("example uses a block the decoder does not know: %s", b.typ)
+		}
 	}
 }
 
@@ -333,4 +418,13 @@ func ExampleValidate() {
 		fmt.Println(f.Severity, f.Summary(), "at", f.Path)
 	}
 	// Output: error arm64-gpu-no-image: the AMI family has no arm64 GPU image at requirements
+}
+
+// TestExamplesAreFormattedBlocks: the examples are what a reader copies, so
+// they must be `terraform fmt`-clean and write configuration objects as
+// blocks, as the provider's schema declares them.
+func TestExamplesAreFormattedBlocks(t *testing.T) {
+	if n := rulestest.CheckExamples(t, Category, ClassCategory); n < 30 {
+		t.Fatalf("only %d rules checked", n)
+	}
 }

@@ -177,11 +177,11 @@ func gpuOnOwnImages(a instancetype.Admission, m mapping, alias, chosen bool) rul
 		return nil
 	}
 	if !chosen {
-		// A pool that selects no hardware admits every GPU family (KR §8
-		// rule 13 "allowing"): one warning, with the requirement that ends
-		// it, rather than the list of images.
+		// A pool that selects no hardware admits every GPU family, so a
+		// GPU pod would land on the driverless image: one warning, with the
+		// requirement that ends it, rather than the list of images.
 		return rules.Findings{rules.New(ruleNonAliasGPU, pathRequirements,
-			"the pool does not keep GPU/accelerator instances out, and its class's images are chosen by architecture only: it admits %s, which boot the same image as every other instance of their architecture, usually without GPU/Neuron drivers. A pod that requests nvidia.com/gpu or aws.amazon.com/neuron makes Karpenter launch one of them; the device plugin finds no driver, the pod stays pending. Keep them out with { key = \"karpenter.k8s.aws/instance-gpu-count\", operator = \"DoesNotExist\" } and { key = \"karpenter.k8s.aws/instance-accelerator-count\", operator = \"DoesNotExist\" }, and give GPU workloads a separate EC2NodeClass with an alias (e.g. \"al2023@latest\", which has nvidia and neuron variants).",
+			"the pool does not keep GPU/accelerator instances out, and its class's images are chosen by architecture only: it admits %s, which boot the same image as every other instance of their architecture, usually without GPU/Neuron drivers. A pod that requests nvidia.com/gpu or aws.amazon.com/neuron makes Karpenter launch one of them; the device plugin finds no driver, the pod stays pending. Keep them out with two requirements blocks, key = \"karpenter.k8s.aws/instance-gpu-count\" and key = \"karpenter.k8s.aws/instance-accelerator-count\", each with operator = \"DoesNotExist\", and give GPU workloads a separate EC2NodeClass with an alias (e.g. \"al2023@latest\", which has nvidia and neuron variants).",
 			abbreviate(fams, 8))}
 	}
 	return rules.Findings{rules.New(ruleNonAliasGPU, pathRequirements,

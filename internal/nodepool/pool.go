@@ -58,7 +58,7 @@ type ClassFacts struct {
 }
 
 // The nodeClassRef Karpenter's AWS provider manages; node_class defaults to
-// it when group and kind are not written (design §4).
+// it when group and kind are not written.
 const (
 	NodeClassGroup = "karpenter.k8s.aws"
 	NodeClassKind  = "EC2NodeClass"

@@ -36,7 +36,7 @@ var (
 		ID: "nodepool-node-class-unsupported", Severity: rules.Error, Category: Category,
 		Title:     "node_class is not a karpenter.k8s.aws EC2NodeClass",
 		Behaviour: "Karpenter's AWS provider manages only NodePools whose nodeClassRef is group karpenter.k8s.aws, kind EC2NodeClass (nodepoolutils.IsManaged); any other reference is silently ignored: the pool is never validated and never launches a node. group and kind are also immutable (\"nodeClassRef.group is immutable\").",
-		Source:    "kubernetes-sigs/karpenter pkg/utils/nodepool IsManaged; aws/karpenter-provider-aws cloudprovider GetSupportedNodeClasses; karpenter-reference §6.2",
+		Source:    "kubernetes-sigs/karpenter pkg/utils/nodepool IsManaged; aws/karpenter-provider-aws cloudprovider GetSupportedNodeClasses; kubernetes-sigs/karpenter pkg/controllers/nodepool/validation/controller.go",
 		Bad:       exampleFull("default", `{ group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }`),
 		Good:      exampleFull("default", "karpenter_ec2nodeclass.default.node_class"),
 	})
@@ -85,24 +85,24 @@ var (
 		Title:     "taint the API server, Karpenter or the kubelet rejects",
 		Behaviour: "The CRD requires key and effect (NoSchedule, PreferNoSchedule, NoExecute) and rejects an empty value string; its pattern for values allows \"prefix/name\", but Kubernetes requires a label value (no \"/\"): the kubelet refuses --register-with-taints (\"invalid taint spec\") or the API server rejects the Node, and the node never registers.",
 		Source:    srcCRD + " taints/startupTaints; " + srcTaintsRule + "; k8s.io/kubernetes pkg/util/taints parseTaint",
-		Bad:       example(`taints = [{ key = "example.com/dedicated", value = "team/a", effect = "NoSchedule" }]`),
-		Good:      example(`taints = [{ key = "example.com/dedicated", value = "team-a", effect = "NoSchedule" }]`),
+		Bad:       example(taint("taints", "example.com/dedicated", "team/a", "NoSchedule")),
+		Good:      example(taint("taints", "example.com/dedicated", "team-a", "NoSchedule")),
 	})
 	ruleTaintDuplicate = rules.Register(rules.Rule{
 		ID: "nodepool-taint-duplicate", Severity: rules.Error, Category: Category,
 		Title:     "the same taint key and effect twice",
 		Behaviour: "Karpenter's runtime validation rejects a repeated (key, effect) pair across taints and startup_taints (\"duplicate taint Key/Effect pair %s=%s\"): the NodePool gets ValidationSucceeded=False and launches nothing. The API server would also reject such a Node (\"taints must be unique by key and effect pair\").",
 		Source:    srcTaintsRule,
-		Bad:       example(`taints         = [{ key = "example.com/gpu", effect = "NoSchedule" }]`, `startup_taints = [{ key = "example.com/gpu", value = "initializing", effect = "NoSchedule" }]`),
-		Good:      example(`taints         = [{ key = "example.com/gpu", effect = "NoSchedule" }]`, `startup_taints = [{ key = "example.com/gpu-initializing", effect = "NoSchedule" }]`),
+		Bad:       example(taint("taints", "example.com/gpu", "", "NoSchedule"), taint("startup_taints", "example.com/gpu", "initializing", "NoSchedule")),
+		Good:      example(taint("taints", "example.com/gpu", "", "NoSchedule"), taint("startup_taints", "example.com/gpu-initializing", "", "NoSchedule")),
 	})
 	ruleTaintKarpenterOwned = rules.Register(rules.Rule{
 		ID: "nodepool-taint-karpenter-owned", Severity: rules.Warning, Category: Category,
 		Title:     "taint Karpenter manages itself",
 		Behaviour: "karpenter.sh/unregistered:NoExecute is added to every node by Karpenter and removed at registration; karpenter.sh/disrupted:NoSchedule marks nodes Karpenter is disrupting. Listing either in taints or startup_taints is legal but at best redundant: a startup taint of the same key is removed by Karpenter, and a disrupted taint makes nodes look as if they were being disrupted.",
-		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/taints.go; karpenter-reference §5.1",
-		Bad:       example(`startup_taints = [{ key = "karpenter.sh/unregistered", effect = "NoExecute" }]`),
-		Good:      example(`startup_taints = [{ key = "example.com/agent-not-ready", effect = "NoExecute" }]`),
+		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/taints.go (UnregisteredNoExecuteTaint, DisruptedNoScheduleTaint)",
+		Bad:       example(taint("startup_taints", "karpenter.sh/unregistered", "", "NoExecute")),
+		Good:      example(taint("startup_taints", "example.com/agent-not-ready", "", "NoExecute")),
 	})
 )
 
@@ -113,8 +113,8 @@ var (
 		Title:     "disruption without consolidate_after",
 		Behaviour: "consolidateAfter is required inside spec.disruption and has no field default (the {consolidateAfter: 0s} default applies only when the whole block is absent); the API server rejects the NodePool (\"spec.disruption.consolidateAfter: Required value\").",
 		Source:    srcCRD + " disruption required: [consolidateAfter]",
-		Bad:       example(`disruption = { consolidation_policy = "WhenEmpty" }`),
-		Good:      example(`disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "5m" }`),
+		Bad:       example(disruption(`consolidation_policy = "WhenEmpty"`)),
+		Good:      example(disruption(`consolidation_policy = "WhenEmpty"`, `consolidate_after = "5m"`)),
 	})
 	ruleDuration = rules.Register(rules.Rule{
 		ID: "nodepool-duration-invalid", Severity: rules.Error, Category: Category,
@@ -129,48 +129,48 @@ var (
 		Title:     "consolidation_policy not in the CRD enum of this Karpenter release",
 		Behaviour: "The CRD enum is WhenEmpty and WhenEmptyOrUnderutilized, plus Balanced from Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962); the API server rejects anything else (\"Unsupported value\"). The enum is case-sensitive.",
 		Source:    srcCRD + " disruption.consolidationPolicy enum; kubernetes-sigs/karpenter#2962",
-		Bad:       atVersion("1.13", example(`disruption = { consolidation_policy = "Balanced", consolidate_after = "5m" }`)),
-		Good:      atVersion("1.13", example(`disruption = { consolidation_policy = "WhenEmptyOrUnderutilized", consolidate_after = "5m" }`)),
+		Bad:       atVersion("1.13", example(disruption(`consolidation_policy = "Balanced"`, `consolidate_after = "5m"`))),
+		Good:      atVersion("1.13", example(disruption(`consolidation_policy = "WhenEmptyOrUnderutilized"`, `consolidate_after = "5m"`))),
 	})
 	ruleBudgetNodes = rules.Register(rules.Rule{
 		ID: "nodepool-budget-nodes-invalid", Severity: rules.Error, Category: Category,
 		Title:     "budget nodes is not a count or a percentage",
 		Behaviour: "nodes is required in every budget and must match ^((100|[0-9]{1,2})%|[0-9]+)$: a whole number of nodes or 0%-100%; the API server rejects anything else.",
 		Source:    srcCRD + " disruption.budgets[].nodes",
-		Bad:       example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "10 %" }] }`),
-		Good:      example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "10%" }] }`),
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "10 %"`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "10%"`))),
 	})
 	ruleBudgetScheduleDuration = rules.Register(rules.Rule{
 		ID: "nodepool-budget-schedule-without-duration", Severity: rules.Error, Category: Category,
 		Title:     "budget schedule without duration, or duration without schedule",
 		Behaviour: "The CRD rejects the NodePool: \"'schedule' must be set with 'duration'\" (self.all(x, has(x.schedule) == has(x.duration))). A budget without both is always active.",
 		Source:    srcCRD + " disruption.budgets x-kubernetes-validations (rule 4)",
-		Bad:       example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "0", schedule = "0 9 * * mon-fri" }] }`),
-		Good:      example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "0", schedule = "0 9 * * mon-fri", duration = "8h" }] }`),
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`, `duration = "8h"`))),
 	})
 	ruleBudgetSchedule = rules.Register(rules.Rule{
 		ID: "nodepool-budget-schedule-invalid", Severity: rules.Error, Category: Category,
 		Title:     "budget schedule is not a standard 5-field cron",
 		Behaviour: "The CRD pattern is loose (an @descriptor prefix, or five whitespace-separated parts); Karpenter then parses \"TZ=UTC <schedule>\" with robfig/cron ParseStandard. A schedule the pattern accepts but cron does not (six fields, a timezone, ranges out of bounds, @dailyx) fails closed: every budget evaluation errors (\"invariant violated, invalid cron\") and Karpenter allows 0 disruptions for the whole pool: no consolidation, no drift replacement, no expiration.",
 		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go Budget.IsActive, GetAllowedDisruptions (\"fail closed\"); " + srcCRD + " budgets[].schedule pattern",
-		Bad:       example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "0", schedule = "0 0 9 * * mon-fri", duration = "8h" }] }`),
-		Good:      example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "0", schedule = "0 9 * * mon-fri", duration = "8h" }] }`),
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 0 9 * * mon-fri"`, `duration = "8h"`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`, `duration = "8h"`))),
 	})
 	ruleBudgetReason = rules.Register(rules.Rule{
 		ID: "nodepool-budget-reason-invalid", Severity: rules.Error, Category: Category,
 		Title:     "budget reason not in Underutilized, Empty, Drifted, or repeated",
 		Behaviour: "reasons is a set (x-kubernetes-list-type: set) of the enum Underutilized, Empty, Drifted; the API server rejects other values (\"Unsupported value\") and repeats (\"Duplicate value\").",
 		Source:    srcCRD + " disruption.budgets[].reasons",
-		Bad:       example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "1", reasons = ["Underutilised"] }] }`),
-		Good:      example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "1", reasons = ["Underutilized"] }] }`),
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "1"`, `reasons = ["Underutilised"]`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "1"`, `reasons = ["Underutilized"]`))),
 	})
 	ruleBudgetsTooMany = rules.Register(rules.Rule{
 		ID: "nodepool-budgets-too-many", Severity: rules.Error, Category: Category,
 		Title:     "more than 50 disruption budgets",
 		Behaviour: "The CRD sets maxItems: 50 on disruption.budgets; the API server rejects the NodePool (\"Too many: 51: must have at most 50 items\").",
 		Source:    srcCRD + " disruption.budgets maxItems",
-		Bad:       example(`disruption = { consolidate_after = "5m", budgets = [for i in range(51) : { nodes = "1" }] }`),
-		Good:      example(`disruption = { consolidate_after = "5m", budgets = [{ nodes = "1" }] }`),
+		Bad:       example(disruption(`consolidate_after = "5m"`, rules.Block(`dynamic "budgets"`, `for_each = range(51)`, rules.Block("content", `nodes = "1"`)))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "1"`))),
 	})
 )
 
@@ -220,7 +220,7 @@ var (
 		ID: "nodepool-static-before-1-8", Severity: rules.Error, Category: Category,
 		Title:     "replicas (static NodePools) need Karpenter 1.8",
 		Behaviour: "Static NodePools (replicas) arrived in Karpenter 1.8.0 as an alpha feature (kubernetes-sigs/karpenter#2521). Older CRDs do not know the field: the API server prunes it and the pool silently becomes a dynamic one that scales with pending pods.",
-		Source:    "kubernetes-sigs/karpenter#2521 (v1.8.0); karpenter-reference §6.1 rules 1-3",
+		Source:    "kubernetes-sigs/karpenter#2521 (v1.8.0): pkg/apis/v1/nodepool.go NodePoolSpec.Replicas and its CRD rules",
 		Bad:       atVersion("1.7", example(`replicas = 3`)),
 		Good:      atVersion("1.8", example(`replicas = 3`)),
 	})
@@ -229,15 +229,15 @@ var (
 		Title:     "static NodePool with limits other than nodes",
 		Behaviour: "The CRD rejects the NodePool: \"only 'limits.nodes' is supported on static NodePools\".",
 		Source:    srcCRD + " spec x-kubernetes-validations (rule 2)",
-		Bad:       example(`replicas = 3`, `limits   = { cpu = "100" }`),
-		Good:      example(`replicas = 3`, `limits   = { nodes = "5" }`),
+		Bad:       example(`replicas = 3`, `limits = { cpu = "100" }`),
+		Good:      example(`replicas = 3`, `limits = { nodes = "5" }`),
 	})
 	ruleStaticWeight = rules.Register(rules.Rule{
 		ID: "nodepool-static-weight", Severity: rules.Error, Category: Category,
 		Title:     "static NodePool with a weight",
 		Behaviour: "The CRD rejects the NodePool: \"'weight' is not supported on static NodePools\".",
 		Source:    srcCRD + " spec x-kubernetes-validations (rule 3)",
-		Bad:       example(`replicas = 3`, `weight   = 10`),
+		Bad:       example(`replicas = 3`, `weight = 10`),
 		Good:      example(`replicas = 3`),
 	})
 	ruleStaticDisruption = rules.Register(rules.Rule{
@@ -245,7 +245,7 @@ var (
 		Title:     "consolidation settings on a static NodePool are ignored",
 		Behaviour: "With replicas set, Karpenter keeps exactly that many nodes and ignores disruption.consolidationPolicy and consolidateAfter (the CRD description: \"When replicas is set, ConsolidationPolicy is simply ignored\"); budgets still apply to drift and expiration.",
 		Source:    srcCRD + " disruption field descriptions; kubernetes-sigs/karpenter#2521",
-		Bad:       example(`replicas   = 3`, `disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "5m" }`),
-		Good:      example(`replicas   = 3`, `disruption = { consolidate_after = "0s", budgets = [{ nodes = "1" }] }`),
+		Bad:       example(`replicas = 3`, disruption(`consolidation_policy = "WhenEmpty"`, `consolidate_after = "5m"`)),
+		Good:      example(`replicas = 3`, disruption(`consolidate_after = "0s"`, budget(`nodes = "1"`))),
 	})
 )

@@ -15,7 +15,7 @@ var (
 		ID: "nodepool-node-class-facts-unknown", Severity: rules.Warning, Category: ClassCategory,
 		Title:     "node_class names a class managed elsewhere: cross-checks skipped",
 		Behaviour: "node_class carries only a name, so the provider does not know the class's AMIs, family or userData: architecture, GPU image, Windows and Custom-taint checks cannot run, and ami_assignments stays empty. Karpenter itself still applies them at launch.",
-		Source:    "this provider (design §4, karpenter_nodepool node_class)",
+		Source:    "this provider: karpenter_nodepool node_class (a literal { name = ... } carries no class facts)",
 		Bad:       exampleFull("default", `{ name = "default" }`),
 		Good:      exampleFull("default", "karpenter_ec2nodeclass.default.node_class"),
 	})
@@ -31,7 +31,7 @@ var (
 		ID: "nodepool-mixed-architectures", Severity: rules.Warning, Category: ClassCategory,
 		Title:     "the pool mixes architectures",
 		Behaviour: "Karpenter picks among all admitted instance types by price and availability. Types of an architecture the class has no image for are dropped at launch (so part of the pool's requirements is dead); and when the pool lists amd64 and arm64 families without a kubernetes.io/arch requirement, a pod without an arch nodeSelector can land on either, so every image it runs must be multi-arch.",
-		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/resolver.go Resolve; karpenter-reference §7.2",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/resolver.go Resolve; pkg/providers/instancetype/types.go getArchitecture",
 		Bad:       exampleOn("custom_amd64", families("m5", "m6g")),
 		Good:      exampleOn("custom_amd64", families("m5", "c5")),
 	})
@@ -63,7 +63,7 @@ var (
 		ID: "nodepool-bottlerocket-neuron-before-1-3", Severity: rules.Warning, Category: ClassCategory,
 		Title:     "Bottlerocket alias with Neuron families before Karpenter 1.3",
 		Behaviour: "Before 1.3.0 Karpenter had no Neuron mapping for Bottlerocket: 1.0.x gave Neuron instances the NVIDIA image, 1.1-1.2 no image at all (they are dropped at launch). From 1.3.0 they get the standard x86_64 image (PR #7722).",
-		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bottlerocket.go; PRs #7304, #7722; karpenter-reference §2.2",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bottlerocket.go; PRs #7304, #7722",
 		Bad:       atVersion("1.2", exampleOn("bottlerocket", families("inf2"))),
 		Good:      atVersion("1.3", exampleOn("bottlerocket", families("inf2"))),
 	})
@@ -71,9 +71,9 @@ var (
 		ID: "nodepool-startup-taints-not-registered", Severity: rules.Warning, Category: ClassCategory,
 		Title:     "Custom userData does not register the pool's startup taints",
 		Behaviour: "Karpenter injects nothing into Custom userData; it adds the pool's startup taints to the Node only when it syncs the Node after registration. By then the agent that should remove the taint may already have run, so the taint stays, the NodeClaim stays Initialized=Unknown (StartupTaintsExist) and pods that do not tolerate it never land.",
-		Source:    "kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go syncNode, initialization.go StartupTaintsRemoved; karpenter-reference §4.5-4.6",
-		Bad:       exampleOn("custom", `startup_taints = [{ key = "example.com/agent-not-ready", effect = "NoExecute" }]`),
-		Good:      exampleOn("custom_agent", `startup_taints = [{ key = "example.com/agent-not-ready", effect = "NoExecute" }]`),
+		Source:    "kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go syncNode, initialization.go StartupTaintsRemoved; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
+		Bad:       exampleOn("custom", taint("startup_taints", "example.com/agent-not-ready", "", "NoExecute")),
+		Good:      exampleOn("custom_agent", taint("startup_taints", "example.com/agent-not-ready", "", "NoExecute")),
 	})
 )
 

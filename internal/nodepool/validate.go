@@ -7,8 +7,9 @@ import (
 )
 
 // Validate checks the pool as configured, offline, against the NodePool CRD
-// and Karpenter's runtime validation of release kv (karpenter-reference §5,
-// §6, §8 rules 37-53), and, when node_class literally names an ami_family,
+// and Karpenter's runtime validation of release kv (kubernetes-sigs/karpenter
+// pkg/apis/v1/nodepool_validation.go, nodeclaim_validation.go), and, when
+// node_class literally names an ami_family,
 // the family-table checks (arm64 GPU families without an image, Windows with
 // only arm64, kubernetes.io/os against the family, a1 on AL2023). Values in
 // p.Unknown are skipped. It never panics.
