@@ -55,6 +55,13 @@ type ClassFacts struct {
 	UserData string
 	// Kubelet is spec.kubelet.
 	Kubelet userdata.Kubelet
+	// InstanceStorePolicy is spec.instanceStorePolicy: "" or "RAID0".
+	InstanceStorePolicy string
+	// AMIVersion is, for Bottlerocket, the release Karpenter reads from the
+	// selector terms (resolveAMIVersion: an alias's version, e.g. "latest"
+	// or "v1.46.0", else a name term's); "" makes the preview read it from
+	// the names of AMIs, as Karpenter does last.
+	AMIVersion string
 }
 
 // The nodeClassRef Karpenter's AWS provider manages; node_class defaults to

@@ -1,8 +1,13 @@
 package nodepool
 
 import (
+	"fmt"
+	"math"
+	"strings"
+
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -26,62 +31,162 @@ func PreviewNeeds(f ami.Family) []string {
 
 // Preview returns the userData Karpenter would put into the launch template
 // of a node of this pool on its class, as raw text (Karpenter base64-encodes
-// it): for the first family of r.InstanceFamilies (sorted by name), with the
-// pool's taints and startup taints, the NodeClaim labels (template labels,
-// karpenter.sh/nodepool, karpenter.k8s.aws/ec2nodeclass, the custom labels
-// Karpenter resolves from single-valued In requirements, and
-// karpenter.sh/capacity-type: spot when the requirements allow it, else
-// on-demand, as getCapacityType prefers without reservations), the class's
-// kubelet settings, and the cluster facts. Custom returns the class's
+// it): see PreviewFor, which also says which instance type the preview is
+// for and why it is empty.
+func Preview(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) (string, rules.Findings) {
+	o := PreviewFor(p, r, facts, kv)
+	return o.UserData, o.Findings
+}
+
+// PreviewOutcome is a userData preview and what it rests on.
+type PreviewOutcome struct {
+	// UserData is the preview; "" when it cannot be made (see Unavailable).
+	UserData string
+	// InstanceType is the type whose pod capacity is the rendered maxPods;
+	// "" when no type decides it (max_pods set, Windows without
+	// pods_per_core, Custom).
+	InstanceType string
+	// Unavailable says, for a diagnostic, why UserData is "" when the
+	// reason is worth telling the user (the pod capacity needs facts the
+	// catalogue does not have); "" while values are merely not known yet.
+	Unavailable string
+	// Findings are rendering problems, as warnings.
+	Findings rules.Findings
+}
+
+// PreviewFor renders the userData of a node of this pool on its class: for
+// the first admitted instance type (by name) of the first family of
+// r.InstanceFamilies, with the pool's taints and startup taints, the
+// NodeClaim labels (template labels, karpenter.sh/nodepool,
+// karpenter.k8s.aws/ec2nodeclass, the custom labels Karpenter resolves from
+// single-valued In requirements, and karpenter.sh/capacity-type: spot when
+// the requirements allow it, else on-demand, as getCapacityType prefers
+// without reservations), the class's kubelet settings and
+// instance_store_policy, and the cluster facts. Custom returns the class's
 // userData unchanged.
 //
-// Known differences from a real node: maxPods is the class's max_pods, or
-// 110 where Karpenter writes the instance type's ENI-limited pod count; an
-// instance_store_policy of RAID0 is not in node_class and not rendered; and
-// custom labels Karpenter picks at random (In with several values, Exists)
-// are left out.
+// maxPods is what Karpenter writes (resolveLaunchTemplates): the class's
+// max_pods, else the type's pod capacity (instancetype.Type.Pods: the
+// ENI-limited count, 110 on Windows, capped by pods_per_core × vCPUs where
+// the family honours it). Karpenter renders one launch template per
+// distinct capacity, so other types of the pool may get another maxPods.
+// Without a live catalogue the capacity is unknown unless max_pods decides
+// it (or Windows without pods_per_core): the preview is then "" and
+// Unavailable says why, rather than guessing a number.
 //
-// It returns "" and no findings when the preview cannot be made yet: class
-// facts unknown or not given, cluster facts missing (see PreviewNeeds), no
-// admitted family, or pool values Validate reports as invalid. Rendering
-// problems of the class's userData or of the cluster facts come back as
-// warnings: the class resource and the provider configuration own them.
-func Preview(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) (string, rules.Findings) {
+// Known differences from a real node: custom labels Karpenter picks at
+// random (In with several values, Exists) are left out, and Karpenter's
+// --reserved-enis setting and efa-only network interfaces (which lower the
+// ENI-limited count) are taken as absent.
+//
+// UserData is "" with no findings when the preview cannot be made yet:
+// class facts unknown or not given, cluster facts missing (see
+// PreviewNeeds), no admitted family, or pool values Validate reports as
+// invalid. Rendering problems of the class's userData or of the cluster
+// facts come back as warnings: the class resource and the provider
+// configuration own them.
+func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) PreviewOutcome {
 	if !p.Class.Known || p.classFactsPending() || p.Class.Family == "" || !r.FamiliesKnown || len(r.InstanceFamilies) == 0 {
-		return "", nil
+		return PreviewOutcome{}
 	}
 	if p.Class.Family == ami.Custom {
-		return p.Class.UserData, nil
+		return PreviewOutcome{UserData: p.Class.UserData}
 	}
 	if !previewInputsValid(p) || !factsAvailable(p.Class.Family, facts) {
-		return "", nil
+		return PreviewOutcome{}
+	}
+	kubelet := p.Class.Kubelet
+	it, unavailable := previewMaxPods(p, r, &kubelet)
+	if unavailable != "" {
+		return PreviewOutcome{Unavailable: unavailable}
 	}
 	dns := facts.ClusterDNS
 	if dns == "" && facts.ServiceCIDR != "" {
 		dns, _ = cluster.DefaultDNS(facts.ServiceCIDR)
 	}
 	o := userdata.Options{
-		ClusterName:     facts.Name,
-		ClusterEndpoint: facts.Endpoint,
-		CABundle:        facts.CertificateAuthority,
-		ClusterCIDR:     facts.ServiceCIDR,
-		KubeDNSIP:       dns,
-		Taints:          toTaints(p.spec().Taints),
-		StartupTaints:   toTaints(p.spec().StartupTaints),
-		Labels:          nodeClaimLabels(p),
-		NodePoolName:    p.Manifest.Metadata.Name,
-		NodeClassName:   p.spec().NodeClassRef.Name,
-		CapacityType:    capacityType(p),
-		Kubelet:         p.Class.Kubelet,
-		UserData:        p.Class.UserData,
-		Karpenter:       kv,
+		ClusterName:             facts.Name,
+		ClusterEndpoint:         facts.Endpoint,
+		CABundle:                facts.CertificateAuthority,
+		ClusterCIDR:             facts.ServiceCIDR,
+		KubeDNSIP:               dns,
+		Taints:                  toTaints(p.spec().Taints),
+		StartupTaints:           toTaints(p.spec().StartupTaints),
+		Labels:                  nodeClaimLabels(p),
+		NodePoolName:            p.Manifest.Metadata.Name,
+		NodeClassName:           p.spec().NodeClassRef.Name,
+		CapacityType:            capacityType(p),
+		Kubelet:                 kubelet,
+		InstanceStorePolicy:     p.Class.InstanceStorePolicy,
+		BottlerocketDefaultBind: userdata.SupportsDefaultBind(bottlerocketVersion(p.Class)),
+		UserData:                p.Class.UserData,
+		Karpenter:               kv,
 	}
 	out, fs := userdata.Render(p.Class.Family, o)
 	for i := range fs {
 		fs[i] = fs[i].AsWarning()
 		fs[i].Detail = "user_data_preview could not be rendered: " + fs[i].Detail
 	}
-	return out, fs
+	return PreviewOutcome{UserData: out, InstanceType: it, Findings: fs}
+}
+
+// previewMaxPods sets k.MaxPods to what Karpenter writes when the class
+// sets none: the pod capacity of the first admitted type of the first
+// family. It returns that type's name, or why the capacity is unknown.
+func previewMaxPods(p Pool, r Result, k *userdata.Kubelet) (instanceType, unavailable string) {
+	if k.MaxPods != nil {
+		return "", ""
+	}
+	eniLimited, perCore := userdata.PodDensity(p.Class.Family)
+	opts := instancetype.PodsOptions{PodsPerCore: k.PodsPerCore, ENILimited: eniLimited, PodsPerCoreEnabled: perCore}
+	// Windows without pods_per_core: 110 whatever the type.
+	if n, ok := (instancetype.Type{}).Pods(opts); ok {
+		k.MaxPods = int32Ptr(n)
+		return "", ""
+	}
+	family := r.InstanceFamilies[0]
+	for _, t := range r.Admission.Types {
+		if t.Family != family {
+			continue
+		}
+		if n, ok := t.Pods(opts); ok {
+			k.MaxPods = int32Ptr(n)
+			return t.Name, ""
+		}
+		break
+	}
+	why := "the instance types' network facts (ENIs and IPv4 addresses per ENI)"
+	if !eniLimited {
+		why = "the instance types' vCPUs (for pods_per_core)"
+	}
+	note := r.Admission.Note
+	if note == "" {
+		note = "the instance-type catalogue does not have them"
+	}
+	return "", fmt.Sprintf("user_data_preview is null: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
+		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass, to get a preview.", why, note)
+}
+
+// bottlerocketVersion is Karpenter's resolveAMIVersion: the selector terms'
+// version when known, else the first resolved Bottlerocket image's.
+func bottlerocketVersion(c ClassFacts) string {
+	if c.AMIVersion != "" {
+		return c.AMIVersion
+	}
+	for _, a := range c.AMIs {
+		if !strings.Contains(a.Name, "bottlerocket") {
+			continue
+		}
+		if v := userdata.BottlerocketAMIVersion(a.Name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func int32Ptr(n int64) *int32 {
+	v := int32(min(n, math.MaxInt32))
+	return &v
 }
 
 // previewInputsValid: every pool value the preview reads is known and

@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
@@ -158,5 +159,86 @@ func TestRenderHasNoNullRequirements(t *testing.T) {
 	y, _ = manifest.YAML(p.Manifest)
 	if !strings.Contains(y, "requirements: null") {
 		t.Log("manifest renders nil requirements without null now; Object's workaround can go")
+	}
+}
+
+// Without max_pods, maxPods is the pod capacity of the first admitted type
+// of the first family: g5 (g5.xlarge: 4 ENIs of 15 addresses) before m6g.
+func TestPreviewMaxPodsFromInstanceType(t *testing.T) {
+	e := newEnv(t)
+	for class, want := range map[string]string{
+		"al2023":       "maxPods: 58",
+		"al2":          "--max-pods=58",
+		"bottlerocket": "max-pods = 58",
+	} {
+		p, _ := previewPool(t, e, class)
+		p.Class.Kubelet.MaxPods = nil
+		o := PreviewFor(p, Check(p, e.live, kv("1.14")), demoFacts, kv("1.14"))
+		if o.InstanceType != "g5.xlarge" || !strings.Contains(o.UserData, want) {
+			t.Errorf("%s: %q %q\n%s", class, o.InstanceType, o.Unavailable, o.UserData)
+		}
+	}
+	// pods_per_core × vCPUs caps it where the family honours it.
+	p, _ := previewPool(t, e, "al2")
+	p.Class.Kubelet.MaxPods, p.Class.Kubelet.PodsPerCore = nil, new(int32(3))
+	if o := PreviewFor(p, Check(p, e.live, kv("1.14")), demoFacts, kv("1.14")); !strings.Contains(o.UserData, "--max-pods=12 --pods-per-core=3") {
+		t.Errorf("pods_per_core: %s", o.UserData)
+	}
+}
+
+// Offline the pod capacity is unknown: no preview, and a reason naming the
+// two ways to get one, unless max_pods (or Windows's fixed 110) decides it.
+func TestPreviewOfflineMaxPods(t *testing.T) {
+	e := newEnv(t)
+	p, _ := previewPool(t, e, "al2023")
+	p.Class.Kubelet.MaxPods = nil
+	o := PreviewFor(p, Check(p, instancetype.Embedded(), kv("1.14")), demoFacts, kv("1.14"))
+	if o.UserData != "" || len(o.Findings) != 0 || !strings.Contains(o.Unavailable, "max_pods") || !strings.Contains(o.Unavailable, "Configure AWS") {
+		t.Errorf("%+v", o)
+	}
+	p.Class.Kubelet.MaxPods = new(int32(40))
+	if o := PreviewFor(p, Check(p, instancetype.Embedded(), kv("1.14")), demoFacts, kv("1.14")); !strings.Contains(o.UserData, "maxPods: 40") || o.InstanceType != "" {
+		t.Errorf("max_pods offline: %+v", o)
+	}
+	w := newPool("win", e.namedClass(t, "windows", kv("1.14")), "windows", "karpenter.k8s.aws/instance-family In m5")
+	if o := PreviewFor(w, Check(w, instancetype.Embedded(), kv("1.14")), demoFacts, kv("1.14")); !strings.Contains(o.UserData, "--max-pods=110") {
+		t.Errorf("windows offline: %+v", o)
+	}
+	w.Class.Kubelet.PodsPerCore = new(int32(2))
+	if o := PreviewFor(w, Check(w, instancetype.Embedded(), kv("1.14")), demoFacts, kv("1.14")); o.UserData != "" || !strings.Contains(o.Unavailable, "vCPUs") {
+		t.Errorf("windows pods_per_core offline: %+v", o)
+	}
+}
+
+// instance_store_policy RAID0 reaches the renderers; Bottlerocket's bind
+// command follows the image release.
+func TestPreviewRAID0(t *testing.T) {
+	e := newEnv(t)
+	for class, want := range map[string]string{
+		"al2":          "\\\n--local-disks raid0",
+		"al2023":       "localStorage:\n      strategy: RAID0",
+		"bottlerocket": "['apiclient', 'ephemeral-storage', 'bind']]",
+	} {
+		p, r := previewPool(t, e, class)
+		p.Class.InstanceStorePolicy = "RAID0"
+		if ud, _ := Preview(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, want) {
+			t.Errorf("%s:\n%s", class, ud)
+		}
+	}
+	p, r := previewPool(t, e, "bottlerocket")
+	p.Class.InstanceStorePolicy, p.Class.AMIVersion = "RAID0", "v1.45.2"
+	if ud, _ := Preview(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, "'--dirs', '/var/lib/containerd'") {
+		t.Errorf("before 1.46:\n%s", ud)
+	}
+}
+
+func TestBottlerocketVersion(t *testing.T) {
+	c := ClassFacts{AMIs: []ami.AMI{{Name: "amazon-eks-node-al2023-x86_64-standard-1.32-v20251209"}, {Name: "bottlerocket-aws-k8s-1.32-x86_64-v1.45.0-abc"}}}
+	if v := bottlerocketVersion(c); v != "v1.45.0" {
+		t.Error(v)
+	}
+	c.AMIVersion = "latest"
+	if v := bottlerocketVersion(c); v != "latest" {
+		t.Error(v)
 	}
 }
