@@ -110,6 +110,8 @@ type userDataCase struct {
 
 var releaseRE = regexp.MustCompile(`-v[0-9]+\.[0-9]+\.[0-9]+-`)
 
+const mimeUserData = "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"BOUNDARY\"\n\n--BOUNDARY\nContent-Type: text/x-shellscript; charset=\"us-ascii\"\n\n#!/bin/bash\necho from mime\n\n--BOUNDARY--\n"
+
 func i32(v int32) *int32 { return &v }
 
 var gpuTaint = manifest.Taint{Key: "nvidia.com/gpu", Effect: "NoSchedule"}
@@ -170,6 +172,21 @@ func userDataCases() []userDataCase {
 			raid0: true, taints: []manifest.Taint{gpuTaint}, labels: team, want: []string{"--max-pods=4 --pods-per-core=2"}},
 		{name: "windows2025", alias: "windows2025@latest", kubernetes: 35, instanceType: "m5.xlarge", kubelet: reserved,
 			userData: "Write-Host hello", want: []string{"--max-pods=110"}},
+		// The user's userData merged with Karpenter's part, per format.
+		{name: "al2 mime userData", alias: "al2@latest", instanceType: "m5.xlarge", kubelet: userdata.Kubelet{ClusterDNS: []string{"10.100.0.10"}},
+			userData: mimeUserData, want: []string{"--dns-cluster-ip '10.100.0.10'", "--max-pods=58", "echo from mime"}},
+		{name: "al2023 mime userData", alias: "al2023@latest", instanceType: "m5.xlarge", userData: mimeUserData, want: []string{"echo from mime"}},
+		{name: "al2023 shell userData", alias: "al2023@latest", instanceType: "inf2.xlarge", userData: "#!/bin/bash\necho hello\n",
+			taints: []manifest.Taint{{Key: "aws.amazon.com/neuron", Effect: "NoSchedule"}}, want: []string{"echo hello", "maxPods: 58"}},
+		{name: "bottlerocket user settings", alias: "bottlerocket@latest", karpenterVersion: "latest", instanceType: "g5.xlarge", raid0: true,
+			kubelet: userdata.Kubelet{MaxPods: i32(40), ClusterDNS: []string{"10.100.0.10"}},
+			taints:  []manifest.Taint{{Key: "dedicated", Value: "gpu", Effect: "NoSchedule"}, {Key: "dedicated", Value: "gpu", Effect: "NoExecute"}},
+			labels:  map[string]string{"example.com/team": "ml"},
+			userData: "[settings.kubernetes]\nmax-pods = 10\nallowed-unsafe-sysctls = ['net.core.somaxconn']\n[settings.kubernetes.node-labels]\n'example.com/team' = 'web'\n'example.com/extra' = 'x'\n" +
+				"[settings.bootstrap-commands.010-mine]\ncommands = [['echo', 'hi']]\nmode = 'once'\nessential = false\n",
+			want: []string{"max-pods = 40", "'example.com/extra' = 'x'", "010-mine"}},
+		{name: "windows userData", alias: "windows2022@latest", instanceType: "c5.large", userData: "Write-Host hello\nWrite-Host again",
+			kubelet: userdata.Kubelet{MaxPods: i32(20), ClusterDNS: []string{"10.100.0.10"}}, want: []string{"-DNSClusterIP '10.100.0.10'", "--max-pods=20"}},
 		// Custom: the userData as written.
 		{name: "custom", alias: "al2023@latest", family: "Custom", instanceType: "m5.large", raid0: true,
 			userData: "#!/bin/bash\n/etc/eks/bootstrap.sh demo\n", want: []string{"/etc/eks/bootstrap.sh demo"}},
