@@ -18,17 +18,21 @@ provider "karpenter" {
 }
 
 resource "karpenter_ec2nodeclass" "al2" {
-  name                          = "al2"
-  role                          = "KarpenterNodeRole-demo"
-  ami_selector_terms            = [{ alias = "al2@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "al2"
+  role = "KarpenterNodeRole-demo"
+
+  ami_selector_terms { alias = "al2@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }
 
 resource "karpenter_nodepool" "gpu_arm64" {
   name       = "gpu-arm64"
   node_class = karpenter_ec2nodeclass.al2.node_class
-  requirements = [
-    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g"] },
-  ]
+
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["g5g"]
+  }
 }

@@ -21,19 +21,24 @@ provider "karpenter" {
 # What Karpenter would put in status.amis for al2023@latest: one image per
 # architecture and variant (standard, nvidia, neuron).
 data "karpenter_amis" "al2023" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
+  ami_selector_terms { alias = "al2023@latest" }
 }
 
 # Which image an arm64 GPU instance gets.
 data "karpenter_ami" "g5g" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
-  instance_type      = "g5g.xlarge"
+  instance_type = "g5g.xlarge"
+
+  ami_selector_terms { alias = "al2023@latest" }
 }
 
 # A Packer series whose newest build is still pending: Karpenter ignores it.
 data "karpenter_amis" "team" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ name = "team-eks-node-al2023-*", owner = "self" }]
+  ami_family = "AL2023"
+
+  ami_selector_terms {
+    name  = "team-eks-node-al2023-*"
+    owner = "self"
+  }
 }
 
 output "al2023_amis" {
@@ -54,26 +59,38 @@ output "team_skipped" {
 
 # An EC2NodeClass rendered at plan: AMIs resolved, manifest validated.
 resource "karpenter_ec2nodeclass" "default" {
-  name                          = "default"
-  role                          = "KarpenterNodeRole-demo"
-  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "default"
+  role = "KarpenterNodeRole-demo"
+
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }
 
 # A custom AMI with complete userData rendered by the provider: nodeadm,
 # registering karpenter.sh/unregistered and a GPU taint.
 resource "karpenter_ec2nodeclass" "custom" {
-  name                          = "custom"
-  role                          = "KarpenterNodeRole-demo"
-  ami_family                    = "Custom"
-  ami_selector_terms            = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  block_device_mappings         = [{ device_name = "/dev/xvda", root_volume = true, ebs = { volume_size = "30Gi" } }]
-  bootstrap = {
-    format               = "nodeadm"
-    register_with_taints = [{ key = "example.com/gpu", value = "true", effect = "NoSchedule" }]
+  name       = "custom"
+  role       = "KarpenterNodeRole-demo"
+  ami_family = "Custom"
+
+  ami_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+
+  block_device_mappings {
+    device_name = "/dev/xvda"
+    root_volume = true
+    ebs { volume_size = "30Gi" }
+  }
+
+  bootstrap {
+    format = "nodeadm"
+    register_with_taints {
+      key    = "example.com/gpu"
+      value  = "true"
+      effect = "NoSchedule"
+    }
   }
 }
 
@@ -90,10 +107,18 @@ output "custom_user_data" {
 resource "karpenter_nodepool" "general" {
   name       = "general"
   node_class = karpenter_ec2nodeclass.default.node_class
-  requirements = [
-    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m5", "m6g", "g5", "g5g", "inf2"] },
-  ]
-  startup_taints = [{ key = "node.cilium.io/agent-not-ready", value = "true", effect = "NoExecute" }]
+
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["m5", "m6g", "g5", "g5g", "inf2"]
+  }
+
+  startup_taints {
+    key    = "node.cilium.io/agent-not-ready"
+    value  = "true"
+    effect = "NoExecute"
+  }
 }
 
 output "general_ami_assignments" {

@@ -1,8 +1,9 @@
 # What Karpenter would put in status.amis: one image per architecture and
 # variant for an alias, ordered as Karpenter orders them.
 data "karpenter_amis" "al2023" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
   kubernetes_version = "1.32"
+
+  ami_selector_terms { alias = "al2023@latest" }
 }
 
 # Custom images by name: only available images count, deprecated ones last,
@@ -10,9 +11,11 @@ data "karpenter_amis" "al2023" {
 # (a Packer build still pending, a failed build, an older image, ...).
 data "karpenter_amis" "team" {
   ami_family = "AL2023"
-  ami_selector_terms = [
-    { name = "team-eks-node-al2023-*", owner = "self" },
-  ]
+
+  ami_selector_terms {
+    name  = "team-eks-node-al2023-*"
+    owner = "self"
+  }
 }
 
 output "images" {

@@ -3,12 +3,26 @@
 # ec2:DescribeInstanceTypes; without, from the provider's embedded family
 # facts (source = "embedded", instance_types empty).
 data "karpenter_instance_types" "arm64_gpu" {
-  requirements = [
-    { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
-    { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In", values = ["nvidia"] },
-    { key = "karpenter.k8s.aws/instance-cpu", operator = "Lt", values = ["33"] },
-    { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
-  ]
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-gpu-manufacturer"
+    operator = "In"
+    values   = ["nvidia"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-cpu"
+    operator = "Lt"
+    values   = ["33"]
+  }
+  requirements {
+    key      = "karpenter.sh/capacity-type"
+    operator = "In"
+    values   = ["spot", "on-demand"]
+  }
 }
 
 output "families" {

@@ -4,9 +4,9 @@ resource "karpenter_ec2nodeclass" "bottlerocket" {
   name = "bottlerocket"
   role = "KarpenterNodeRole-prod"
 
-  ami_selector_terms            = [{ alias = "bottlerocket@1.51.0" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "prod" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "prod" } }]
+  ami_selector_terms { alias = "bottlerocket@1.51.0" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }
 
   user_data = <<-EOT
     [settings.kubernetes]

@@ -6,20 +6,31 @@ resource "karpenter_ec2nodeclass" "custom" {
   role       = "KarpenterNodeRole-prod"
   ami_family = "Custom"
 
-  ami_selector_terms            = [{ name = "team-eks-node-al2023-*", owner = "self" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "prod" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "prod" } }]
+  ami_selector_terms {
+    name  = "team-eks-node-al2023-*"
+    owner = "self"
+  }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }
 
-  block_device_mappings = [{
+  block_device_mappings {
     device_name = "/dev/xvda"
     root_volume = true
-    ebs         = { volume_size = "50Gi", volume_type = "gp3" }
-  }]
+    ebs {
+      volume_size = "50Gi"
+      volume_type = "gp3"
+    }
+  }
 
-  bootstrap = {
+  bootstrap {
     format               = "nodeadm"
-    register_with_taints = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]
     node_labels          = { "team" = "ml" }
     pre_bootstrap_script = "echo 'vm.max_map_count=262144' > /etc/sysctl.d/99-ml.conf && sysctl --system"
+
+    register_with_taints {
+      key    = "nvidia.com/gpu"
+      value  = "true"
+      effect = "NoSchedule"
+    }
   }
 }

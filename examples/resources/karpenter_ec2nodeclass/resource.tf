@@ -3,25 +3,28 @@
 resource "karpenter_ec2nodeclass" "default" {
   name = "default"
   role = "KarpenterNodeRole-prod"
+  tags = { team = "platform" }
 
-  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "prod" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "prod" } }]
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }
 
-  block_device_mappings = [{
+  block_device_mappings {
     device_name = "/dev/xvda"
     root_volume = true
-    ebs         = { volume_size = "100Gi", volume_type = "gp3", encrypted = true }
-  }]
+    ebs {
+      volume_size = "100Gi"
+      volume_type = "gp3"
+      encrypted   = true
+    }
+  }
 
-  kubelet = {
+  kubelet {
     max_pods                   = 110
     eviction_hard              = { "memory.available" = "5%" }
     eviction_soft              = { "memory.available" = "10%" }
     eviction_soft_grace_period = { "memory.available" = "1m" }
   }
-
-  tags = { team = "platform" }
 }
 
 # Feed the manifest to whatever applies manifests, e.g.:
