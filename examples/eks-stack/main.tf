@@ -54,11 +54,18 @@ module "general" {
 module "accelerated" {
   source = "./modules/karpenter-pools"
 
-  name              = "accelerated"
-  cluster_name      = var.cluster_name
-  node_role         = var.node_role
-  ami_alias         = "al2023@${var.al2023_release}"
-  block_device_size = "200Gi"
+  name         = "accelerated"
+  cluster_name = var.cluster_name
+  node_role    = var.node_role
+  ami_alias    = "al2023@${var.al2023_release}"
+
+  # Module arguments are values (objects and lists); the module writes each
+  # element as a block of the resources.
+  block_device_mappings = [{
+    device_name = "/dev/xvda"
+    root_volume = true
+    ebs         = { volume_size = "200Gi", volume_type = "gp3", encrypted = true }
+  }]
 
   pools = {
     # g5g is arm64: it boots the arm64 NVIDIA image of the same release.
@@ -68,6 +75,8 @@ module "accelerated" {
       taints        = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]
       labels        = { "example.com/accelerator" = "nvidia" }
       limits        = { "nvidia.com/gpu" = "16" }
+      # Training jobs run for hours: only empty GPU nodes are consolidated.
+      disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
     }
     neuron = {
       families = ["inf2", "trn1"]
