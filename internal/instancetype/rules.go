@@ -8,13 +8,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
-func pool(reqs string) string {
-	return fmt.Sprintf(`resource "karpenter_nodepool" "x" {
-  name         = "default"
-  node_class   = { name = "default" }
-  requirements = [%s]
-}`, reqs)
-}
+var pool, req = requirements.ExamplePool, requirements.ExampleRequirement
 
 var (
 	ruleAdmitsNothing = rules.Register(rules.Rule{
@@ -22,34 +16,32 @@ var (
 		Title:     "the requirements admit no instance type",
 		Behaviour: "Karpenter keeps only the instance types whose labels intersect the NodePool's requirements; with none left it launches nothing for the pool and its pods stay pending (\"no instance type met the scheduling requirements or had enough resources, requirements=...\").",
 		Source:    "kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/nodeclaim.go filterInstanceTypesByRequirements, compatible",
-		Bad:       pool(`{ key = "kubernetes.io/arch", operator = "In", values = ["arm64"] }, { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In", values = ["amd"] }`),
-		Good:      pool(`{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }, { key = "karpenter.k8s.aws/instance-gpu-manufacturer", operator = "In", values = ["amd"] }`),
+		Bad:       pool(req("kubernetes.io/arch", "In", `values = ["arm64"]`), req("karpenter.k8s.aws/instance-gpu-manufacturer", "In", `values = ["amd"]`)),
+		Good:      pool(req("kubernetes.io/arch", "In", `values = ["amd64"]`), req("karpenter.k8s.aws/instance-gpu-manufacturer", "In", `values = ["amd"]`)),
 	})
 	ruleUnknownName = rules.Register(rules.Rule{
 		ID: "requirement-value-matches-no-instance-type", Severity: rules.Error, Category: requirements.Category,
 		Title:     "value names no instance type, family, size or architecture",
 		Behaviour: "Karpenter accepts any value, but one that no instance type carries selects nothing: in In it is dead weight (or, alone, leaves the pool without instance types), in NotIn it excludes nothing. An error when nothing the pool admits remains; a warning while other instance types are admitted (a family one region lacks may exist in another).",
 		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements; ec2:DescribeInstanceTypes",
-		Bad:       pool(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.medium", "g5g.xlarge"] }`),
-		Good:      pool(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.xlarge", "g5g.2xlarge"] }`),
+		Bad:       pool(req("node.kubernetes.io/instance-type", "In", `values = ["g5g.medium"]`)),
+		Good:      pool(req("node.kubernetes.io/instance-type", "In", `values = ["g5g.xlarge", "g5g.2xlarge"]`)),
 	})
 	ruleMinValuesUnsatisfiable = rules.Register(rules.Rule{
 		ID: "requirement-min-values-not-satisfiable", Severity: rules.Error, Category: requirements.Category,
 		Title:     "the admitted instance types cannot meet min_values",
 		Behaviour: "Karpenter counts the distinct values of the key over the instance types the requirements admit; with fewer than minValues it refuses to launch (\"minValues requirement is not met for label(s)\") unless the minValuesPolicy is BestEffort.",
 		Source:    "kubernetes-sigs/karpenter pkg/cloudprovider/types.go InstanceTypes.SatisfiesMinValues",
-		Bad:       pool(`{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g", "g4ad"], min_values = 2 }, { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] }`),
-		Good:      pool(`{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g", "g4ad"], min_values = 2 }`),
+		Bad:       pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["g5g", "g4ad"]`, `min_values = 2`), req("kubernetes.io/arch", "In", `values = ["arm64"]`)),
+		Good:      pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["g5g", "g4ad"]`, `min_values = 2`)),
 	})
 	ruleOfflineMayMatch = rules.Register(rules.Rule{
 		ID: "instance-types-offline-may-match", Severity: rules.Warning, Category: requirements.Category,
 		Title:     "requirement on a per-type label evaluated as \"may match\" offline",
 		Behaviour: "Without AWS the provider knows family-level facts only (architecture, GPU and accelerator kind, names and sizes); vCPU, memory, GPU count and similar values need ec2:DescribeInstanceTypes. Such requirements are treated as matching, so the answer may include families Karpenter would filter out; it never wrongly excludes one.",
 		Source:    "this provider: internal/instancetype (embedded catalogue); aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements",
-		Bad: `provider "karpenter" {} # no region, profile or endpoint; no AWS_REGION
-` + pool(`{ key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["4"] }`),
-		Good: `provider "karpenter" { region = "us-west-2" }
-` + pool(`{ key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["4"] }`),
+		Bad:       "# no region, profile or endpoint in the provider block, no AWS_REGION\n" + rules.Block(`provider "karpenter"`) + "\n\n" + pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`)),
+		Good:      rules.Block(`provider "karpenter"`, `region = "us-west-2"`) + "\n\n" + pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`)),
 	})
 )
 

@@ -112,7 +112,7 @@ var wellKnown = map[string]labelInfo{
 	LabelInstanceAcceleratorCount:          {numeric: true},
 	LabelZoneID:                            {},
 	LabelInstanceTenancy:                   {},
-	// Placement groups arrived in v1.11.0 (karpenter-reference §7.1).
+	// Placement groups arrived in v1.11.0 (aws/karpenter-provider-aws pkg/apis/v1/labels.go).
 	LabelPlacementGroupID:        {sinceMinor: 11},
 	LabelPlacementGroupPartition: {numeric: true, sinceMinor: 11},
 }

@@ -10,24 +10,8 @@ var ruleKeyMisspelled = rules.Register(rules.Rule{
 	Title:     "requirement key is one typo away from a well-known label",
 	Behaviour: "Karpenter treats a key it does not know as a custom label: the requirement does not constrain the well-known label it resembles (a misspelled kubernetes.io/arch leaves both architectures admitted), and with In every node is labelled with the misspelled key. From Karpenter 1.9 the CRD no longer restricts the kubernetes.io domain, so nothing else reports it.",
 	Source:    "kubernetes-sigs/karpenter pkg/apis/v1/labels.go WellKnownLabels; pkg/scheduling/requirements.go (custom labels)",
-	Bad: `resource "karpenter_nodepool" "x" {
-  name       = "default"
-  node_class = { name = "default" }
-  requirements {
-    key      = "kubernetes.io/archh"
-    operator = "In"
-    values   = ["arm64"]
-  }
-}`,
-	Good: `resource "karpenter_nodepool" "x" {
-  name       = "default"
-  node_class = { name = "default" }
-  requirements {
-    key      = "kubernetes.io/arch"
-    operator = "In"
-    values   = ["arm64"]
-  }
-}`,
+	Bad:       pool(req("kubernetes.io/archh", "In", `values = ["arm64"]`)),
+	Good:      pool(req("kubernetes.io/arch", "In", `values = ["arm64"]`)),
 })
 
 // checkMisspelledKey warns about a key that is not well-known but is a typo

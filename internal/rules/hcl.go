@@ -15,11 +15,14 @@ var argRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\s*=\s*(.*)$`)
 
 var heredocRE = regexp.MustCompile(`<<-?[A-Za-z_]+$`)
 
-// Block renders `header { ... }`. A block whose only item is a one-line
+// Block renders `header { ... }` (`header {}` without items). A block whose only item is a one-line
 // argument stays on one line (`ebs { volume_size = "30Gi" }`), which HCL
 // allows for a single argument only; any other block has one item per line,
 // laid out by Body.
 func Block(header string, items ...string) string {
+	if len(items) == 0 {
+		return header + " {}"
+	}
 	if len(items) == 1 && isArgument(items[0]) && !strings.Contains(items[0], "\n") {
 		return header + " { " + items[0] + " }"
 	}

@@ -11,6 +11,7 @@ func TestBlockIsTerraformFmtLayout(t *testing.T) {
 	req := rules.Block("requirements", `key = "karpenter.k8s.aws/instance-family"`, `operator = "In"`, `values = ["m5"]`, `min_values = 1`)
 	cases := map[string]struct{ got, want string }{
 		"one argument on one line": {rules.Block("ebs", `volume_size = "30Gi"`), `ebs { volume_size = "30Gi" }`},
+		"empty":                    {rules.Block(`provider "karpenter"`), `provider "karpenter" {}`},
 		"arguments aligned": {req, `requirements {
   key        = "karpenter.k8s.aws/instance-family"
   operator   = "In"
