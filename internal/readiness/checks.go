@@ -1,0 +1,369 @@
+package readiness
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// Attribute paths of the class, in the provider's names.
+var (
+	PathSubnetTerms        = rules.Root("subnet_selector_terms")
+	PathGroupTerms         = rules.Root("security_group_selector_terms")
+	PathReservationTerms   = rules.Root("capacity_reservation_selector_terms")
+	PathRole               = rules.Root("role")
+	PathInstanceProfile    = rules.Root("instance_profile")
+	pathRequirementsOfPool = rules.Root("requirements")
+)
+
+// Evaluate predicts the class's status and findings from what Lookup
+// observed.
+func Evaluate(c Class, o Observed, opt Options) Result {
+	if opt.LowFreeAddresses == 0 {
+		opt.LowFreeAddresses = DefaultLowFreeAddresses
+	}
+	r := Result{
+		Subnets:              Subnets(o.Subnets),
+		SecurityGroups:       SecurityGroups(o.SecurityGroups),
+		CapacityReservations: CapacityReservations(o.CapacityReservations, opt.Now),
+		Conditions:           Conditions(c, o, opt),
+	}
+	r.Findings = append(r.Findings, SubnetFindings(c.SubnetTerms, o.Subnets)...)
+	r.Findings = append(r.Findings, SecurityGroupFindings(c.SecurityGroupTerms, o.SecurityGroups)...)
+	r.Findings = append(r.Findings, NetworkFindings(r.Subnets, r.SecurityGroups)...)
+	r.Findings = append(r.Findings, FreeAddressFindings(r.Subnets, opt.LowFreeAddresses)...)
+	r.Findings = append(r.Findings, CapacityReservationFindings(c.CapacityReservationTerms, o.CapacityReservations, opt.Now)...)
+	r.Findings = append(r.Findings, IdentityFindings(c, o)...)
+	return r
+}
+
+// termQueries maps each term to the query Karpenter sends for it.
+func termQueries(n int, qs []awsclient.TermQuery) []string {
+	out := make([]string, n)
+	for _, q := range qs {
+		for _, t := range q.Terms {
+			out[t] = q.String()
+		}
+	}
+	return out
+}
+
+// SubnetFindings: the whole selector matching nothing, an id term naming no
+// subnet, and a tags term that matches nothing while others match.
+func SubnetFindings(terms []awsclient.SubnetTerm, sel awsclient.Selection[awsclient.Subnet]) rules.Findings {
+	queries := termQueries(len(terms), sel.Queries)
+	describe := func(i int) string { return describeTerm(terms[i].ID, "", terms[i].Tags) }
+	fs := selectorMatchesNothing(ruleSubnetsNotFound, len(terms), len(sel.All), describe, queries,
+		"subnet", "SubnetsReady", ReasonSubnetsNotFound, MessageSubnetsNotFound, "the tag keys and values, or the ids, against `aws ec2 describe-subnets`")
+	for i, t := range terms {
+		switch {
+		case t.ID != "" && len(sel.ByTerm[i]) == 0:
+			fs = append(fs, rules.New(ruleSubnetIDNotFound, PathSubnetTerms.Index(i).Attr("id"),
+				"Subnet %q does not exist in this account and region (DescribeSubnets %s found no such subnet). Karpenter "+
+					"sends id terms as a subnet-id filter, which skips unknown ids without an error, so the subnet would be "+
+					"silently left out (aws/karpenter-provider-aws#5292). Use the id `aws ec2 describe-subnets` shows, "+
+					"or select subnets by tags.", t.ID, queries[i]))
+		case t.ID == "" && len(t.Tags) > 0 && len(sel.ByTerm[i]) == 0 && len(sel.All) > 0:
+			fs = append(fs, termMatchesNothing(PathSubnetTerms.Index(i), "subnet", describe(i), queries[i], len(sel.All)))
+		}
+	}
+	return fs
+}
+
+// SecurityGroupFindings: the selector matching nothing, id and name terms
+// naming no group (with the group whose Name tag it is, when there is
+// one), and a tags term that matches nothing while others match.
+func SecurityGroupFindings(terms []awsclient.SecurityGroupTerm, sel awsclient.SecurityGroupSelection) rules.Findings {
+	queries := termQueries(len(terms), sel.Queries)
+	describe := func(i int) string { return describeTerm(terms[i].ID, terms[i].Name, terms[i].Tags) }
+	fs := selectorMatchesNothing(ruleGroupsNotFound, len(terms), len(sel.All), describe, queries,
+		"security group", "SecurityGroupsReady", ReasonSecurityGroupsNotFound, MessageSecurityGroupsNotFound,
+		"the tag keys and values, ids and group names against `aws ec2 describe-security-groups`")
+	for i, t := range terms {
+		switch {
+		case len(sel.ByTerm[i]) > 0:
+		case t.ID != "":
+			fs = append(fs, rules.New(ruleGroupIDNotFound, PathGroupTerms.Index(i).Attr("id"),
+				"Security group %q does not exist in this account and region (DescribeSecurityGroups %s found no such "+
+					"group). Karpenter sends id terms as a group-id filter, which skips unknown ids without an error, so "+
+					"nodes would silently start without it (aws/karpenter-provider-aws#5292). Use the id "+
+					"`aws ec2 describe-security-groups` shows, or select groups by tags.", t.ID, queries[i]))
+		case t.Name != "":
+			hint := " No group has it as its Name tag either."
+			if tagged := sel.NameTagMatches[i]; len(tagged) > 0 {
+				var ids []string
+				for _, g := range tagged {
+					ids = append(ids, fmt.Sprintf("%s (group name %q)", g.ID, g.Name))
+				}
+				hint = fmt.Sprintf(" It is the Name tag of %s: select it with `id = %q` or `tags = { Name = %q }`.",
+					strings.Join(ids, ", "), tagged[0].ID, t.Name)
+			}
+			fs = append(fs, rules.New(ruleGroupNameNotFound, PathGroupTerms.Index(i).Attr("name"),
+				"No security group is named %q (DescribeSecurityGroups %s). Karpenter matches `name` against the group "+
+					"name (GroupName), not the Name tag the console shows, and a term that matches nothing is silently "+
+					"dropped.%s", t.Name, queries[i], hint))
+		case len(t.Tags) > 0 && len(sel.All) > 0:
+			fs = append(fs, termMatchesNothing(PathGroupTerms.Index(i), "security group", describe(i), queries[i], len(sel.All)))
+		}
+	}
+	return fs
+}
+
+func termMatchesNothing(p rules.Path, kind, term, query string, others int) rules.Finding {
+	return rules.New(ruleTermMatchesNothing, p,
+		"The term %s matches no %s (query %s), while the other terms match %s. Terms are ORed, so Karpenter uses "+
+			"those and says nothing about this one; check its tag keys and values, or remove it.",
+		term, kind, query, plural(others, kind, kind+"s"))
+}
+
+// selectorMatchesNothing is the finding of a selector whose terms all match
+// nothing (the condition Karpenter sets False), listing each term's query.
+func selectorMatchesNothing(r *rules.Rule, nTerms, matched int, describe func(int) string, queries []string,
+	kind, condition, reason, message, check string) rules.Findings {
+	if matched > 0 || nTerms == 0 {
+		return nil
+	}
+	return rules.Findings{rules.New(r, rules.Root(strings.ReplaceAll(kind, " ", "_")+"_selector_terms"),
+		"No %s matches %s_selector_terms: %s. Karpenter sets %s to False (%s, %q), so the EC2NodeClass never becomes "+
+			"Ready and no node launches. Check %s in this account and region.",
+		kind, strings.ReplaceAll(kind, " ", "_"), termsReport(nTerms, describe, queries), condition, reason, message, check)}
+}
+
+// termsReport lists each term with the query Karpenter sends for it, when
+// none matched anything.
+func termsReport(n int, describe func(int) string, queries []string) string {
+	var parts []string
+	for i := range n {
+		q := queries[i]
+		if q == "" {
+			q = "no query (an empty term)"
+		}
+		parts = append(parts, fmt.Sprintf("term [%d] %s sent %s and matched nothing", i, describe(i), q))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// NetworkFindings: subnets and security groups in different VPCs. Every
+// selected group is attached to every node, so each subnet needs every group
+// in its own VPC.
+func NetworkFindings(subnets []Subnet, groups []SecurityGroup) rules.Findings {
+	if len(subnets) == 0 || len(groups) == 0 {
+		return nil
+	}
+	subnetsByVPC := map[string][]string{}
+	for _, s := range subnets {
+		subnetsByVPC[s.VPCID] = append(subnetsByVPC[s.VPCID], s.ID)
+	}
+	groupsByVPC := map[string][]string{}
+	for _, g := range groups {
+		groupsByVPC[g.VPCID] = append(groupsByVPC[g.VPCID], g.ID)
+	}
+	if len(subnetsByVPC) == 1 && len(groupsByVPC) == 1 && maps.Equal(vpcSet(subnetsByVPC), vpcSet(groupsByVPC)) {
+		return nil
+	}
+	var badSubnet, badGroup string
+	for _, s := range subnets {
+		for _, g := range groups {
+			if badSubnet == "" && g.VPCID != s.VPCID {
+				badSubnet, badGroup = s.ID, g.ID
+			}
+		}
+	}
+	return rules.Findings{rules.New(ruleDifferentVPCs, PathGroupTerms,
+		"The subnets are in %s; the security groups in %s. Karpenter attaches every security group to every node, and "+
+			"EC2 refuses a launch whose security groups are not all in the subnet's VPC: \"Security group %s and subnet "+
+			"%s belong to different networks\". The class would be Ready and launches would keep failing. Select "+
+			"subnets and security groups of one VPC (e.g. both by the cluster's karpenter.sh/discovery tag).",
+		byVPC(subnetsByVPC), byVPC(groupsByVPC), badGroup, badSubnet)}
+}
+
+func vpcSet(m map[string][]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+func byVPC(m map[string][]string) string {
+	var parts []string
+	for _, vpc := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s (%s)", vpc, strings.Join(m[vpc], ", ")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// FreeAddressFindings warns about zones whose best subnet (the one
+// Karpenter launches into) has fewer than threshold free addresses.
+func FreeAddressFindings(subnets []Subnet, threshold int32) rules.Findings {
+	best := map[string]Subnet{}
+	for _, s := range subnets {
+		if b, ok := best[s.Zone]; !ok || s.AvailableIPAddresses > b.AvailableIPAddresses ||
+			s.AvailableIPAddresses == b.AvailableIPAddresses && s.ID < b.ID {
+			best[s.Zone] = s
+		}
+	}
+	var fs rules.Findings
+	for _, zone := range slices.Sorted(maps.Keys(best)) {
+		if s := best[zone]; s.AvailableIPAddresses < threshold {
+			fs = append(fs, rules.New(ruleFewAddresses, PathSubnetTerms,
+				"Subnet %s has %s, and it is the class's best subnet in %s (Karpenter launches each zone's nodes into "+
+					"the selected subnet with the most free addresses). A node takes one address plus, with the VPC "+
+					"CNI's default warm pool, a spare ENI's worth, so launches in %s will fail with "+
+					"InsufficientFreeAddressesInSubnet after a node or two. Select a larger subnet in that zone, or free "+
+					"addresses in this one.", s.ID, plural(int(s.AvailableIPAddresses), "free address", "free addresses"), zone, zone))
+		}
+	}
+	return fs
+}
+
+// CapacityReservationFindings warns about terms that match no active,
+// unexpired reservation (Karpenter's queries filter state=active and read
+// an unknown id as none).
+func CapacityReservationFindings(terms []awsclient.CapacityReservationTerm, sel awsclient.Selection[awsclient.CapacityReservation], now time.Time) rules.Findings {
+	queries := termQueries(len(terms), sel.Queries)
+	var fs rules.Findings
+	for i, t := range terms {
+		if queries[i] == "" { // ownerID alone: Karpenter sends nothing for the term
+			continue
+		}
+		live := 0
+		ended := []string{}
+		if i < len(sel.ByTerm) {
+			for _, r := range sel.ByTerm[i] {
+				if r.EndDate.IsZero() || r.EndDate.After(now) {
+					live++
+				} else {
+					ended = append(ended, r.ID)
+				}
+			}
+		}
+		if live > 0 {
+			continue
+		}
+		why := "none is active in this account and region"
+		if len(ended) > 0 {
+			why = "the ones it matches have ended (" + strings.Join(ended, ", ") + ")"
+		}
+		p := PathReservationTerms.Index(i)
+		if t.ID != "" {
+			p = p.Attr("id")
+		}
+		fs = append(fs, rules.New(ruleReservationNotFound, p,
+			"The term %s matches no capacity reservation Karpenter would use (query %s): %s. Karpenter asks for "+
+				"active reservations only and reads an unknown id as none, so CapacityReservationsReady stays True and the "+
+				"reserved capacity is never used. Check the id or tags with `aws ec2 describe-capacity-reservations`.",
+			describeTerm(t.ID, "", t.Tags), queries[i], why))
+	}
+	return fs
+}
+
+// IdentityFindings: the role or instance profile does not exist, or the
+// instance profile holds no role.
+func IdentityFindings(c Class, o Observed) rules.Findings {
+	switch {
+	case c.Role != "" && o.Role != nil && !o.Role.Found:
+		return rules.Findings{rules.New(ruleRoleNotFound, PathRole,
+			"IAM has no role %q in this account (iam:GetRole answered NoSuchEntity). Karpenter creates an instance "+
+				"profile for `role` and adds the role to it; that fails on every reconcile, InstanceProfileReady stays "+
+				"Unknown (%s) and the EC2NodeClass never becomes Ready. Use the node role's name (e.g. the "+
+				"terraform-aws-modules/eks karpenter module's node_iam_role_name output).", RoleName(c.Role), ReasonAwaitingReconciliation)}
+	case c.InstanceProfile != "" && o.InstanceProfile != nil && !o.InstanceProfile.Found:
+		return rules.Findings{rules.New(ruleProfileNotFound, PathInstanceProfile,
+			"IAM has no instance profile %q in this account (iam:GetInstanceProfile answered NoSuchEntity). Karpenter "+
+				"does not check `instance_profile` (InstanceProfileReady is True), so every launch fails: EC2 answers "+
+				"\"Value (%s) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name\". Use an "+
+				"existing instance profile, or `role` to let Karpenter make one.", c.InstanceProfile, c.InstanceProfile)}
+	case c.InstanceProfile != "" && o.InstanceProfile != nil && len(o.InstanceProfile.Roles) == 0:
+		return rules.Findings{rules.New(ruleProfileWithoutRole, PathInstanceProfile,
+			"Instance profile %q holds no role: nodes would start without AWS credentials, could not authenticate to "+
+				"the cluster and would never register. Add the node role to it (aws iam add-role-to-instance-profile), or "+
+				"use `role` instead.", c.InstanceProfile)}
+	}
+	return nil
+}
+
+// Pool is what the NodePool cross-checks read from a pool. Nil Zones (or
+// ZoneIDs) means the pool does not constrain zones; Families are the
+// instance families its requirements admit.
+type Pool struct {
+	Zones, ZoneIDs []string
+	Families       []string
+	// ZonesPath and FamiliesPath are where findings point; both default to
+	// the pool's requirements.
+	ZonesPath, FamiliesPath rules.Path
+}
+
+// CheckPool cross-checks a pool with its class's subnets and the region's
+// offerings (zone -> instance types): zones the pool admits without a
+// subnet of the class, and families offered in none of the usable zones.
+func CheckPool(p Pool, classSubnets []Subnet, offerings map[string][]string) rules.Findings {
+	if p.ZonesPath.IsEmpty() {
+		p.ZonesPath = pathRequirementsOfPool
+	}
+	if p.FamiliesPath.IsEmpty() {
+		p.FamiliesPath = pathRequirementsOfPool
+	}
+	classZones := Zones(classSubnets)
+	if len(classZones) == 0 {
+		return nil // the class's own finding says it has no subnet
+	}
+	usable := UsableZones(p, classSubnets)
+	if len(usable) == 0 {
+		return rules.Findings{rules.New(rulePoolZones, p.ZonesPath,
+			"The pool admits zones %s, its class has subnets in %s only. Karpenter launches only into the class's "+
+				"zones, so no offering of this pool remains and every launch fails. Admit one of %s, or give the class "+
+				"a subnet in the pool's zones.", poolZones(p), quoteAll(classZones), quoteAll(classZones))}
+	}
+	if len(p.Families) == 0 || offerings == nil {
+		return nil
+	}
+	missing := FamiliesNotOffered(p.Families, usable, offerings)
+	if len(missing) == 0 {
+		return nil
+	}
+	what := "Instance families " + quoteAll(missing) + " are"
+	if len(missing) == 1 {
+		what = "Instance family " + quoteAll(missing) + " is"
+	}
+	f := rules.New(rulePoolFamilies, p.FamiliesPath,
+		"%s offered in none of the zones this pool can launch in (%s), according to "+
+			"DescribeInstanceTypeOfferings; Karpenter never launches it there.", what, quoteAll(usable))
+	if len(missing) == len(p.Families) {
+		f.Detail += " No admitted family remains, so every launch of this pool fails. Admit families offered there, " +
+			"or give the class subnets in zones that offer them."
+		return rules.Findings{f}
+	}
+	f.Detail += " The pool still launches the other families; remove these, or give the class subnets in zones that offer them."
+	return rules.Findings{f.AsWarning()}
+}
+
+// UsableZones are the zones of the class's subnets that the pool admits
+// (by name and by zone id).
+func UsableZones(p Pool, classSubnets []Subnet) []string {
+	var out []string
+	for _, s := range classSubnets {
+		if (p.Zones == nil || slices.Contains(p.Zones, s.Zone)) && (p.ZoneIDs == nil || slices.Contains(p.ZoneIDs, s.ZoneID)) &&
+			!slices.Contains(out, s.Zone) {
+			out = append(out, s.Zone)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func poolZones(p Pool) string {
+	var parts []string
+	if p.Zones != nil {
+		parts = append(parts, quoteAll(p.Zones))
+	}
+	if p.ZoneIDs != nil {
+		parts = append(parts, "zone ids "+quoteAll(p.ZoneIDs))
+	}
+	return strings.Join(parts, " and ")
+}
