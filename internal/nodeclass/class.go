@@ -16,6 +16,9 @@ import (
 // Class is an EC2NodeClass as configured in Terraform.
 type Class struct {
 	Name string
+	// Labels and Annotations are the object's own metadata (the metadata
+	// block), nil when unset or unknown.
+	Labels, Annotations map[string]string
 	// Family is ami_family as written ("" when unset).
 	Family string
 	Terms  []ami.Term

@@ -212,7 +212,7 @@ func buildManifest(c Class, family ami.Family, userData *string, res ami.Result)
 	}
 	return manifest.EC2NodeClass{
 		APIVersion: manifest.EC2NodeClassAPIVersion, Kind: manifest.EC2NodeClassKind,
-		Metadata: manifest.ObjectMeta{Name: c.Name},
+		Metadata: manifest.ObjectMeta{Name: c.Name, Labels: c.Labels, Annotations: c.Annotations},
 		Spec:     spec,
 	}
 }

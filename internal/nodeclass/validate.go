@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/objectmeta"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -34,6 +35,9 @@ func Validate(c Class, kv versions.Karpenter) rules.Findings {
 	}
 	if !u.Within(pathAMITerms) || !u.Is(pathAMIFamily) {
 		fs = append(fs, withFamilyHint(ami.ValidateFamily(c.Family, !u.Is(pathAMIFamily), c.Terms, kv, true), c.Terms)...)
+	}
+	if !u.Within(objectmeta.Root) {
+		fs = append(fs, objectmeta.Validate(c.Labels, c.Annotations)...)
 	}
 	fs = append(fs, validateIdentity(c)...)
 	fs = append(fs, validateSelectors(c, kv)...)

@@ -2,6 +2,7 @@ package nodepool
 
 import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/objectmeta"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -17,6 +18,9 @@ func Validate(p Pool, kv versions.Karpenter) rules.Findings {
 	var fs rules.Findings
 	fs = append(fs, checkName(p)...)
 	fs = append(fs, checkNodeClassRef(p)...)
+	if !p.Unknown.Within(objectmeta.Root) {
+		fs = append(fs, objectmeta.Validate(p.Manifest.Metadata.Labels, p.Manifest.Metadata.Annotations)...)
+	}
 	fs = append(fs, checkLabels(p, kv)...)
 	specs := Specs(p)
 	reqFindings := requirements.Validate(specs, kv)

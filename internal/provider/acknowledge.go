@@ -102,6 +102,19 @@ func errorsOnly(fs rules.Findings) rules.Findings {
 	return out
 }
 
+// metadataBlock is the object's own labels and annotations (not the nodes').
+func metadataBlock(kind string) rschema.SingleNestedBlock {
+	return rschema.SingleNestedBlock{
+		Description: "Labels and annotations of the " + kind + " object itself (metadata.labels, metadata.annotations), e.g. " +
+			"`kubernetes.io/description`, or the `meta.helm.sh/*` and `argocd.argoproj.io/*` annotations that Helm and Argo CD adoption need. " +
+			"Validated as the API server does; keys in Karpenter's domains (karpenter.sh, karpenter.k8s.aws) are refused.",
+		Attributes: map[string]rschema.Attribute{
+			"labels":      rschema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels of the " + kind + " object."},
+			"annotations": rschema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Annotations of the " + kind + " object."},
+		},
+	}
+}
+
 // acknowledgedWarningsAttribute is the per-resource list; it adds to the
 // provider's.
 func acknowledgedWarningsAttribute() rschema.ListAttribute {

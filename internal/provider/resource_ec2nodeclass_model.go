@@ -15,6 +15,7 @@ import (
 type ec2NodeClassModel struct {
 	ID                               types.String `tfsdk:"id"`
 	Name                             types.String `tfsdk:"name"`
+	Metadata                         types.Object `tfsdk:"metadata"`
 	AMIFamily                        types.String `tfsdk:"ami_family"`
 	AMISelectorTerms                 types.List   `tfsdk:"ami_selector_terms"`
 	Role                             types.String `tfsdk:"role"`
@@ -47,6 +48,7 @@ func classFromModel(m ec2NodeClassModel) nodeclass.Class {
 		Family:  r.str(m.AMIFamily, rules.Root("ami_family")),
 		PinAMIs: r.boolean(m.PinAMIs, rules.Root("pin_amis")),
 	}
+	c.Labels, c.Annotations = objectMetadata(r, m.Metadata)
 	terms, ok := termsFromList(m.AMISelectorTerms)
 	if !ok {
 		r.unknown.Add(ami.TermsPath)
@@ -162,4 +164,15 @@ func kubeletFromObject(r *reader, v attr.Value, p rules.Path) *manifest.Kubelet 
 		CPUCFSQuota:                 r.boolPtr(o["cpu_cfs_quota"], p.Attr("cpu_cfs_quota")),
 		ClusterDNS:                  r.strList(o["cluster_dns"], p.Attr("cluster_dns")),
 	}
+}
+
+// objectMetadata reads the metadata block: the object's own labels and
+// annotations.
+func objectMetadata(r *reader, v attr.Value) (labels, annotations map[string]string) {
+	p := rules.Root("metadata")
+	o := r.object(v, p)
+	if o == nil {
+		return nil, nil
+	}
+	return r.strMap(o["labels"], p.Attr("labels")), r.strMap(o["annotations"], p.Attr("annotations"))
 }

@@ -216,6 +216,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			},
 		},
 		Blocks: map[string]schema.Block{
+			"metadata": metadataBlock("EC2NodeClass"),
 			"ami_selector_terms": schema.ListNestedBlock{
 				Description: descTerms,
 				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{

@@ -16,6 +16,7 @@ import (
 type nodePoolModel struct {
 	ID                     types.String `tfsdk:"id"`
 	Name                   types.String `tfsdk:"name"`
+	Metadata               types.Object `tfsdk:"metadata"`
 	NodeClass              types.Object `tfsdk:"node_class"`
 	Labels                 types.Map    `tfsdk:"labels"`
 	Annotations            types.Map    `tfsdk:"annotations"`
@@ -49,6 +50,7 @@ func poolFromModel(m nodePoolModel) nodepool.Pool {
 		return r.str(v, p)
 	}
 	np := manifest.NodePool{Metadata: manifest.ObjectMeta{Name: r.str(m.Name, rules.Root("name"))}}
+	np.Metadata.Labels, np.Metadata.Annotations = objectMetadata(r, m.Metadata)
 	spec := &np.Spec
 	labels, annotations := r.strMap(m.Labels, rules.Root("labels")), r.strMap(m.Annotations, rules.Root("annotations"))
 	if len(labels) > 0 || len(annotations) > 0 {

@@ -100,8 +100,10 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"class managed elsewhere (cross-checks that need its facts are skipped with a warning).",
 				Attributes: nodeClassInputAttributes(),
 			},
-			"labels":                   schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Labels of the nodes (spec.template.metadata.labels)."},
-			"annotations":              schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Annotations of the nodes (spec.template.metadata.annotations)."},
+			"labels": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+				Description: "Labels of the pool's NODES (spec.template.metadata.labels). The NodePool object's own labels are `metadata { labels = ... }`."},
+			"annotations": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+				Description: "Annotations of the pool's NODES (spec.template.metadata.annotations). The NodePool object's own annotations are `metadata { annotations = ... }`."},
 			"expire_after":             schema.StringAttribute{Optional: true, Description: "Node lifetime, e.g. `720h`, or `Never`."},
 			"termination_grace_period": schema.StringAttribute{Optional: true, Description: "Maximum drain time, e.g. `24h`."},
 			"limits":                   schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: "Resource limits of the pool (`cpu`, `memory`, `nodes`, ...), as quantities."},
@@ -130,6 +132,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			},
 		},
 		Blocks: map[string]schema.Block{
+			"metadata": metadataBlock("NodePool"),
 			"requirements": schema.ListNestedBlock{
 				Description: "Scheduling requirements on well-known and custom labels (spec.template.spec.requirements), one block each.",
 				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
