@@ -14,6 +14,7 @@ import (
 
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/launchtemplate"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
@@ -31,6 +32,8 @@ import (
 // env is the in-process emulator with the project's fixtures plus
 // c7g.16xlarge, and what the provider reads from it.
 type env struct {
+	url      string
+	now      time.Time
 	resolver *ami.Resolver
 	live     *instancetype.Catalogue
 	infos    map[string]ec2types.InstanceTypeInfo
@@ -60,7 +63,7 @@ func newEnv(t *testing.T) env {
 	}
 	// After the fixtures' custom deprecation, before any EKS image's.
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	return env{resolver: &ami.Resolver{Source: cache, Now: func() time.Time { return now }}, live: live, infos: infos}
+	return env{url: url, now: now, resolver: &ami.Resolver{Source: cache, Now: func() time.Time { return now }}, live: live, infos: infos}
 }
 
 var karpenter114 = func() versions.Karpenter {
@@ -278,8 +281,7 @@ func providerPool(t *testing.T, e env, c userDataCase) (nodepool.Pool, cluster.F
 // the NodeClaim the pool's template gives, the instance type from the same
 // DescribeInstanceTypes record, and the launch-template options
 // (CreateAMIOptions: NodeClaim labels plus capacity type, and
-// karpenter.sh/do-not-sync-taints for every family but Custom, as
-// launchtemplate.InjectDoNotSyncTaintsLabel adds it).
+// karpenter.sh/do-not-sync-taints from InjectDoNotSyncTaintsLabel).
 func karpenterSide(t *testing.T, e env, c userDataCase, p nodepool.Pool, facts cluster.Facts) karpenterInputs {
 	t.Helper()
 	info, ok := e.infos[c.instanceType]
@@ -317,9 +319,7 @@ func karpenterSide(t *testing.T, e env, c userDataCase, p nodepool.Pool, facts c
 		labels[k] = v
 	}
 	labels[karpv1.CapacityTypeLabelKey] = capacity
-	if family != awsv1.AMIFamilyCustom {
-		labels[karpv1.NodeDoNotSyncTaintsLabelKey] = "true"
-	}
+	labels = launchtemplate.InjectDoNotSyncTaintsLabel(family, labels)
 	cidr, ca := facts.ServiceCIDR, facts.CertificateAuthority
 	opts := &amifamily.Options{
 		ClusterName: facts.Name, ClusterEndpoint: facts.Endpoint, ClusterCIDR: &cidr, CABundle: &ca,
