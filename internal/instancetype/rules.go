@@ -25,7 +25,7 @@ var (
 		Behaviour: "Karpenter accepts any value, but one that no instance type carries selects nothing: in In it is dead weight (or, alone, leaves the pool without instance types), in NotIn it excludes nothing. An error when nothing the pool admits remains; a warning while other instance types are admitted (a family one region lacks may exist in another).",
 		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements; ec2:DescribeInstanceTypes",
 		Bad:       pool(req("node.kubernetes.io/instance-type", "In", `values = ["g5g.medium"]`)),
-		Good:      pool(req("node.kubernetes.io/instance-type", "In", `values = ["g5g.xlarge", "g5g.2xlarge"]`)),
+		Good:      pool(req("node.kubernetes.io/instance-type", "In", `values = ["g5g.xlarge"]`)),
 	})
 	ruleMinValuesUnsatisfiable = rules.Register(rules.Rule{
 		ID: "requirement-min-values-not-satisfiable", Severity: rules.Error, Category: requirements.Category,

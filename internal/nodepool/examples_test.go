@@ -13,7 +13,9 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -30,6 +32,7 @@ type decodedExample struct {
 	pool      Pool
 	karpenter versions.Karpenter
 	className string // karpenter_ec2nodeclass.<className>.node_class, "" for a literal
+	offline   bool   // a provider block without region: the embedded catalogue
 }
 
 func decodeExample(t testing.TB, src string) decodedExample {
@@ -48,6 +51,8 @@ func decodeExample(t testing.TB, src string) decodedExample {
 			if a, ok := b.Body.Attributes["karpenter_version"]; ok {
 				ex.karpenter = kv(evalString(t, a.Expr, ctx))
 			}
+			_, hasRegion := b.Body.Attributes["region"]
+			ex.offline = !hasRegion
 		case b.Type == "resource" && b.Labels[0] == "karpenter_nodepool":
 			res = b
 		}
@@ -331,22 +336,27 @@ func (e env) run(t testing.TB, ex decodedExample) rules.Findings {
 	if fs.HasErrors() {
 		return fs
 	}
-	return append(fs, Check(p, e.live, ex.karpenter).Findings...)
+	cat := e.live
+	if ex.offline {
+		cat = instancetype.Embedded()
+	}
+	return append(fs, Check(p, cat, ex.karpenter).Findings...)
 }
 
 func ourRules() []*rules.Rule {
 	var out []*rules.Rule
 	for _, r := range rules.All() {
-		if r.Category == Category || r.Category == ClassCategory {
+		if r.Category == Category || r.Category == ClassCategory || r.Category == requirements.Category {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// TestDocsExamples: every rule of this package has HCL examples of the
-// resource interface; Bad triggers the rule, Good neither triggers it nor
-// fails the plan.
+// TestDocsExamples: every rule of this package, and of requirements and
+// instancetype (which a NodePool reports), has HCL examples of the resource
+// interface; Bad triggers the rule, Good neither triggers it nor fails the
+// plan.
 func TestDocsExamples(t *testing.T) {
 	e := newEnv(t)
 	rs := ourRules()

@@ -74,7 +74,7 @@ var (
 		Behaviour: "The CRD rejects the NodePool: \"requirements with operator 'In' must have a value defined\".",
 		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go NodeClaimTemplateSpec.Requirements (x-kubernetes-validations)",
 		Bad:       pool(req("karpenter.k8s.aws/instance-family", "In", `values = []`)),
-		Good:      pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["m7i"]`)),
+		Good:      pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["m5"]`)),
 	})
 	ruleBoundValue = rules.Register(rules.Rule{
 		ID: "requirement-bound-not-single-integer", Severity: rules.Error, Category: Category,
@@ -113,8 +113,8 @@ var (
 		Title:     "min_values larger than the number of In values",
 		Behaviour: "The CRD rejects the NodePool: \"requirements with 'minValues' must have at least that many values specified in the 'values' field\".",
 		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go NodeClaimTemplateSpec.Requirements (x-kubernetes-validations)",
-		Bad:       pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["m7i"]`, `min_values = 2`)),
-		Good:      pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["m7i", "m7a"]`, `min_values = 2`)),
+		Bad:       pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["m5"]`, `min_values = 2`)),
+		Good:      pool(req("karpenter.k8s.aws/instance-family", "In", `values = ["m5", "c5"]`, `min_values = 2`)),
 	})
 	ruleNoKnownValue = rules.Register(rules.Rule{
 		ID: "requirement-no-known-value", Severity: rules.Error, Category: Category,

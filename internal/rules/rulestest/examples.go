@@ -24,7 +24,7 @@ var Blocks = map[string]bool{
 	"capacity_reservation_selector_terms": true, "kubelet": true, "block_device_mappings": true, "ebs": true,
 	"metadata_options": true, "bootstrap": true, "register_with_taints": true,
 	"requirements": true, "taints": true, "startup_taints": true, "disruption": true, "budgets": true,
-	"assume_role": true, "endpoints": true, "cluster": true,
+	"metadata": true, "assume_role": true, "endpoints": true, "cluster": true,
 }
 
 // CheckExamples checks the Bad and Good examples of every rule of the
