@@ -121,7 +121,8 @@ var (
 var (
 	imageFactPaths = []rules.Path{pathNodeClass.Attr("ami_family"), pathNodeClass.Attr("amis")}
 	taintFactPaths = []rules.Path{pathNodeClass.Attr("registered_taints"), pathNodeClass.Attr("user_data")}
-	classFactPaths = append(append(append([]rules.Path(nil), imageFactPaths...), taintFactPaths...), pathNodeClass.Attr("kubelet"))
+	classFactPaths = append(append(append([]rules.Path(nil), imageFactPaths...), taintFactPaths...),
+		pathNodeClass.Attr("kubelet"), pathNodeClass.Attr("instance_store_policy"))
 )
 
 // factsPending reports whether the class, or one of the facts at paths, is

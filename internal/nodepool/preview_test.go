@@ -230,6 +230,11 @@ func TestPreviewRAID0(t *testing.T) {
 	if ud, _ := Preview(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, "'--dirs', '/var/lib/containerd'") {
 		t.Errorf("before 1.46:\n%s", ud)
 	}
+	// A policy not known yet (a class created in the same run) waits.
+	p.Unknown = map[string]bool{"node_class.instance_store_policy": true}
+	if ud, _ := Preview(p, r, demoFacts, kv("1.14")); ud != "" {
+		t.Errorf("pending policy:\n%s", ud)
+	}
 }
 
 func TestBottlerocketVersion(t *testing.T) {
