@@ -30,6 +30,7 @@ const (
 	subnetPageSize              = 500
 	securityGroupPageSize       = 500
 	capacityReservationPageSize = 1000
+	offeringsPageSize           = 1000 // pkg/providers/instancetype UpdateInstanceTypeOfferings
 )
 
 // Subnet is the part of an EC2 subnet readiness checks read.
@@ -459,15 +460,15 @@ func (c *Cache) DescribeCapacityReservations(ctx context.Context, q TermQuery) (
 
 // OfferingsByZone returns, for every availability zone of the region, the
 // instance types offered there (sorted), from one paginated
-// DescribeInstanceTypeOfferings (LocationType availability-zone, as
-// Karpenter's offering provider asks), once per process.
+// DescribeInstanceTypeOfferings (LocationType availability-zone, MaxResults
+// 1000, as Karpenter's instance type provider asks), once per process.
 func (c *Cache) OfferingsByZone(ctx context.Context) (map[string][]string, error) {
 	return remember(ctx, c, "offerings:availability-zone", func(ctx context.Context) (map[string][]string, error) {
 		client, err := c.clients.ec2Client(ctx)
 		if err != nil {
 			return nil, err
 		}
-		in := &ec2.DescribeInstanceTypeOfferingsInput{LocationType: ec2types.LocationTypeAvailabilityZone}
+		in := &ec2.DescribeInstanceTypeOfferingsInput{LocationType: ec2types.LocationTypeAvailabilityZone, MaxResults: aws.Int32(offeringsPageSize)}
 		out := map[string][]string{}
 		for {
 			page, err := client.DescribeInstanceTypeOfferings(ctx, in)
