@@ -19,10 +19,10 @@ import (
 func classHCL(name, extra string) string {
 	return `
 resource "karpenter_ec2nodeclass" "` + name + `" {
-  name                          = "` + name + `"
-  role                          = "KarpenterNodeRole-demo"
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "` + name + `"
+  role = "KarpenterNodeRole-demo"
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 ` + extra + `
 }
 `
@@ -38,11 +38,11 @@ func TestAccEC2NodeClassPlanIsKnown(t *testing.T) {
 				Config: prov + `
 resource "terraform_data" "role" { input = "KarpenterNodeRole-demo" }
 resource "karpenter_ec2nodeclass" "x" {
-  name                          = "default"
-  role                          = terraform_data.role.output
-  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "default"
+  role = terraform_data.role.output
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }`,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("node_class").AtMapKey("ami_family"), knownvalue.StringExact("AL2023")),
@@ -52,7 +52,7 @@ resource "karpenter_ec2nodeclass" "x" {
 				}},
 			},
 			{
-				Config: prov + classHCL("default", `  ami_selector_terms = [{ alias = "al2023@v20251209" }]`),
+				Config: prov + classHCL("default", `  ami_selector_terms { alias = "al2023@v20251209" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`(?s)apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  amiSelectorTerms:\n  - alias: al2023@v20251209\n`))),
 				}},
@@ -67,15 +67,26 @@ func TestAccEC2NodeClassErrors(t *testing.T) {
 		extra string
 		want  *regexp.Regexp
 	}{
-		"alias":              {`ami_selector_terms = [{ alias = "al2023@v20251209@x" }]`, wrapped("alias-multiple-at")},
-		"pending only":       {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"team-gpu-node-*\" }]", wrapped("ami-not-available", awsemu.CustomGPUPendingOnlyID)},
-		"block device":       {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"team-eks-node-al2023-x86_64-*\" }]", wrapped("block-device-smaller-than-snapshot", "smaller than snapshot")},
-		"userData vs image":  {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]\n  block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"20Gi\" } }]", wrapped("image-family-mismatch")},
-		"custom no taint":    {"ami_family = \"Custom\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n  user_data = \"apiVersion: node.eks.aws/v1alpha1\\nkind: NodeConfig\\nspec:\\n  cluster:\\n    name: demo\\n\"", wrapped("unregistered-taint-missing")},
-		"custom no userData": {"ami_family = \"Custom\"\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]", wrapped("custom-user-data-missing")},
-		"selector tags":      {"ami_family = \"AL2023\"\n  ami_selector_terms = [{ tags = { team = \"\" } }]", wrapped("ami-term-tags-invalid", `To match any value of the tag write "team" = "*"`)},
+		"alias":        {`ami_selector_terms { alias = "al2023@v20251209@x" }`, wrapped("alias-multiple-at")},
+		"pending only": {"ami_family = \"AL2023\"\n  ami_selector_terms { name = \"team-gpu-node-*\" }", wrapped("ami-not-available", awsemu.CustomGPUPendingOnlyID)},
+		"block device": {"ami_family = \"AL2023\"\n  ami_selector_terms { name = \"team-eks-node-al2023-x86_64-*\" }", wrapped("block-device-smaller-than-snapshot", "smaller than snapshot")},
+		"userData vs image": {`ami_family = "AL2023"
+  ami_selector_terms {
+    name  = "bottlerocket-aws-k8s-1.32-x86_64-*"
+    owner = "amazon"
+  }
+  block_device_mappings {
+    device_name = "/dev/xvda"
+    ebs { volume_size = "20Gi" }
+  }`, wrapped("image-family-mismatch")},
+		"custom no taint":    {"ami_family = \"Custom\"\n  ami_selector_terms { alias = \"al2023@latest\" }\n  user_data = \"apiVersion: node.eks.aws/v1alpha1\\nkind: NodeConfig\\nspec:\\n  cluster:\\n    name: demo\\n\"", wrapped("unregistered-taint-missing")},
+		"custom no userData": {"ami_family = \"Custom\"\n  ami_selector_terms { alias = \"al2023@latest\" }", wrapped("custom-user-data-missing")},
+		"selector tags":      {"ami_family = \"AL2023\"\n  ami_selector_terms { tags = { team = \"\" } }", wrapped("ami-term-tags-invalid", `To match any value of the tag write "team" = "*"`)},
 		// At plan the error names the family the selected images have.
-		"family missing": {"ami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]", wrapped("ami-family-required", `select Bottlerocket images: set ami_family = "Bottlerocket"`)},
+		"family missing": {`ami_selector_terms {
+    name  = "bottlerocket-aws-k8s-1.32-x86_64-*"
+    owner = "amazon"
+  }`, wrapped("ami-family-required", `select Bottlerocket images: set ami_family = "Bottlerocket"`)},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -95,9 +106,9 @@ func TestAccEC2NodeClassUnknownFactsStayUnknown(t *testing.T) {
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
 	nc := func(attr string) tfjsonpath.Path { return tfjsonpath.New("node_class").AtMapKey(attr) }
 	const sel = `
-  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]`
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }`
 	customUserData := `#!/bin/bash
 /etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,example.com/gpu:NoSchedule'
 `
@@ -111,7 +122,7 @@ resource "karpenter_ec2nodeclass" "x" {
   name      = "default"
   role      = "KarpenterNodeRole-demo"
   user_data = terraform_data.user_data.output
-  kubelet   = { max_pods = terraform_data.max_pods.output }` + sel + `
+  kubelet { max_pods = terraform_data.max_pods.output }` + sel + `
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("user_data")),
@@ -139,7 +150,10 @@ resource "karpenter_ec2nodeclass" "x" {
 resource "karpenter_nodepool" "p" {
   name           = "gpu"
   node_class     = karpenter_ec2nodeclass.x.node_class
-  startup_taints = [{ key = "example.com/gpu", effect = "NoSchedule" }]
+  startup_taints {
+    key    = "example.com/gpu"
+    effect = "NoSchedule"
+  }
 }`, customUserData),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("name")),
@@ -162,7 +176,7 @@ resource "karpenter_ec2nodeclass" "x" {
   role       = "KarpenterNodeRole-demo"
   ami_family = "Custom"
   user_data  = terraform_data.user_data.output
-  bootstrap  = { format = "nodeadm" }` + sel + `
+  bootstrap { format = "nodeadm" }` + sel + `
 }`,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("user_data")),
@@ -172,16 +186,20 @@ resource "karpenter_ec2nodeclass" "x" {
 			},
 		}, {
 			// The other way round: a literal user_data with a bootstrap known
-			// only at apply is planned as written, and the conflict is the
-			// error once bootstrap is known (not "Provider produced invalid plan").
+			// only at apply (a dynamic block over an unknown collection) is
+			// planned as written, and the conflict is the error once bootstrap
+			// is known (not "Provider produced invalid plan").
 			Config: prov + fmt.Sprintf(`
-resource "terraform_data" "bootstrap" { input = { format = "nodeadm" } }
+resource "terraform_data" "bootstrap" { input = ["nodeadm"] }
 resource "karpenter_ec2nodeclass" "x" {
   name       = "rendered"
   role       = "KarpenterNodeRole-demo"
   ami_family = "Custom"
   user_data  = %q
-  bootstrap  = terraform_data.bootstrap.output`+strings.Replace(sel, "al2023@v20251209", "al2@v20251209", 1)+`
+  dynamic "bootstrap" {
+    for_each = terraform_data.bootstrap.output
+    content { format = bootstrap.value }
+  }`+strings.Replace(sel, "al2023@v20251209", "al2@v20251209", 1)+`
 }`, customUserData),
 			ExpectError: regexp.MustCompile(`would be replaced`),
 		}},

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -10,6 +12,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
+
+// customAL2023Class selects one amd64 AL2023 image by id, with a root
+// volume large enough for its snapshot.
+const customAL2023Class = `  ami_family = "AL2023"
+  ami_selector_terms { id = "ami-0aaf333b614a08570" }
+  block_device_mappings {
+    device_name = "/dev/xvda"
+    root_volume = true
+    ebs { volume_size = "30Gi" }
+  }`
 
 func poolHCL(name, class, extra string) string {
 	return `
@@ -21,59 +33,65 @@ resource "karpenter_nodepool" "` + name + `" {
 `
 }
 
+// reqHCL is one requirements block, one argument per line.
 func reqHCL(key, op string, values ...string) string {
-	s := `{ key = "` + key + `", operator = "` + op + `"`
+	s := "  requirements {\n    key      = " + strconv.Quote(key) + "\n    operator = " + strconv.Quote(op) + "\n"
 	if len(values) > 0 {
-		s += `, values = [`
+		quoted := make([]string, len(values))
 		for i, v := range values {
-			if i > 0 {
-				s += ", "
-			}
-			s += `"` + v + `"`
+			quoted[i] = strconv.Quote(v)
 		}
-		s += `]`
+		s += "    values   = [" + strings.Join(quoted, ", ") + "]\n"
 	}
-	return s + ` }`
+	return s + "  }\n"
+}
+
+// taintHCL is one taint block of kind (taints, startup_taints or
+// register_with_taints); an empty value is left out.
+func taintHCL(kind, key, value, effect string) string {
+	s := "  " + kind + " {\n    key    = " + strconv.Quote(key) + "\n"
+	if value != "" {
+		s += "    value  = " + strconv.Quote(value) + "\n"
+	}
+	return s + "    effect = " + strconv.Quote(effect) + "\n  }\n"
 }
 
 func TestAccNodePoolSeeds(t *testing.T) {
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	al2 := classHCL("al2", `  ami_selector_terms = [{ alias = "al2@latest" }]`)
-	al2023 := classHCL("al2023", `  ami_selector_terms = [{ alias = "al2023@latest" }]`)
-	custom := classHCL("custom", `  ami_family = "AL2023"
-  ami_selector_terms    = [{ id = "ami-0aaf333b614a08570" }]
-  block_device_mappings = [{ device_name = "/dev/xvda", root_volume = true, ebs = { volume_size = "30Gi" } }]`)
+	al2 := classHCL("al2", `  ami_selector_terms { alias = "al2@latest" }`)
+	al2023 := classHCL("al2023", `  ami_selector_terms { alias = "al2023@latest" }`)
+	custom := classHCL("custom", customAL2023Class)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
 				// Seed 000: the pool admits only arm64, the class has only an amd64 image.
-				Config:   prov + custom + poolHCL("arm", "karpenter_ec2nodeclass.custom.node_class", `  requirements = [`+reqHCL("kubernetes.io/arch", "In", "arm64")+`]`),
+				Config:   prov + custom + poolHCL("arm", "karpenter_ec2nodeclass.custom.node_class", reqHCL("kubernetes.io/arch", "In", "arm64")),
 				PlanOnly: true, ExpectError: wrapped("nodepool-architecture-mismatch", "no instance types satisfy requirements of amis [ami-0aaf333b614a08570]"),
 			},
 			{
 				// Seed 000: g5g on AL2.
-				Config:   prov + al2 + poolHCL("gpu", "karpenter_ec2nodeclass.al2.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "g5g")+`]`),
+				Config:   prov + al2 + poolHCL("gpu", "karpenter_ec2nodeclass.al2.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "g5g")),
 				PlanOnly: true, ExpectError: wrapped("arm64-gpu-no-image", "g5g"),
 			},
 			{
 				// A size that does not exist, with live facts.
-				Config:   prov + al2023 + poolHCL("typo", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("node.kubernetes.io/instance-type", "In", "g5g.medium")+`]`),
+				Config:   prov + al2023 + poolHCL("typo", "karpenter_ec2nodeclass.al2023.node_class", reqHCL("node.kubernetes.io/instance-type", "In", "g5g.medium")),
 				PlanOnly: true, ExpectError: wrapped("requirement-value-matches-no-instance-type", `"g5g.medium"`),
 			},
 			{
 				// Requirements that admit no instance type at all.
-				Config:   prov + al2023 + poolHCL("none", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("kubernetes.io/arch", "In", "arm64")+`, `+reqHCL("karpenter.k8s.aws/instance-gpu-manufacturer", "In", "amd")+`]`),
+				Config:   prov + al2023 + poolHCL("none", "karpenter_ec2nodeclass.al2023.node_class", reqHCL("kubernetes.io/arch", "In", "arm64")+reqHCL("karpenter.k8s.aws/instance-gpu-manufacturer", "In", "amd")),
 				PlanOnly: true, ExpectError: wrapped("requirements-admit-no-instance-type"),
 			},
 			{
 				// Literal mistakes fail validate.
-				Config:   prov + al2023 + poolHCL("bad", "karpenter_ec2nodeclass.al2023.node_class", `  taints = [{ key = "gpu", value = "a/b", effect = "NoSchedule" }]`),
+				Config:   prov + al2023 + poolHCL("bad", "karpenter_ec2nodeclass.al2023.node_class", taintHCL("taints", "gpu", "a/b", "NoSchedule")),
 				PlanOnly: true, ExpectError: wrapped("nodepool-taint-invalid"),
 			},
 			{
 				// Seed 001: which variant each family gets on al2023@latest.
-				Config: prov + al2023 + poolHCL("mixed", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "m6g", "g5", "g5g", "inf2")+`]`),
+				Config: prov + al2023 + poolHCL("mixed", "karpenter_ec2nodeclass.al2023.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "m6g", "g5", "g5g", "inf2")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("instance_families"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("g5"), knownvalue.StringExact("g5g"), knownvalue.StringExact("inf2"), knownvalue.StringExact("m5"), knownvalue.StringExact("m6g"),
@@ -108,9 +126,8 @@ func TestAccNodePoolUserDataPreviewAL2StartupTaint(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: prov + classHCL("al2", `  ami_selector_terms = [{ alias = "al2@latest" }]`) + poolHCL("cilium", "karpenter_ec2nodeclass.al2.node_class", `
-  requirements   = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5")+`]
-  startup_taints = [{ key = "node.cilium.io/agent-not-ready", value = "true", effect = "NoExecute" }]`),
+			Config: prov + classHCL("al2", `  ami_selector_terms { alias = "al2@latest" }`) + poolHCL("cilium", "karpenter_ec2nodeclass.al2.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5")+
+				taintHCL("startup_taints", "node.cilium.io/agent-not-ready", "true", "NoExecute")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue("karpenter_nodepool.cilium", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(regexp.MustCompile(
 					`--kubelet-extra-args '--node-labels="[^"]*" --register-with-taints="node.cilium.io/agent-not-ready=true:NoExecute,karpenter.sh/unregistered:NoExecute"`))),
@@ -138,17 +155,21 @@ variable "pools" {
 resource "terraform_data" "cluster" { input = "demo" }
 resource "terraform_data" "role" { input = "KarpenterNodeRole-demo" }
 resource "karpenter_ec2nodeclass" "default" {
-  name                          = "default"
-  role                          = terraform_data.role.output
-  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = terraform_data.cluster.output } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = terraform_data.cluster.output } }]
+  name = "default"
+  role = terraform_data.role.output
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = terraform_data.cluster.output } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = terraform_data.cluster.output } }
 }
 resource "karpenter_nodepool" "pool" {
-  count        = length(var.pools)
-  name         = var.pools[count.index].name
-  node_class   = karpenter_ec2nodeclass.default.node_class
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = var.pools[count.index].families }]
+  count      = length(var.pools)
+  name       = var.pools[count.index].name
+  node_class = karpenter_ec2nodeclass.default.node_class
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = var.pools[count.index].families
+  }
 }
 resource "terraform_data" "consumer" {
   input = [for p in karpenter_nodepool.pool : p.manifest]
@@ -160,7 +181,7 @@ output "gpu_images" { value = karpenter_nodepool.pool[1].ami_assignments }
 		Steps: []resource.TestStep{
 			{
 				// A cross-check that still fails with unknown role and cluster name.
-				Config:      prov + stack + poolHCL("bad", "karpenter_ec2nodeclass.default.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "a1")+`]`),
+				Config:      prov + stack + poolHCL("bad", "karpenter_ec2nodeclass.default.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "a1")),
 				PlanOnly:    true,
 				ExpectError: wrapped("nodepool-a1-al2023"),
 			},
@@ -193,8 +214,8 @@ func TestAccNodePoolClusterCreatedInTheSameRun(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: prov + `
 resource "terraform_data" "cluster" { input = { name = "demo", version = "1.32" } }
-` + classHCL("default", `  ami_selector_terms = [{ alias = "al2023@v20251209" }]`) +
-				poolHCL("general", "karpenter_ec2nodeclass.default.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "g5")+`]`),
+` + classHCL("default", `  ami_selector_terms { alias = "al2023@v20251209" }`) +
+				poolHCL("general", "karpenter_ec2nodeclass.default.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "g5")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class")),
 				plancheck.ExpectUnknownValue("karpenter_nodepool.general", tfjsonpath.New("user_data_preview")),

@@ -9,30 +9,29 @@ func TestPlanWarnings(t *testing.T) {
 		t.Skip("runs terraform")
 	}
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	al2023 := classHCL("al2023", `  ami_selector_terms = [{ alias = "al2023@latest" }]`)
-	custom := classHCL("custom", `  ami_family = "AL2023"
-  ami_selector_terms    = [{ id = "ami-0aaf333b614a08570" }]
-  block_device_mappings = [{ device_name = "/dev/xvda", root_volume = true, ebs = { volume_size = "30Gi" } }]`)
+	al2023 := classHCL("al2023", `  ami_selector_terms { alias = "al2023@latest" }`)
+	custom := classHCL("custom", customAL2023Class)
 	diags := planDiagnostics(t, prov+al2023+custom+
 		// Seed 004: arm64-only and amd64-only families without an arch requirement, on a single-arch class.
-		poolHCL("mixed", "karpenter_ec2nodeclass.custom.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "m6g")+`]`)+
+		poolHCL("mixed", "karpenter_ec2nodeclass.custom.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "m6g"))+
 		// GPU families on images chosen by architecture only.
-		poolHCL("gpu", "karpenter_ec2nodeclass.custom.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "g5")+`]`)+
+		poolHCL("gpu", "karpenter_ec2nodeclass.custom.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "g5"))+
 		// AMD GPU families on an alias.
-		poolHCL("amd", "karpenter_ec2nodeclass.al2023.node_class", `  requirements = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "g4ad")+`]`)+
+		poolHCL("amd", "karpenter_ec2nodeclass.al2023.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "g4ad"))+
 		// A class managed elsewhere.
 		poolHCL("elsewhere", `{ name = "shared" }`, "")+
 		// Karpenter-owned taint.
-		poolHCL("owned", "karpenter_ec2nodeclass.al2023.node_class", `  taints = [{ key = "karpenter.sh/disrupted", effect = "NoSchedule" }]`)+
+		poolHCL("owned", "karpenter_ec2nodeclass.al2023.node_class", taintHCL("taints", "karpenter.sh/disrupted", "", "NoSchedule"))+
 		`data "karpenter_ami" "g5_custom" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ id = "ami-0aaf333b614a08570" }]
-  instance_type      = "g5.xlarge"
+  ami_family    = "AL2023"
+  instance_type = "g5.xlarge"
+  ami_selector_terms { id = "ami-0aaf333b614a08570" }
 }
 data "karpenter_amis" "old_kubernetes" {
   ami_family         = "AL2023"
   kubernetes_version = "1.25"
-  ami_selector_terms = [{ name = "team-eks-node-al2023-x86_64-*" }, { name = "shared-eks-node-*" }]
+  ami_selector_terms { name = "team-eks-node-al2023-x86_64-*" }
+  ami_selector_terms { name = "shared-eks-node-*" }
 }`)
 	expectDiagnostic(t, diags, "warning", "nodepool-mixed-architectures", "m6g")
 	expectDiagnostic(t, diags, "warning", "ami-non-alias-gpu-instance", "g5 → ")
@@ -58,11 +57,10 @@ func TestPlanWarnsWhenCustomClassMissesStartupTaint(t *testing.T) {
 		t.Skip("runs terraform")
 	}
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	class := classHCL("custom", `  ami_family         = "Custom"
-  ami_selector_terms = [{ alias = "al2023@latest" }]
-  bootstrap          = { format = "nodeadm" }`)
-	diags := planDiagnostics(t, prov+class+poolHCL("cilium", "karpenter_ec2nodeclass.custom.node_class", `
-  requirements   = [`+reqHCL("karpenter.k8s.aws/instance-family", "In", "m5")+`]
-  startup_taints = [{ key = "node.cilium.io/agent-not-ready", value = "true", effect = "NoExecute" }]`))
+	class := classHCL("custom", `  ami_family = "Custom"
+  ami_selector_terms { alias = "al2023@latest" }
+  bootstrap { format = "nodeadm" }`)
+	diags := planDiagnostics(t, prov+class+poolHCL("cilium", "karpenter_ec2nodeclass.custom.node_class",
+		reqHCL("karpenter.k8s.aws/instance-family", "In", "m5")+taintHCL("startup_taints", "node.cilium.io/agent-not-ready", "true", "NoExecute")))
 	expectDiagnostic(t, diags, "warning", "nodepool-startup-taints-not-registered", "node.cilium.io/agent-not-ready")
 }
