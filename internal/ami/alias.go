@@ -29,7 +29,8 @@ const maxAliasLength = 30
 var (
 	// The CRD pattern, unanchored on the right like CEL's matches().
 	aliasCRDPattern = regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`)
-	// Release shapes that exist in the SSM trees (karpenter-reference §8 rule 8).
+	// Release shapes that exist in the SSM trees Karpenter reads
+	// (pkg/providers/amifamily/{al2,al2023,bottlerocket}.go).
 	eksReleaseShape          = regexp.MustCompile(`^v\d{8}$`)
 	bottlerocketReleaseShape = regexp.MustCompile(`^v?\d+\.\d+\.\d+(-[0-9a-f]{8})?$`)
 )

@@ -178,8 +178,9 @@ func noImageFinding(res Result, in Instance, m Mapping) rules.Finding {
 		}
 	}
 	if res.Alias != nil && res.Alias.Family == Bottlerocket && in.hasAccelerator() && !m.Karpenter.AtLeast(3, 0) {
-		// KR §2.2: 1.0 put Neuron on the NVIDIA image; 1.1 and 1.2 map it
-		// to no Bottlerocket image; 1.3 (PR #7722) to the standard one.
+		// pkg/providers/amifamily/bottlerocket.go: 1.0 put Neuron on the
+		// NVIDIA image; 1.1 and 1.2 map it to no Bottlerocket image; 1.3
+		// (PR #7722) to the standard one.
 		return rules.New(RuleNoCompatibleImage, TermsPath,
 			"Karpenter %s maps Neuron instances to no Bottlerocket image (Neuron rides on the standard x86_64 image from Karpenter 1.3, PR #7722); %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.3 or later (and set karpenter_version), or use \"al2023@latest\", which has a neuron variant.",
 			m.Karpenter, in, res.Alias, karpErr)

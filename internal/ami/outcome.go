@@ -61,7 +61,8 @@ func (r *Resolver) outcomeFindings(req Request, b behaviour, res *Result, p *pic
 }
 
 // unusedTermsWarning flags terms whose images all lost to images of other
-// terms (karpenter-reference §8 rule 12).
+// terms (Karpenter keeps one image per requirement set:
+// pkg/providers/amifamily/ami.go DefaultProvider.amis, compareAMI).
 func unusedTermsWarning(res *Result, p *picker) rules.Findings {
 	winners := map[int]bool{}
 	for _, c := range p.best {

@@ -454,7 +454,8 @@ func TestDisabledImagesAreReportedNotPicked(t *testing.T) {
 	}
 }
 
-// Neuron instances on a Bottlerocket alias across releases (KR §2.2): 1.0
+// Neuron instances on a Bottlerocket alias across releases
+// (aws/karpenter-provider-aws pkg/providers/amifamily/bottlerocket.go): 1.0
 // puts them on the NVIDIA image, 1.1 and 1.2 on none (a specific error),
 // 1.3 on the standard x86_64 image.
 func TestBottlerocketNeuronAcrossReleases(t *testing.T) {
@@ -494,7 +495,8 @@ func (r *recorder) DescribeImages(ctx context.Context, q awsclient.ImageQuery) (
 	return r.Source.DescribeImages(ctx, q)
 }
 
-// The queries Karpenter's DescribeImageQueries builds (KR §1.1): a tag
+// The queries Karpenter's DescribeImageQueries builds
+// (pkg/providers/amifamily/ami.go): a tag
 // value "*" is a tag-key filter; a name term without owner gets owners
 // self and amazon; id terms and resolved ssm_parameter terms share one
 // image-id query; every term else is its own query.

@@ -91,13 +91,14 @@ var amiIDPattern = regexp.MustCompile(`^ami-[0-9a-z]+$`)
 var TermsPath = rules.Root("ami_selector_terms")
 
 // ValidateTerms applies every rule decidable from the terms alone (CRD CEL
-// rules 9-19 of karpenter-reference §1.3, the gaps Karpenter's CEL leaves,
-// alias syntax) for Karpenter release kv.
+// rules on amiSelectorTerms in aws/karpenter-provider-aws
+// pkg/apis/v1/ec2nodeclass.go, the gaps those rules leave that
+// DescribeImageQueries then ignores, alias syntax) for Karpenter release kv.
 func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 	var fs rules.Findings
 	if len(terms) == 0 || len(terms) > MaxTerms {
 		fs = append(fs, rules.New(RuleTermsCount, TermsPath,
-			"%d terms given; the EC2NodeClass CRD requires 1 to %d (minItems/maxItems). Select images with an alias (`{ alias = \"al2023@latest\" }`) or with id/name/tags/ssm_parameter terms.", len(terms), MaxTerms))
+			"%d terms given; the EC2NodeClass CRD requires 1 to %d (minItems/maxItems). Select images with an alias (`ami_selector_terms { alias = \"al2023@latest\" }`) or with id/name/tags/ssm_parameter terms.", len(terms), MaxTerms))
 	}
 	aliasIdx, hasAlias := AliasTerm(terms)
 	for i, t := range terms {
@@ -114,7 +115,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		if t.has(FieldID) {
 			if others := without(present, FieldID); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermIDExclusive, p,
-					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssm_parameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term: `{ id = %q }`.",
+					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssm_parameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term: `ami_selector_terms { id = %q }`.",
 					strings.Join(others, ", "), t.ID))
 			}
 			if t.known(FieldID) && !amiIDPattern.MatchString(t.ID) {
@@ -125,7 +126,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		if t.has(FieldAlias) {
 			if others := without(present, FieldAlias); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermAliasExclusive, p,
-					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep `{ alias = %q }` alone.",
+					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep `ami_selector_terms { alias = %q }` alone.",
 					strings.Join(others, ", "), t.Alias))
 			}
 			if t.known(FieldAlias) {
@@ -142,7 +143,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		}
 		if t.has(FieldSSMParameter) && !kv.AtLeast(4, 0) {
 			fs = append(fs, rules.New(RuleSSMParameterVersion, p.Attr(FieldSSMParameter),
-				"ssm_parameter needs Karpenter 1.4.0 or later (PR #7341) and karpenter_version is %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image with `{ id = ... }`.", kv))
+				"ssm_parameter needs Karpenter 1.4.0 or later (PR #7341) and karpenter_version is %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image with `ami_selector_terms { id = ... }`.", kv))
 		}
 		if t.known(FieldTags) {
 			fs = append(fs, validateSelectorTags(t.Tags, p.Attr(FieldTags))...)
@@ -159,7 +160,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 	}
 	if hasAlias && len(terms) != 1 {
 		fs = append(fs, rules.New(RuleTermAliasExclusive, TermsPath,
-			"term %d is an alias and there are %d terms. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms\"), and Karpenter would ignore every other term. Keep only `{ alias = %q }`, or drop the alias and select images by id/name/tags.",
+			"term %d is an alias and there are %d terms. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms\"), and Karpenter would ignore every other term. Keep only `ami_selector_terms { alias = %q }`, or drop the alias and select images by id/name/tags.",
 			aliasIdx, len(terms), terms[aliasIdx].Alias))
 	}
 	return fs

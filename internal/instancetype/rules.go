@@ -40,8 +40,8 @@ var (
 		Title:     "requirement on a per-type label evaluated as \"may match\" offline",
 		Behaviour: "Without AWS the provider knows family-level facts only (architecture, GPU and accelerator kind, names and sizes); vCPU, memory, GPU count and similar values need ec2:DescribeInstanceTypes. Such requirements are treated as matching, so the answer may include families Karpenter would filter out; it never wrongly excludes one.",
 		Source:    "this provider: internal/instancetype (embedded catalogue); aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements",
-		Bad:       "# no region, profile or endpoint in the provider block, no AWS_REGION\n" + rules.Block(`provider "karpenter"`) + "\n\n" + pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`)),
-		Good:      rules.Block(`provider "karpenter"`, `region = "us-west-2"`) + "\n\n" + pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`)),
+		Bad:       "# no region, profile or endpoint in the provider block, no AWS_REGION\n" + rules.WithProvider(pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`))),
+		Good:      rules.WithProvider(pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`)), `region = "us-west-2"`),
 	})
 )
 

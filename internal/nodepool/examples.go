@@ -32,7 +32,7 @@ func exampleFull(name, nodeClass string, items ...string) string {
 
 // atVersion prefixes the provider block that sets karpenter_version.
 func atVersion(v, hcl string) string {
-	return rules.Block(`provider "karpenter"`, `karpenter_version = "`+v+`"`) + "\n\n" + hcl
+	return rules.WithProvider(hcl, `karpenter_version = "`+v+`"`)
 }
 
 // req is one requirements block.

@@ -22,7 +22,7 @@ func ExampleRequirement(key, op string, args ...string) string {
 
 // atKarpenter prefixes the provider block that sets karpenter_version.
 func atKarpenter(v, hcl string) string {
-	return rules.Block(`provider "karpenter"`, `karpenter_version = "`+v+`"`) + "\n\n" + hcl
+	return rules.WithProvider(hcl, `karpenter_version = "`+v+`"`)
 }
 
 var pool, req = ExamplePool, ExampleRequirement

@@ -38,6 +38,12 @@ func Block(header string, items ...string) string {
 	return b.String()
 }
 
+// WithProvider puts a provider "karpenter" block with the arguments
+// (`karpenter_version = "1.3"`) before an example.
+func WithProvider(example string, args ...string) string {
+	return Block(`provider "karpenter"`, args...) + "\n\n" + example
+}
+
 // Body joins items (arguments, blocks, `#` comments, each possibly spanning
 // lines) one per line as `terraform fmt` lays them out: the `=` of
 // consecutive one-line arguments aligned, and a blank line where arguments
