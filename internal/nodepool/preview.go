@@ -167,18 +167,55 @@ func previewMaxPods(p Pool, r Result, k *userdata.Kubelet) (instanceType, unavai
 		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass, to get a preview.", why, note)
 }
 
-// bottlerocketVersion is Karpenter's resolveAMIVersion: the selector terms'
-// version when known, else the first resolved Bottlerocket image's.
+// bottlerocketVersion is the release the preview renders Bottlerocket's
+// RAID0 bind command for: the class's AMIVersion, else the first resolved
+// Bottlerocket image's (what Karpenter's resolveAMIVersion falls back to).
 func bottlerocketVersion(c ClassFacts) string {
 	if c.AMIVersion != "" {
 		return c.AMIVersion
 	}
-	for _, a := range c.AMIs {
-		if !strings.Contains(a.Name, "bottlerocket") {
+	return AMIVersion(nil, c.AMIs)
+}
+
+// AMIVersion is Karpenter's Bottlerocket resolveAMIVersion (aws/karpenter-
+// provider-aws v1.14.1 pkg/providers/amifamily/bottlerocket.go), the value
+// for ClassFacts.AMIVersion: the version of the first alias term ("latest",
+// "v1.46.0"), else the first name term that holds one, else the name of the
+// first id term's image, else the first resolved Bottlerocket image's; ""
+// when none has one.
+func AMIVersion(terms []ami.Term, amis []ami.AMI) string {
+	for _, t := range terms {
+		if t.Alias == "" {
 			continue
 		}
-		if v := userdata.BottlerocketAMIVersion(a.Name); v != "" {
+		if parts := strings.Split(t.Alias, "@"); len(parts) == 2 {
+			return parts[1]
+		}
+	}
+	for _, t := range terms {
+		if v := userdata.BottlerocketAMIVersion(t.Name); t.Name != "" && v != "" {
 			return v
+		}
+	}
+	isBottlerocket := func(a ami.AMI) bool { return a.Name != "" && strings.Contains(a.Name, "bottlerocket") }
+	for _, t := range terms {
+		if t.ID == "" {
+			continue
+		}
+		for _, a := range amis {
+			if a.ID == t.ID && isBottlerocket(a) {
+				if v := userdata.BottlerocketAMIVersion(a.Name); v != "" {
+					return v
+				}
+				break
+			}
+		}
+	}
+	for _, a := range amis {
+		if isBottlerocket(a) {
+			if v := userdata.BottlerocketAMIVersion(a.Name); v != "" {
+				return v
+			}
 		}
 	}
 	return ""

@@ -247,3 +247,25 @@ func TestBottlerocketVersion(t *testing.T) {
 		t.Error(v)
 	}
 }
+
+func TestAMIVersion(t *testing.T) {
+	br := func(id, v string) ami.AMI {
+		return ami.AMI{ID: id, Name: "bottlerocket-aws-k8s-1.32-x86_64-" + v + "-abc"}
+	}
+	amis := []ami.AMI{{ID: "ami-c", Name: "team-v9.9.9"}, br("ami-a", "v1.40.0"), br("ami-b", "v1.51.0")}
+	for want, terms := range map[string][]ami.Term{
+		"latest":  {{Name: "x-v1.2.3"}, {Alias: "bottlerocket@latest"}},
+		"v1.2.3":  {{Name: "x-v1.2.3"}, {ID: "ami-b"}},
+		"v1.51.0": {{ID: "ami-c"}, {ID: "ami-b"}},
+		"v1.40.0": {{Tags: map[string]string{"a": "b"}}},
+		"":        {{Alias: "bottlerocket"}, {Name: "no-version"}},
+	} {
+		a := amis
+		if want == "" {
+			a = amis[:1]
+		}
+		if got := AMIVersion(terms, a); got != want {
+			t.Errorf("%+v: %q, want %q", terms, got, want)
+		}
+	}
+}
