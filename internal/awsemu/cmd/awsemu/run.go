@@ -20,7 +20,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("awsemu", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		fixtures = fs.String("fixtures", "", "directory of AWS CLI output files (images.json, instance-types.json, parameters.json, parameter-history.json, clusters.json); default: the embedded fixture set")
+		fixtures = fs.String("fixtures", "", "directory of AWS CLI output files (images.json, instance-types.json, parameters.json, parameter-history.json, clusters.json, subnets.json, security-groups.json, instance-type-offerings.json, capacity-reservations.json, roles.json, instance-profiles.json; without subnets.json DescribeSubnets is not served); default: the embedded fixture set")
 		listen   = fs.String("listen", "127.0.0.1:4566", "loopback `address` to listen on (port 0 picks a free port)")
 		throttle = fs.Float64("throttle-rate", 0, "fraction (0..1) of API requests answered with a throttling error")
 		latency  = fs.Duration("latency", 0, "delay added before every API answer")
