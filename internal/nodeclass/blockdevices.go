@@ -171,7 +171,7 @@ func snapshotFindings(c Class, f ami.Family, res ami.Result) rules.Findings {
 				ec2Err := fmt.Sprintf("InvalidBlockDeviceMapping: Volume of size %dGB is smaller than snapshot '%s', expect size >= %dGB", m.gib, bd.SnapshotID, bd.VolumeSizeGiB)
 				if m.index < 0 {
 					fs = append(fs, rules.New(ruleSnapshot, pathBlockDevices,
-						"no block_device_mappings are set, so Karpenter uses the %s default of %d GiB for %s, but image %s (%s) has a %d GiB snapshot there: EC2 refuses every launch (%q). Set block_device_mappings = [{ device_name = %q, root_volume = true, ebs = { volume_size = \"%dGi\", volume_type = \"gp3\", encrypted = true } }] (or larger).",
+						"no block_device_mappings are set, so Karpenter uses the %s default of %d GiB for %s, but image %s (%s) has a %d GiB snapshot there: EC2 refuses every launch (%q). Add a block_device_mappings block with device_name = %q and root_volume = true, and in it an ebs block with volume_size = \"%dGi\" (or larger), volume_type = \"gp3\" and encrypted = true.",
 						f, m.gib, m.device, a.ID, a.Name, bd.VolumeSizeGiB, ec2Err, m.device, bd.VolumeSizeGiB))
 					continue
 				}

@@ -218,7 +218,9 @@ func buildManifest(c Class, family ami.Family, userData *string, res ami.Result)
 }
 
 // imageFamilyFindings compares the class's userData format with the family
-// of the images it can launch (karpenter-reference §8 rule 16, §4.2).
+// of the images it can launch: amiFamily only picks the userData format
+// (aws/karpenter-provider-aws website/content/en/docs/concepts/nodeclasses.md
+// "amiFamily"), which the image must be able to read.
 func imageFamilyFindings(c Class, family ami.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
 	if res.Alias != nil && family != ami.Custom {
 		return nil // alias images are the alias family, which CEL ties to amiFamily

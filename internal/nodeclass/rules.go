@@ -4,6 +4,16 @@ import "github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 
 const category = "EC2NodeClass"
 
+// Docs examples are arguments and blocks of a karpenter_ec2nodeclass, or a
+// whole one (class).
+
+// class is a karpenter_ec2nodeclass with name, role, an alias and the given
+// arguments and blocks.
+func class(items ...string) string {
+	head := []string{`name = "default"`, `role = "KarpenterNodeRole-prod"`, `ami_selector_terms { alias = "al2023@latest" }`}
+	return rules.Block(`resource "karpenter_ec2nodeclass" "x"`, append(head, items...)...)
+}
+
 var (
 	ruleName = rules.Register(rules.Rule{
 		ID: "nodeclass-name-invalid", Severity: rules.Error, Category: category,
@@ -26,48 +36,48 @@ var (
 		Title:     "subnet and security group selectors need 1 to 30 terms",
 		Behaviour: "CRD rules: \"subnetSelectorTerms cannot be empty\", \"securityGroupSelectorTerms cannot be empty\", and maxItems 30 on every selector list. Without subnets or security groups Karpenter cannot launch.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml",
-		Bad:       "subnet_selector_terms = []",
-		Good:      "subnet_selector_terms = [{ tags = { \"karpenter.sh/discovery\" = \"prod\" } }]",
+		Bad:       class(`security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`),
+		Good:      class(`subnet_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`, `security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`),
 	})
 	ruleSelectorEmpty = rules.Register(rules.Rule{
 		ID: "selector-term-empty", Severity: rules.Error, Category: category,
 		Title:     "a selector term selects nothing",
 		Behaviour: "CRD rules: \"expected at least one, got none, ['tags', 'id']\" (subnets), \"... ['tags', 'id', 'name']\" (security groups), \"... ['tags', 'id', 'instanceMatchCriteria']\" (capacity reservations).",
 		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL on the selector terms)",
-		Bad:       "security_group_selector_terms = [{}]",
-		Good:      "security_group_selector_terms = [{ tags = { \"karpenter.sh/discovery\" = \"prod\" } }]",
+		Bad:       rules.Block("security_group_selector_terms"),
+		Good:      `security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`,
 	})
 	ruleSelectorExclusive = rules.Register(rules.Rule{
 		ID: "selector-term-field-exclusive", Severity: rules.Error, Category: category,
 		Title:     "`id` (and a security group `name`) cannot be combined with other fields of the term",
 		Behaviour: "CRD rules: \"'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term\" (and for security groups, `name` too). The CEL rule uses `all`, so the API server only rejects it when every term mixes them; one mixed term among others passes and Karpenter silently ignores the tags. This provider rejects any mixed term.",
-		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL `!self.all(...)` quirk, karpenter-reference §1.3 rules 22, 25, 26, 28)",
-		Bad:       "subnet_selector_terms = [{ id = \"subnet-0123456789abcdef0\", tags = { tier = \"private\" } }]",
-		Good:      "subnet_selector_terms = [{ id = \"subnet-0123456789abcdef0\" }, { tags = { tier = \"private\" } }]",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (the CEL rules on subnet, security group and capacity reservation selector terms use `!self.all(...)`)",
+		Bad:       rules.Block("subnet_selector_terms", `id = "subnet-0123456789abcdef0"`, `tags = { tier = "private" }`),
+		Good:      rules.Body(`subnet_selector_terms { id = "subnet-0123456789abcdef0" }`, `subnet_selector_terms { tags = { tier = "private" } }`),
 	})
 	ruleSelectorID = rules.Register(rules.Rule{
 		ID: "selector-term-id-invalid", Severity: rules.Error, Category: category,
 		Title:     "a selector id does not look like the resource's id",
 		Behaviour: "Subnet and security group id patterns (`subnet-[0-9a-z]+`, `sg-[0-9a-z]+`) are unanchored, so `xsubnet-1 ` passes the API server and then matches nothing; capacity reservation ids (`^cr-[0-9a-z]+$`) and owner ids (`^[0-9]{12}$`) are anchored.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (id patterns)",
-		Bad:       "security_group_selector_terms = [{ id = \"sg-0123 \" }]",
-		Good:      "security_group_selector_terms = [{ id = \"sg-0123456789abcdef0\" }]",
+		Bad:       `security_group_selector_terms { id = "sg-0123 " }`,
+		Good:      `security_group_selector_terms { id = "sg-0123456789abcdef0" }`,
 	})
 	ruleSelectorTags = rules.Register(rules.Rule{
 		ID: "selector-tags-invalid", Severity: rules.Error, Category: category,
 		Title:     "selector tags need non-empty keys and values, at most 20",
 		Behaviour: "CRD rule: \"empty tag keys or values aren't supported\" and `maxProperties: 20` on subnet, security group and capacity reservation selector tags. Use \"*\" to match any value.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (selector tags)",
-		Bad:       "subnet_selector_terms = [{ tags = { \"karpenter.sh/discovery\" = \"\" } }]",
-		Good:      "subnet_selector_terms = [{ tags = { \"karpenter.sh/discovery\" = \"*\" } }]",
+		Bad:       `subnet_selector_terms { tags = { "karpenter.sh/discovery" = "" } }`,
+		Good:      `subnet_selector_terms { tags = { "karpenter.sh/discovery" = "*" } }`,
 	})
 	ruleReservations = rules.Register(rules.Rule{
 		ID: "capacity-reservation-terms-invalid", Severity: rules.Error, Category: category,
 		Title:     "capacity reservation selector terms need Karpenter 1.3 and a valid criteria",
 		Behaviour: "`capacityReservationSelectorTerms` exists from Karpenter 1.3.0 (older CRDs prune it, so reservations are silently not used); `instanceMatchCriteria` is `open` or `targeted`.",
 		Source:    "A:pkg/apis/v1/ec2nodeclass.go CapacityReservationSelectorTerm (v1.3.0)",
-		Bad:       "capacity_reservation_selector_terms = [{ instance_match_criteria = \"any\" }]",
-		Good:      "capacity_reservation_selector_terms = [{ instance_match_criteria = \"open\" }]",
+		Bad:       `capacity_reservation_selector_terms { instance_match_criteria = "any" }`,
+		Good:      `capacity_reservation_selector_terms { instance_match_criteria = "open" }`,
 	})
 	ruleTags = rules.Register(rules.Rule{
 		ID: "nodeclass-tag-restricted", Severity: rules.Error, Category: category,
@@ -82,40 +92,40 @@ var (
 		Title:     "at most one block device mapping may be the root volume",
 		Behaviour: "CRD rule: \"must have only one blockDeviceMappings with rootVolume\" (and at most 50 mappings).",
 		Source:    "A:pkg/apis/v1/ec2nodeclass.go BlockDeviceMapping",
-		Bad:       "block_device_mappings = [\n  { device_name = \"/dev/xvda\", root_volume = true, ebs = { volume_size = \"50Gi\" } },\n  { device_name = \"/dev/xvdb\", root_volume = true, ebs = { volume_size = \"50Gi\" } },\n]",
-		Good:      "block_device_mappings = [\n  { device_name = \"/dev/xvda\", root_volume = true, ebs = { volume_size = \"50Gi\" } },\n  { device_name = \"/dev/xvdb\", ebs = { volume_size = \"50Gi\" } },\n]",
+		Bad:       rules.Body(rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `root_volume = true`, `ebs { volume_size = "50Gi" }`), rules.Block("block_device_mappings", `device_name = "/dev/xvdb"`, `root_volume = true`, `ebs { volume_size = "50Gi" }`)),
+		Good:      rules.Body(rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `root_volume = true`, `ebs { volume_size = "50Gi" }`), rules.Block("block_device_mappings", `device_name = "/dev/xvdb"`, `ebs { volume_size = "50Gi" }`)),
 	})
 	ruleBlockDeviceEBS = rules.Register(rules.Rule{
 		ID: "block-device-ebs-invalid", Severity: rules.Error, Category: category,
 		Title:     "an EBS volume needs a valid size or a snapshot, and settings its type supports",
 		Behaviour: "CRD rules: \"snapshotID or volumeSize must be defined\", volumeSize must match the CRD's Gi/G/Ti/T pattern (up to 64 TiB), volumeType must be standard, io1, io2, gp2, sc1, st1 or gp3. EC2 rejects iops on anything but io1/io2/gp3 and throughput on anything but gp3 when the launch template is used.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (blockDeviceMappings[].ebs); EC2 CreateLaunchTemplate EBS parameters",
-		Bad:       "block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"20GB\", volume_type = \"gp2\", iops = 3000 } }]",
-		Good:      "block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"20Gi\", volume_type = \"gp3\", iops = 3000 } }]",
+		Bad:       rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, rules.Block("ebs", `volume_size = "20GB"`, `volume_type = "gp2"`, `iops = 3000`)),
+		Good:      rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, rules.Block("ebs", `volume_size = "20Gi"`, `volume_type = "gp3"`, `iops = 3000`)),
 	})
 	ruleVolumeDecimal = rules.Register(rules.Rule{
 		ID: "block-device-size-decimal-units", Severity: rules.Warning, Category: category,
 		Title:     "a volume size in G or T is smaller than it reads",
 		Behaviour: "`G` and `T` are powers of ten; Karpenter converts the size to GiB rounding up (launchtemplate.go volumeSize), so \"200G\" becomes a 187 GiB volume, not 200.",
 		Source:    "A:pkg/providers/launchtemplate/launchtemplate.go volumeSize",
-		Bad:       "block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"200G\" } }]",
-		Good:      "block_device_mappings = [{ device_name = \"/dev/xvda\", ebs = { volume_size = \"200Gi\" } }]",
+		Bad:       rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `ebs { volume_size = "200G" }`),
+		Good:      rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `ebs { volume_size = "200Gi" }`),
 	})
 	ruleSnapshot = rules.Register(rules.Rule{
 		ID: "block-device-smaller-than-snapshot", Severity: rules.Error, Category: category,
 		Title:     "a block device is smaller than the image's snapshot",
 		Behaviour: "EC2 refuses to launch when a launch template volume is smaller than the snapshot of the image's device (InvalidBlockDeviceMapping: \"Volume of size N GB is smaller than snapshot\"). Karpenter's default mappings (20 GiB root for AL2/AL2023, 4 GiB /dev/xvda for Bottlerocket, 50 GiB for Windows) are too small for larger custom images, and the NVIDIA Bottlerocket OS volume is larger than the standard one (#7928).",
 		Source:    "A #7928; A:pkg/providers/amifamily/{al2023,bottlerocket,windows}.go DefaultBlockDeviceMappings",
-		Bad:       "# the custom image has a 30 GiB root snapshot; Karpenter's AL2023 default is 20 GiB\nami_family         = \"AL2023\"\nami_selector_terms = [{ name = \"team-eks-node-al2023-*\" }]",
-		Good:      "ami_family            = \"AL2023\"\nami_selector_terms    = [{ name = \"team-eks-node-al2023-*\" }]\nblock_device_mappings = [{ device_name = \"/dev/xvda\", root_volume = true, ebs = { volume_size = \"30Gi\", volume_type = \"gp3\" } }]",
+		Bad:       rules.Body("# the custom image has a 30 GiB root snapshot; Karpenter's AL2023 default is 20 GiB", `ami_family = "AL2023"`, `ami_selector_terms { name = "team-eks-node-al2023-*" }`),
+		Good:      rules.Body(`ami_family = "AL2023"`, `ami_selector_terms { name = "team-eks-node-al2023-*" }`, rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `root_volume = true`, rules.Block("ebs", `volume_size = "30Gi"`, `volume_type = "gp3"`))),
 	})
 	ruleMetadata = rules.Register(rules.Rule{
 		ID: "metadata-options-invalid", Severity: rules.Error, Category: category,
 		Title:     "metadata options out of range",
 		Behaviour: "CRD: http_endpoint and http_protocol_ipv6 are enabled|disabled, http_tokens is required|optional, http_put_response_hop_limit is 1 to 64.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (metadataOptions)",
-		Bad:       "metadata_options = { http_put_response_hop_limit = 0 }",
-		Good:      "metadata_options = { http_put_response_hop_limit = 2, http_tokens = \"required\" }",
+		Bad:       `metadata_options { http_put_response_hop_limit = 0 }`,
+		Good:      rules.Block("metadata_options", `http_put_response_hop_limit = 2`, `http_tokens = "required"`),
 	})
 	ruleStorePolicy = rules.Register(rules.Rule{
 		ID: "instance-store-policy-invalid", Severity: rules.Error, Category: category,
@@ -129,48 +139,48 @@ var (
 		ID: "kubelet-config-invalid", Severity: rules.Error, Category: category,
 		Title:     "kubelet settings the CRD rejects",
 		Behaviour: "CRD rules on spec.kubelet: eviction keys must be one of memory.available, nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, pid.available; reserved keys cpu, memory, ephemeral-storage, pid; reserved values not negative; eviction values a percentage or a quantity; grace periods durations; \"imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent\"; evictionSoft and evictionSoftGracePeriod with the same keys.",
-		Source:    "A:pkg/apis/v1/ec2nodeclass.go KubeletConfiguration (v1.14.1, karpenter-reference §1.3 rules 45-54)",
-		Bad:       "kubelet = {\n  eviction_soft                   = { \"memory.available\" = \"10%\" }\n  image_gc_high_threshold_percent = 50\n  image_gc_low_threshold_percent  = 80\n}",
-		Good:      "kubelet = {\n  eviction_soft                   = { \"memory.available\" = \"10%\" }\n  eviction_soft_grace_period      = { \"memory.available\" = \"1m\" }\n  image_gc_high_threshold_percent = 85\n  image_gc_low_threshold_percent  = 80\n}",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go KubeletConfiguration (v1.14.1 x-kubernetes-validations)",
+		Bad:       rules.Block("kubelet", `eviction_soft = { "memory.available" = "10%" }`, `image_gc_high_threshold_percent = 50`, `image_gc_low_threshold_percent = 80`),
+		Good:      rules.Block("kubelet", `eviction_soft = { "memory.available" = "10%" }`, `eviction_soft_grace_period = { "memory.available" = "1m" }`, `image_gc_high_threshold_percent = 85`, `image_gc_low_threshold_percent = 80`),
 	})
 	rulePodsPerCore = rules.Register(rules.Rule{
 		ID: "kubelet-pods-per-core-ignored", Severity: rules.Warning, Category: category,
 		Title:     "pods_per_core is ignored on Bottlerocket",
 		Behaviour: "Bottlerocket's settings have no podsPerCore; Karpenter disables it for the family (FeatureFlags PodsPerCoreEnabled: false), so the value has no effect on the node.",
 		Source:    "A:pkg/providers/amifamily/bottlerocket.go FeatureFlags",
-		Bad:       "ami_selector_terms = [{ alias = \"bottlerocket@latest\" }]\nkubelet            = { pods_per_core = 10 }",
-		Good:      "ami_selector_terms = [{ alias = \"bottlerocket@latest\" }]\nkubelet            = { max_pods = 110 }",
+		Bad:       rules.Body(`ami_selector_terms { alias = "bottlerocket@latest" }`, `kubelet { pods_per_core = 10 }`),
+		Good:      rules.Body(`ami_selector_terms { alias = "bottlerocket@latest" }`, `kubelet { max_pods = 110 }`),
 	})
 	ruleBootstrapFamily = rules.Register(rules.Rule{
 		ID: "bootstrap-requires-custom", Severity: rules.Error, Category: category,
 		Title:     "`bootstrap` renders Custom userData and needs ami_family = \"Custom\" without user_data",
 		Behaviour: "For every other family Karpenter generates the bootstrap itself and appends it to spec.userData: a second bootstrap call would run twice or fail (bootstrap.sh exits 1 on AL2023). A literal user_data next to `bootstrap` would be replaced.",
-		Source:    "design §4 (bootstrap); A:pkg/providers/amifamily/bootstrap/custom.go",
-		Bad:       "ami_family = \"AL2023\"\nbootstrap  = { format = \"nodeadm\" }",
-		Good:      "ami_family = \"Custom\"\nbootstrap  = { format = \"nodeadm\" }",
+		Source:    "this provider's bootstrap block; A:pkg/providers/amifamily/bootstrap/custom.go (Custom passes userData through), eksbootstrap.go and nodeadm.go (the bootstrap Karpenter appends for the other families)",
+		Bad:       rules.Body(`ami_family = "AL2023"`, `bootstrap { format = "nodeadm" }`),
+		Good:      rules.Body(`ami_family = "Custom"`, `bootstrap { format = "nodeadm" }`),
 	})
 	ruleCustomNoUserData = rules.Register(rules.Rule{
 		ID: "custom-user-data-missing", Severity: rules.Error, Category: category,
 		Title:     "a Custom EC2NodeClass has no userData",
 		Behaviour: "Karpenter passes Custom userData through unchanged and adds nothing: without userData the instance boots, never joins the cluster, and the NodeClaim is deleted after the 15-minute registration timeout, over and over.",
 		Source:    "A:pkg/providers/amifamily/bootstrap/custom.go",
-		Bad:       "ami_family         = \"Custom\"\nami_selector_terms = [{ name = \"team-eks-node-*\" }]",
-		Good:      "ami_family         = \"Custom\"\nami_selector_terms = [{ name = \"team-eks-node-*\" }]\nbootstrap          = { format = \"nodeadm\" }",
+		Bad:       rules.Body(`ami_family = "Custom"`, `ami_selector_terms { name = "team-eks-node-*" }`),
+		Good:      rules.Body(`ami_family = "Custom"`, `ami_selector_terms { name = "team-eks-node-*" }`, `bootstrap { format = "nodeadm" }`),
 	})
 	ruleImageFamily = rules.Register(rules.Rule{
 		ID: "image-family-mismatch", Severity: rules.Error, Category: category,
 		Title:     "the images are of another family than the userData format",
 		Behaviour: "amiFamily only decides the userData format; it does not select images. An AL2023 class whose images are Bottlerocket renders a nodeadm MIME document the image cannot read (Bottlerocket wants TOML); bootstrap.sh exits 1 on AL2023 images; shell userData means nothing to Bottlerocket. The node never joins and is deleted after 15 minutes.",
-		Source:    "A:website/content/en/docs/concepts/nodeclasses.md §amiFamily; karpenter-reference §8 rule 16, §4.2",
-		Bad:       "ami_family         = \"AL2023\"\nami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]",
-		Good:      "ami_family         = \"Bottlerocket\"\nami_selector_terms = [{ name = \"bottlerocket-aws-k8s-1.32-x86_64-*\", owner = \"amazon\" }]",
+		Source:    "A:website/content/en/docs/concepts/nodeclasses.md §amiFamily; E:templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh (exits 1)",
+		Bad:       rules.Body(`ami_family = "AL2023"`, rules.Block("ami_selector_terms", `name = "bottlerocket-aws-k8s-1.32-x86_64-*"`, `owner = "amazon"`)),
+		Good:      rules.Body(`ami_family = "Bottlerocket"`, rules.Block("ami_selector_terms", `name = "bottlerocket-aws-k8s-1.32-x86_64-*"`, `owner = "amazon"`)),
 	})
 	ruleLatestDrift = rules.Register(rules.Rule{
 		ID: "alias-latest-drift", Severity: rules.Warning, Category: category,
 		Title:     "`@latest` replaces every node when EKS publishes an image",
 		Behaviour: "A new image under the recommended/latest SSM parameter makes every node of the class drifted (drift.go isAMIDrifted); Karpenter replaces them within the disruption budgets, outside any change window. The docs advise against @latest in production.",
 		Source:    "A:pkg/cloudprovider/drift.go isAMIDrifted; A docs (nodeclasses.md, \"pin AMIs\")",
-		Bad:       "ami_selector_terms = [{ alias = \"al2023@latest\" }]",
-		Good:      "# new releases show as a plan diff instead of a fleet-wide replacement\nami_selector_terms = [{ alias = \"al2023@latest\" }]\npin_amis           = true",
+		Bad:       `ami_selector_terms { alias = "al2023@latest" }`,
+		Good:      rules.Body("# new releases show as a plan diff instead of a fleet-wide replacement", `pin_amis = true`, `ami_selector_terms { alias = "al2023@latest" }`),
 	})
 )

@@ -180,8 +180,8 @@ func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []s
 	var fs rules.Findings
 	if (required && len(terms) == 0) || len(terms) > 30 {
 		fs = append(fs, rules.New(ruleSelectorCount, p,
-			"%d %s selector terms; the CRD requires %s at most 30. Without them Karpenter cannot launch: select by tags, e.g. [{ tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } }].",
-			len(terms), kind, map[bool]string{true: "at least 1 and", false: ""}[required]))
+			"%d %s selector terms; the CRD requires %s at most 30. Without them Karpenter cannot launch: select by tags, e.g. %s { tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } }.",
+			len(terms), kind, map[bool]string{true: "at least 1 and", false: ""}[required], p))
 	}
 	for i, t := range terms {
 		tp := p.Index(i)
@@ -204,7 +204,7 @@ func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []s
 		}
 		if len(set) == 0 || (len(set) == 1 && set[0] == "owner_id") {
 			fs = append(fs, rules.New(ruleSelectorEmpty, tp,
-				"the %s selector term selects nothing; the API server rejects it (\"expected at least one, got none\"). Select by tags (e.g. { tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } }) or by id.", kind))
+				"the %s selector term selects nothing; the API server rejects it (\"expected at least one, got none\"). Select by tags (e.g. tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } in the block) or by id.", kind))
 		}
 		if t.id != "" {
 			if len(set) > 1 {
@@ -298,7 +298,7 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 	}
 	if familyKnown && family == ami.Custom && c.Bootstrap == nil && !hasUserData && !u.Is(pathUserData) && !u.Is(pathBootstrap) {
 		fs = append(fs, rules.New(ruleCustomNoUserData, pathUserData,
-			"ami_family is Custom and neither user_data nor bootstrap is set. Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and is deleted after the 15-minute registration timeout. Add `bootstrap = { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."))
+			"ami_family is Custom and neither user_data nor bootstrap is set. Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and is deleted after the 15-minute registration timeout. Add `bootstrap { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."))
 	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) {
 		fs = append(fs, userdata.Lint(family, *c.Spec.UserData, kv).Under(pathUserData)...)
