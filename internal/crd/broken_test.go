@@ -84,8 +84,8 @@ func brokenNodeClasses() []broken {
 			s.Kubelet = &manifest.Kubelet{EvictionSoft: map[string]string{"memory.available": "500Mi"}}
 		}, "spec.kubelet", "Invalid",
 			// The rule reads the missing map: the server reports the CEL
-			// evaluation error, then the rule's message (karpenter-reference
-			// §1.3 #46 quotes the message alone).
+			// evaluation error, then the rule's message (the CRD's
+			// x-kubernetes-validations entry has the message alone).
 			"no such key: evictionSoftGracePeriod evaluating rule: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod", "object", "kubelet"),
 		nc("evictionHard bad key", func(s *manifest.EC2NodeClassSpec) {
 			s.Kubelet = &manifest.Kubelet{EvictionHard: map[string]string{"memory.free": "5%"}}
@@ -155,8 +155,8 @@ func brokenNodePools() []broken {
 		np("requirement In without values", req(manifest.Requirement{Key: "kubernetes.io/arch", Operator: "In"}),
 			"spec.template.spec.requirements", "Invalid",
 			// As with evictionSoft: the rule reads the absent values, so the
-			// server prefixes the CEL error (karpenter-reference §6.1 #14
-			// quotes the rule message alone).
+			// server prefixes the CEL error (the CRD's rule has the message
+			// alone).
 			"no such key: values evaluating rule: requirements with operator 'In' must have a value defined", "array", "requirements"),
 		np("requirement Gt with non-integer", req(arch, manifest.Requirement{Key: "karpenter.k8s.aws/instance-cpu", Operator: "Gt", Values: []string{"four"}}),
 			"spec.template.spec.requirements", "Invalid", "type conversion error from 'string' to 'int' evaluating rule: requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value", "array", "requirements"),

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 )
 
 func TestFindingQuotesTheServer(t *testing.T) {
@@ -148,17 +146,10 @@ func TestSkipUnknown(t *testing.T) {
 	}
 }
 
-// The rules guide is generated from the catalogue: the examples must be HCL
-// and differ.
+// The rules guide is generated from the catalogue: the examples are HCL a
+// reader copies, in block syntax and `terraform fmt` layout.
 func TestRuleExamplesAreHCL(t *testing.T) {
-	for _, r := range []*rules.Rule{ruleValidation, ruleUnknownField} {
-		for name, src := range map[string]string{"bad": r.Bad, "good": r.Good} {
-			if _, diags := hclsyntax.ParseConfig([]byte(src), r.ID+"."+name+".tf", hcl.InitialPos); diags.HasErrors() {
-				t.Errorf("%s %s example: %s\n%s", r.ID, name, diags.Error(), src)
-			}
-		}
-		if strings.TrimSpace(r.Bad) == strings.TrimSpace(r.Good) || strings.Contains(r.Bad+r.Good, "{{") {
-			t.Errorf("%s: examples must differ and contain no template delimiters", r.ID)
-		}
+	if n := rulestest.CheckExamples(t, Category); n != 2 {
+		t.Fatalf("%d rules checked, want crd-validation and crd-unknown-field", n)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
-// node is a CRD field that has a Terraform attribute (design §4). The trees
+// node is a CRD field that has a Terraform attribute or block. The trees
 // list only fields the resources expose: a CRD path leaving a tree maps to its
 // nearest ancestor inside it, so an error on a field the resource does not
 // expose still lands on the enclosing attribute (or the whole resource).

@@ -22,18 +22,21 @@ var (
 		Behaviour: "The rendered EC2NodeClass or NodePool breaks a rule of Karpenter's CRD: an OpenAPI type, pattern, enum or limit, or an x-kubernetes-validations (CEL) rule. `kubectl apply` (or any GitOps tool) fails with `The EC2NodeClass \"x\" is invalid: <field>: <message>`; nothing is stored and the cluster keeps the previous version. The diagnostic quotes the API server's message verbatim. Transition rules (oldSelf) are not evaluated, as on a create.",
 		Source:    source,
 		Bad: `resource "karpenter_ec2nodeclass" "x" {
-  name                          = "default"
-  role                          = "KarpenterNodeRole"
-  ami_selector_terms            = [{ alias = "al2023@latest" }, { id = "ami-0123456789abcdef0" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "my-cluster" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "my-cluster" } }]
+  name = "default"
+  role = "KarpenterNodeRole"
+
+  ami_selector_terms { alias = "al2023@latest" }
+  ami_selector_terms { id = "ami-0123456789abcdef0" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "my-cluster" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "my-cluster" } }
 }`,
 		Good: `resource "karpenter_ec2nodeclass" "x" {
-  name                          = "default"
-  role                          = "KarpenterNodeRole"
-  ami_selector_terms            = [{ alias = "al2023@latest" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "my-cluster" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "my-cluster" } }]
+  name = "default"
+  role = "KarpenterNodeRole"
+
+  ami_selector_terms { alias = "al2023@latest" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "my-cluster" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "my-cluster" } }
 }`,
 	})
 	ruleUnknownField = rules.Register(rules.Rule{
@@ -43,18 +46,24 @@ var (
 		Source:    source + "; k8s.io/apiextensions-apiserver pkg/apiserver/schema/pruning PruneWithOptions",
 		Bad: `# a provider build whose renderer still wrote the v1beta1 spec.template.spec.kubelet
 resource "karpenter_nodepool" "x" {
-  name         = "default"
-  node_class   = { name = "default" }
-  requirements = [{ key = "kubernetes.io/arch", operator = "In", values = ["arm64"] }]
+  name       = "default"
+  node_class = { name = "default" }
+
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
 }`,
 		Good: `# kubelet settings belong to the EC2NodeClass since Karpenter v1
 resource "karpenter_ec2nodeclass" "x" {
-  name                          = "default"
-  role                          = "KarpenterNodeRole"
-  ami_selector_terms            = [{ alias = "al2023@latest" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "my-cluster" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "my-cluster" } }]
-  kubelet                       = { max_pods = 110 }
+  name = "default"
+  role = "KarpenterNodeRole"
+
+  ami_selector_terms { alias = "al2023@latest" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "my-cluster" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "my-cluster" } }
+  kubelet { max_pods = 110 }
 }`,
 	})
 )
