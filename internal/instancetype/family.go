@@ -49,7 +49,7 @@ func (f Family) HasGPU() bool { return f.GPUManufacturer != "" }
 // instance-accelerator-* labels (Neuron or another inference accelerator).
 func (f Family) HasAcceleratorLabels() bool { return f.AcceleratorManufacturer != "" }
 
-// The naming rule (karpenter-reference §7.2): category letters, generation
+// The naming rule of EC2 instance families: category letters, generation
 // digits, attribute suffix. A family is arm64 iff it is a1 or its attribute
 // suffix contains "g" (Graviton; also Grace in p6e-gb200). Verified against
 // every family of Karpenter's generated tables; the test re-checks it.

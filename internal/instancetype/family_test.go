@@ -41,7 +41,7 @@ func readCSV(t *testing.T, name string) []map[string]string {
 
 // Families known offline that the reference snapshot lacks, and why.
 var notInReference = map[string]string{
-	"p6e-gb200": "UltraServer capacity blocks only; named in karpenter-reference §7.2",
+	"p6e-gb200": "UltraServer capacity blocks only (Grace + B200)",
 }
 
 // Every family of the reference table must be known, and the facts the

@@ -18,7 +18,7 @@ type Karpenter struct {
 	Patch int
 }
 
-// Supported Karpenter minors (design §1: 1.0 to 1.14).
+// Supported Karpenter minors: the v1 API releases, 1.0 to 1.14.
 const (
 	MinKarpenterMinor = 0
 	MaxKarpenterMinor = 14
@@ -90,8 +90,9 @@ func (v Kubernetes) AtLeast(minor int) bool { return v.Minor >= minor }
 
 func (v Kubernetes) String() string { return fmt.Sprintf("1.%d", v.Minor) }
 
-// Karpenter v1.14 supports Kubernetes 1.26 to 1.36 (karpenter-reference §2.1,
-// pkg/providers/version MinK8sVersion/MaxK8sVersion); outside it logs
+// Karpenter v1.14 supports Kubernetes 1.26 to 1.36
+// (aws/karpenter-provider-aws pkg/providers/version/version.go
+// MinK8sVersion/MaxK8sVersion); outside it logs
 // "karpenter is not compatible with kubernetes version".
 const (
 	MinKubernetesMinor = 26
