@@ -40,6 +40,13 @@ func bootstrapClass(items ...string) string {
 	return classWith(`ami_family = "Custom"`, rules.Block("bootstrap", items...))
 }
 
+// The cluster facts of the nodeadm examples.
+const (
+	eksEndpoint = `api_server_endpoint = data.aws_eks_cluster.this.endpoint`
+	eksCA       = `certificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data`
+	eksCIDR     = `service_cidr = "172.20.0.0/16"`
+)
+
 // teamTaint is the taint the examples move out of userData.
 var teamTaint = []string{`key = "team"`, `value = "a"`, `effect = "NoSchedule"`}
 
@@ -287,16 +294,16 @@ var (
 		Title:     "certificate authority is not base64",
 		Behaviour: "Karpenter base64-decodes the CA bundle for AL2023 and fails with `decoding CABundle`; bootstrap.sh pipes it through `base64 -d` and writes a broken ca.crt.",
 		Source:    "Karpenter bootstrap/nodeadm.go getNodeConfigYAML; bootstrap.sh",
-		Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `certificate_authority = "-----BEGIN CERTIFICATE-----..."`),
-		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `certificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data`),
+		Bad:       "# certificate_authority cut short when copied\n" + bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, `certificate_authority = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tC"`, eksCIDR),
+		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
 	})
 	ruleCIDRMissing = rules.Register(rules.Rule{
 		ID: "cluster-cidr-missing", Severity: rules.Error, Category: category,
 		Title:     "NodeConfig needs the cluster service CIDR",
 		Behaviour: "Karpenter cannot render AL2023 userData without spec.cluster.cidr (`resolving cluster CIDR`, NodeClassNotReady); nodeadm also requires it to derive the cluster DNS address.",
 		Source:    "Karpenter bootstrap/nodeadm.go getNodeConfigYAML",
-		Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`),
-		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `service_cidr = "172.20.0.0/16"`),
+		Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA),
+		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
 	})
 	ruleExtraArgInvalid = rules.Register(rules.Rule{
 		ID: "bootstrap-kubelet-arg-invalid", Severity: rules.Error, Category: category,
@@ -329,6 +336,6 @@ var ruleInputMissing = rules.Register(rules.Rule{
 	Title:     "cluster fact the bootstrap format requires is missing",
 	Behaviour: "Without the cluster name the node cannot build its kubeconfig; nodeadm rejects a NodeConfig without name, apiServerEndpoint or certificateAuthority (`nodeadm init` fails validation) and Bottlerocket without cluster-name, api-server and cluster-certificate never joins.",
 	Source:    "amazon-eks-ami nodeadm api validation; Bottlerocket settings.kubernetes",
-	Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `service_cidr = "172.20.0.0/16"`),
-	Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, `api_server_endpoint = data.aws_eks_cluster.this.endpoint`, `certificate_authority = data.aws_eks_cluster.this.certificate_authority[0].data`, `service_cidr = "172.20.0.0/16"`),
+	Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksCIDR),
+	Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
 })
