@@ -96,25 +96,20 @@ func decodeBootstrap(t *testing.T, src string) (Bootstrap, bool) {
 		return v
 	}
 	var b Bootstrap
+	strs := map[string]*string{
+		"cluster_name": &b.ClusterName, "api_server_endpoint": &b.APIServerEndpoint, "certificate_authority": &b.CertificateAuthority,
+		"service_cidr": &b.ServiceCIDR, "cluster_dns": &b.ClusterDNS,
+		"pre_bootstrap_script": &b.PreBootstrapScript, "post_bootstrap_script": &b.PostBootstrapScript,
+	}
 	for name, a := range blk.Body.Attributes {
 		v := value(a.Expr)
+		if p, ok := strs[name]; ok {
+			*p = v.AsString()
+			continue
+		}
 		switch name {
 		case "format":
 			b.Format = BootstrapFormat(v.AsString())
-		case "cluster_name":
-			b.ClusterName = v.AsString()
-		case "api_server_endpoint":
-			b.APIServerEndpoint = v.AsString()
-		case "certificate_authority":
-			b.CertificateAuthority = v.AsString()
-		case "service_cidr":
-			b.ServiceCIDR = v.AsString()
-		case "cluster_dns":
-			b.ClusterDNS = v.AsString()
-		case "pre_bootstrap_script":
-			b.PreBootstrapScript = v.AsString()
-		case "post_bootstrap_script":
-			b.PostBootstrapScript = v.AsString()
 		case "node_labels":
 			b.NodeLabels = map[string]string{}
 			for it := v.ElementIterator(); it.Next(); {
@@ -135,18 +130,13 @@ func decodeBootstrap(t *testing.T, src string) (Bootstrap, bool) {
 			t.Fatalf("example uses a %s block in bootstrap, which the decoder does not know", tb.Type)
 		}
 		var tt taints.Taint
+		fields := map[string]*string{"key": &tt.Key, "value": &tt.Value, "effect": &tt.Effect}
 		for name, a := range tb.Body.Attributes {
-			s := value(a.Expr).AsString()
-			switch name {
-			case "key":
-				tt.Key = s
-			case "value":
-				tt.Value = s
-			case "effect":
-				tt.Effect = s
-			default:
+			p, ok := fields[name]
+			if !ok {
 				t.Fatalf("example uses register_with_taints.%s", name)
 			}
+			*p = value(a.Expr).AsString()
 		}
 		b.RegisterWithTaints = append(b.RegisterWithTaints, tt)
 	}
