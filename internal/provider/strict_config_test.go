@@ -1,0 +1,293 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// Configuration objects are blocks so that Terraform itself rejects a key
+// the object does not declare, at its line; nested-attribute objects drop
+// such keys silently (hashicorp/terraform#33570). Every object of both
+// resources and the data sources is tried with a misspelled key, a
+// camelCase spelling (what YAML users write) and a key that belongs
+// elsewhere.
+
+// strictObject is one configuration object: where it sits and a valid
+// instance of it, with %s where the mistaken line goes.
+type strictObject struct {
+	name     string // the object, as a path
+	owner    string // "class", "pool", or the data source type
+	template string // lines inside the resource or data block
+	mistakes []strictMistake
+}
+
+type strictMistake struct {
+	kind    string // misspelled, camelCase or misplaced
+	key     string
+	suggest string // the did-you-mean Terraform must print (it never suggests an argument the block already sets); empty: none asserted
+}
+
+func misspelled(key, suggest string) strictMistake { return strictMistake{"misspelled", key, suggest} }
+func camelCase(key, suggest string) strictMistake  { return strictMistake{"camelCase", key, suggest} }
+func misplaced(key string) strictMistake           { return strictMistake{"misplaced", key, ""} }
+
+func strictObjects() []strictObject {
+	taint := func(kind string) string {
+		return "  " + kind + " {\n    key    = \"example.com/gpu\"\n    effect = \"NoSchedule\"\n    %s\n  }\n"
+	}
+	return []strictObject{
+		{"ami_selector_terms", "class", "  ami_selector_terms {\n    alias = \"al2023@v20251209\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("owners", "owner"), camelCase("ssmParameter", "ssm_parameter"), misplaced("ami_family")}},
+		// Subnet and security group terms have only one-word fields: the
+		// camelCase keys are the EC2 API's names for them.
+		{"subnet_selector_terms", "class", "  subnet_selector_terms {\n    tags = { \"karpenter.sh/discovery\" = \"demo\" }\n    %s\n  }\n",
+			[]strictMistake{misspelled("idd", "id"), camelCase("subnetId", ""), misplaced("name")}},
+		{"security_group_selector_terms", "class", "  security_group_selector_terms {\n    tags = { \"karpenter.sh/discovery\" = \"demo\" }\n    %s\n  }\n",
+			[]strictMistake{misspelled("nmae", "name"), camelCase("groupId", ""), misplaced("owner")}},
+		{"capacity_reservation_selector_terms", "class", "  capacity_reservation_selector_terms {\n    tags = { team = \"ml\" }\n    %s\n  }\n",
+			[]strictMistake{misspelled("instance_match_criterion", "instance_match_criteria"), camelCase("ownerId", "owner_id"), misplaced("name")}},
+		{"kubelet", "class", "  kubelet {\n    max_pods = 110\n    %s\n  }\n",
+			[]strictMistake{misspelled("pods_per_cor", "pods_per_core"), camelCase("evictionHard", "eviction_hard"), misplaced("kubelet_extra_args")}},
+		{"block_device_mappings", "class", "  block_device_mappings {\n    device_name = \"/dev/xvda\"\n    %s\n    ebs { volume_size = \"30Gi\" }\n  }\n",
+			[]strictMistake{misspelled("root_volumes", "root_volume"), camelCase("rootVolume", "root_volume"), misplaced("volume_size")}},
+		{"block_device_mappings.ebs", "class", "  block_device_mappings {\n    device_name = \"/dev/xvda\"\n    ebs {\n      volume_size = \"30Gi\"\n      %s\n    }\n  }\n",
+			[]strictMistake{misspelled("volume_tpye", "volume_type"), camelCase("snapshotId", "snapshot_id"), misplaced("device_name")}},
+		{"metadata_options", "class", "  metadata_options {\n    http_tokens = \"required\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("http_endpont", "http_endpoint"), camelCase("httpEndpoint", "http_endpoint"), misplaced("associate_public_ip_address")}},
+		{"bootstrap", "class", "  bootstrap {\n    format = \"nodeadm\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("pre_bootstrap_scripts", "pre_bootstrap_script"), camelCase("nodeLabels", "node_labels"), misplaced("max_pods")}},
+		// Taints have only one-word fields: the camelCase key is the field
+		// of a Kubernetes Taint the provider does not take.
+		{"bootstrap.register_with_taints", "class", "  bootstrap {\n    format = \"nodeadm\"\n    register_with_taints {\n      key    = \"example.com/gpu\"\n      effect = \"NoSchedule\"\n      %s\n    }\n  }\n",
+			[]strictMistake{misspelled("vaule", "value"), camelCase("timeAdded", ""), misplaced("operator")}},
+		// Kubernetes object metadata has only one-word fields here: the
+		// camelCase key is an ObjectMeta field the provider does not take.
+		{"metadata", "class", "  metadata {\n    labels = { team = \"ml\" }\n    %s\n  }\n",
+			[]strictMistake{misspelled("annotation", "annotations"), camelCase("ownerReferences", ""), misplaced("name")}},
+		{"metadata", "pool", "  metadata {\n    annotations = { \"kubernetes.io/description\" = \"general\" }\n    %s\n  }\n",
+			[]strictMistake{misspelled("label", "labels"), camelCase("generateName", ""), misplaced("namespace")}},
+		{"requirements", "pool", "  requirements {\n    key      = \"karpenter.k8s.aws/instance-family\"\n    operator = \"In\"\n    values   = [\"m5\"]\n    %s\n  }\n",
+			[]strictMistake{misspelled("minvalues", "min_values"), camelCase("minValues", "min_values"), misplaced("effect")}},
+		{"taints", "pool", taint("taints"),
+			[]strictMistake{misspelled("vaule", "value"), camelCase("timeAdded", ""), misplaced("operator")}},
+		{"startup_taints", "pool", taint("startup_taints"),
+			[]strictMistake{misspelled("valeu", "value"), camelCase("timeAdded", ""), misplaced("values")}},
+		{"disruption", "pool", "  disruption {\n    consolidate_after = \"1m\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("consolidation_polcy", "consolidation_policy"), camelCase("consolidationPolicy", "consolidation_policy"),
+				misplaced("expire_after"), camelCase("expireAfter", "")}},
+		// Budgets have only one-word fields: the camelCase key is their
+		// parent's, written one level too deep.
+		{"disruption.budgets", "pool", "  disruption {\n    consolidate_after = \"1m\"\n    budgets {\n      nodes = \"10%%\"\n      %s\n    }\n  }\n",
+			[]strictMistake{misspelled("reason", "reasons"), camelCase("consolidateAfter", ""), misplaced("consolidation_policy")}},
+		{"ami_selector_terms", "karpenter_amis", "  ami_selector_terms {\n    alias = \"al2023@v20251209\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("owners", "owner"), camelCase("ssmParameter", "ssm_parameter"), misplaced("kubernetes_version")}},
+		{"ami_selector_terms", "karpenter_ami", "  ami_selector_terms {\n    tags = { \"karpenter.sh/discovery\" = \"demo\" }\n    %s\n  }\n",
+			[]strictMistake{misspelled("aliass", "alias"), camelCase("ssmParameter", "ssm_parameter"), misplaced("instance_type")}},
+		{"requirements", "karpenter_instance_types", "  requirements {\n    key      = \"karpenter.k8s.aws/instance-family\"\n    operator = \"In\"\n    values   = [\"m5\"]\n    %s\n  }\n",
+			[]strictMistake{misspelled("min_value", "min_values"), camelCase("minValues", "min_values"), misplaced("instance_types")}},
+	}
+}
+
+// strictConfig is a configuration holding object o with line in place of
+// its %s, and the line number of that line. It starts with a terraform
+// block so that plugin-testing writes it unchanged (it prepends its own
+// otherwise) and the number is the one Terraform reports.
+func strictConfig(o strictObject, line string) (string, int, string) {
+	var header, fixed string
+	switch o.owner {
+	case "class":
+		header = `resource "karpenter_ec2nodeclass" "x"`
+		fixed = "  name = \"x\"\n  role = \"KarpenterNodeRole-demo\"\n"
+		for _, def := range []struct{ name, hcl string }{
+			{"ami_selector_terms", `  ami_selector_terms { alias = "al2023@v20251209" }`},
+			{"subnet_selector_terms", `  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }`},
+			{"security_group_selector_terms", `  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }`},
+		} {
+			if def.name != o.name {
+				fixed += def.hcl + "\n"
+			}
+		}
+	case "pool":
+		header = `resource "karpenter_nodepool" "x"`
+		fixed = "  name       = \"x\"\n  node_class = { name = \"shared\" }\n"
+	case "karpenter_ami":
+		header = `data "karpenter_ami" "x"`
+		fixed = "  instance_type = \"m5.large\"\n"
+	default:
+		header = `data "` + o.owner + `" "x"`
+	}
+	const marker = "\x00"
+	body := fmt.Sprintf(o.template, marker)
+	cfg := "terraform {}\n\nprovider \"karpenter\" {}\n\n" + header + " {\n" + fixed + body + "}\n"
+	before, _, _ := strings.Cut(cfg, marker)
+	return strings.Replace(cfg, marker, line, 1), strings.Count(before, "\n") + 1, header
+}
+
+// unsupportedArgument matches Terraform's error for key at line n of the
+// test configuration, in the block named by header.
+func unsupportedArgument(header string, n int, key, suggest string) *regexp.Regexp {
+	words := func(s string) string { return strings.Join(strings.Fields(regexp.QuoteMeta(s)), `\s+`) }
+	re := `(?s)Error: Unsupported argument\s+on terraform_plugin_test\.tf line ` + strconv.Itoa(n) + `, in ` + regexp.QuoteMeta(header) + `:\s+` +
+		strconv.Itoa(n) + `:\s+` + regexp.QuoteMeta(key) + `\s*=.*?` + words(fmt.Sprintf(`An argument named %q is not expected here.`, key))
+	if suggest != "" {
+		re += `\s+` + words(fmt.Sprintf(`Did you mean %q?`, suggest))
+	}
+	return regexp.MustCompile(re)
+}
+
+func TestAccStrictConfigurationObjects(t *testing.T) {
+	withoutAWS(t)
+	seen := map[string]bool{}
+	for _, o := range strictObjects() {
+		seen[o.owner+"."+o.name] = true
+		for _, m := range o.mistakes {
+			t.Run(o.owner+"/"+o.name+"/"+m.kind+"/"+m.key, func(t *testing.T) {
+				cfg, line, header := strictConfig(o, m.key+" = \"x\"")
+				resource.UnitTest(t, resource.TestCase{
+					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+					Steps: []resource.TestStep{{
+						Config: cfg, PlanOnly: true,
+						ExpectError: unsupportedArgument(header, line, m.key, m.suggest),
+					}},
+				})
+			})
+		}
+	}
+	// Every block of every schema is tried: a new block needs its cases.
+	for owner, blocks := range schemaBlocks(t) {
+		for _, b := range blocks {
+			if !seen[owner+"."+b] {
+				t.Errorf("no strict-configuration cases for %s block %s", owner, b)
+			}
+		}
+	}
+}
+
+// schemaBlocks lists the blocks of every resource and data source, nested
+// ones as parent.child, by the owner names of strictObjects.
+func schemaBlocks(t *testing.T) map[string][]string {
+	t.Helper()
+	resp, err := providerserver.NewProtocol6(New("test")())().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	var walk func(owner, prefix string, b *tfprotov6.SchemaBlock)
+	walk = func(owner, prefix string, b *tfprotov6.SchemaBlock) {
+		for _, nb := range b.BlockTypes {
+			out[owner] = append(out[owner], prefix+nb.TypeName)
+			walk(owner, prefix+nb.TypeName+".", nb.Block)
+		}
+	}
+	owners := map[string]string{"karpenter_ec2nodeclass": "class", "karpenter_nodepool": "pool"}
+	for name, s := range resp.ResourceSchemas {
+		walk(owners[name], "", s.Block)
+	}
+	for name, s := range resp.DataSourceSchemas {
+		walk(name, "", s.Block)
+	}
+	if len(out["class"]) == 0 || len(out["pool"]) == 0 {
+		t.Fatalf("no blocks found: %v", out)
+	}
+	return out
+}
+
+// The valid template of every object passes validation, so the failures
+// above come from the mistaken key alone.
+func TestAccStrictConfigurationTemplatesAreValid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	withoutAWS(t)
+	for _, o := range strictObjects() {
+		t.Run(o.owner+"/"+o.name, func(t *testing.T) {
+			cfg, _, _ := strictConfig(o, "")
+			diags := terraformDiagnostics(t, cfg, "validate", "-json")
+			for _, d := range diags {
+				if strings.HasPrefix(d.Summary, "Unsupported") || strings.HasPrefix(d.Summary, "Missing") {
+					t.Errorf("%s: %s: %s", o.name, d.Summary, d.Detail)
+				}
+			}
+		})
+	}
+}
+
+// A module builds requirements from a variable with a dynamic block: the
+// manifest is the one the literal blocks render.
+func TestAccDynamicRequirementsRenderAsLiteralBlocks(t *testing.T) {
+	withoutAWS(t)
+	cfg := `
+provider "karpenter" {}
+
+variable "requirements" {
+  type = list(object({
+    key        = string
+    operator   = string
+    values     = optional(list(string))
+    min_values = optional(number)
+  }))
+  default = [
+    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m5", "c5", "r5"], min_values = 2 },
+    { key = "karpenter.sh/capacity-type", operator = "In", values = ["spot", "on-demand"] },
+    { key = "karpenter.k8s.aws/instance-gpu-count", operator = "DoesNotExist" },
+  ]
+}
+
+resource "karpenter_nodepool" "dynamic" {
+  name       = "general"
+  node_class = { name = "shared" }
+  dynamic "requirements" {
+    for_each = var.requirements
+    content {
+      key        = requirements.value.key
+      operator   = requirements.value.operator
+      values     = requirements.value.values
+      min_values = requirements.value.min_values
+    }
+  }
+}
+
+resource "karpenter_nodepool" "literal" {
+  name       = "general"
+  node_class = { name = "shared" }
+  requirements {
+    key        = "karpenter.k8s.aws/instance-family"
+    operator   = "In"
+    values     = ["m5", "c5", "r5"]
+    min_values = 2
+  }
+  requirements {
+    key      = "karpenter.sh/capacity-type"
+    operator = "In"
+    values   = ["spot", "on-demand"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-gpu-count"
+    operator = "DoesNotExist"
+  }
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.CompareValuePairs("karpenter_nodepool.dynamic", tfjsonpath.New("manifest"), "karpenter_nodepool.literal", tfjsonpath.New("manifest"), compare.ValuesSame()),
+				statecheck.ExpectKnownValue("karpenter_nodepool.dynamic", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(
+					`(?s)requirements:\n.*key: karpenter.k8s.aws/instance-family\n *minValues: 2\n.*key: karpenter.sh/capacity-type\n.*key: karpenter.k8s.aws/instance-gpu-count\n *operator: DoesNotExist\n`))),
+			},
+		}},
+	})
+}
