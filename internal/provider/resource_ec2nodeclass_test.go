@@ -184,11 +184,17 @@ resource "karpenter_ec2nodeclass" "x" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("user_data"), knownvalue.StringRegexp(regexp.MustCompile(`kind: NodeConfig`))),
 			},
-		}, {
-			// The other way round: a literal user_data with a bootstrap known
-			// only at apply (a dynamic block over an unknown collection) is
-			// planned as written, and the conflict is the error once bootstrap
-			// is known (not "Provider produced invalid plan").
+		}},
+	})
+	// The other way round: a literal user_data next to a bootstrap block
+	// whose arguments are known only at apply. A block is either written or
+	// not: HCL gives even a dynamic bootstrap over an unknown collection as
+	// a present block with unknown arguments, so the conflict is certain and
+	// validate reports it. (Plan-only: a failed validate leaves nothing to
+	// destroy.)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
 			Config: prov + fmt.Sprintf(`
 resource "terraform_data" "bootstrap" { input = ["nodeadm"] }
 resource "karpenter_ec2nodeclass" "x" {
@@ -201,6 +207,7 @@ resource "karpenter_ec2nodeclass" "x" {
     content { format = bootstrap.value }
   }`+strings.Replace(sel, "al2023@v20251209", "al2@v20251209", 1)+`
 }`, customUserData),
+			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`would be replaced`),
 		}},
 	})
