@@ -177,10 +177,53 @@ func checkDiags(t *testing.T, ds []*tfprotov6.Diagnostic) bool {
 
 // checkPlanKeepsConfig applies Terraform's plan validity rule
 // (objchange.AssertPlanValid): a configured value is planned as written, an
-// unconfigured non-computed one stays null, nested attributes recursively.
+// unconfigured non-computed one stays null, nested attributes and blocks
+// recursively.
 func checkPlanKeepsConfig(t *testing.T, b *tfprotov6.SchemaBlock, cfg, planned tftypes.Value) {
 	t.Helper()
-	checkObject(t, b.Attributes, cfg, planned, "")
+	checkBlock(t, b, cfg, planned, "")
+}
+
+// checkBlock checks a block's attributes and, as Terraform does, its nested
+// blocks: the same number of blocks, each kept as configured.
+func checkBlock(t *testing.T, b *tfprotov6.SchemaBlock, cfg, planned tftypes.Value, at string) {
+	t.Helper()
+	checkObject(t, b.Attributes, cfg, planned, at)
+	if cfg.IsNull() || !cfg.IsKnown() {
+		return
+	}
+	var c, p map[string]tftypes.Value
+	_ = cfg.As(&c)
+	_ = planned.As(&p)
+	for _, nb := range b.BlockTypes {
+		cv, pv, bat := c[nb.TypeName], p[nb.TypeName], at+"."+nb.TypeName
+		switch {
+		case !cv.IsKnown():
+			if pv.IsKnown() {
+				t.Fatalf("%s: configured unknown, planned %v", bat, pv)
+			}
+			continue
+		case nb.Nesting != tfprotov6.SchemaNestedBlockNestingModeList && nb.Nesting != tfprotov6.SchemaNestedBlockNestingModeSet:
+			checkBlock(t, nb.Block, cv, pv, bat)
+			continue
+		}
+		checkElements(t, cv, pv, bat, "blocks", func(c, p tftypes.Value, at string) { checkBlock(t, nb.Block, c, p, at) })
+	}
+}
+
+// checkElements checks a configured list element by element against the
+// planned one, which must have as many.
+func checkElements(t *testing.T, cfg, planned tftypes.Value, at, what string, check func(c, p tftypes.Value, at string)) {
+	t.Helper()
+	var c, p []tftypes.Value
+	_ = cfg.As(&c)
+	_ = planned.As(&p)
+	if len(c) != len(p) {
+		t.Fatalf("%s: %d %s configured, %d planned", at, len(c), what, len(p))
+	}
+	for i := range c {
+		check(c[i], p[i], fmt.Sprintf("%s[%d]", at, i))
+	}
 }
 
 func checkObject(t *testing.T, attrs []*tfprotov6.SchemaAttribute, cfg, planned tftypes.Value, at string) {
@@ -235,15 +278,7 @@ func checkAttr(t *testing.T, a *tfprotov6.SchemaAttribute, cfg, planned tftypes.
 	case tfprotov6.SchemaObjectNestingModeSingle:
 		checkObject(t, a.NestedType.Attributes, cfg, planned, at)
 	case tfprotov6.SchemaObjectNestingModeList:
-		var c, p []tftypes.Value
-		_ = cfg.As(&c)
-		_ = planned.As(&p)
-		if len(c) != len(p) {
-			t.Fatalf("%s: %d elements configured, %d planned", at, len(c), len(p))
-		}
-		for i := range c {
-			checkObject(t, a.NestedType.Attributes, c[i], p[i], fmt.Sprintf("%s[%d]", at, i))
-		}
+		checkElements(t, cfg, planned, at, "elements", func(c, p tftypes.Value, at string) { checkObject(t, a.NestedType.Attributes, c, p, at) })
 	case tfprotov6.SchemaObjectNestingModeMap:
 		var c, p map[string]tftypes.Value
 		_ = cfg.As(&c)
@@ -315,18 +350,33 @@ func (g *valueGen) block(b *tfprotov6.SchemaBlock) tftypes.Value {
 		c[a.Name] = g.attr(a)
 	}
 	for _, nb := range b.BlockTypes {
-		// Blocks: the provider's resources use none today; generate empty
-		// ones of the right shape so a future block does not break the
-		// target.
-		typ := nb.ValueType()
-		switch nb.Nesting {
-		case tfprotov6.SchemaNestedBlockNestingModeList, tfprotov6.SchemaNestedBlockNestingModeSet:
-			c[nb.TypeName] = tftypes.NewValue(typ, []tftypes.Value{})
-		default:
-			c[nb.TypeName] = tftypes.NewValue(typ, nil)
-		}
+		c[nb.TypeName] = g.nestedBlock(nb)
 	}
 	return tftypes.NewValue(b.ValueType(), c)
+}
+
+// nestedBlock is what Terraform sends for a block type: for a list, the
+// blocks written (an empty list for none); for a single block, null when it
+// is absent; unknown when a dynamic block iterates over an unknown value.
+func (g *valueGen) nestedBlock(nb *tfprotov6.SchemaNestedBlock) tftypes.Value {
+	typ := nb.ValueType()
+	c := g.intn(16)
+	if c == 15 {
+		return tftypes.NewValue(typ, tftypes.UnknownValue)
+	}
+	switch nb.Nesting {
+	case tfprotov6.SchemaNestedBlockNestingModeList, tfprotov6.SchemaNestedBlockNestingModeSet:
+		es := []tftypes.Value{}
+		for range c % 4 {
+			es = append(es, g.block(nb.Block))
+		}
+		return tftypes.NewValue(typ, es)
+	default:
+		if c < 6 {
+			return tftypes.NewValue(typ, nil)
+		}
+		return g.block(nb.Block)
+	}
 }
 
 func (g *valueGen) attr(a *tfprotov6.SchemaAttribute) tftypes.Value {
@@ -397,6 +447,9 @@ func (g *valueGen) mutate(base tftypes.Value, b *tfprotov6.SchemaBlock) tftypes.
 		}
 		target := paths[g.intn(len(paths))]
 		choice := g.intn(8)
+		if blockElement(b, target) && choice < 2 {
+			choice += 2 // a block written in HCL is never null or unknown, only the whole list of them
+		}
 		v, _ = tftypes.Transform(v, func(p *tftypes.AttributePath, old tftypes.Value) (tftypes.Value, error) {
 			if !p.Equal(target) {
 				return old, nil
@@ -411,6 +464,35 @@ func (g *valueGen) mutate(base tftypes.Value, b *tfprotov6.SchemaBlock) tftypes.
 		})
 	}
 	return v
+}
+
+// blockElement reports whether p is one element of a list of blocks.
+func blockElement(b *tfprotov6.SchemaBlock, p *tftypes.AttributePath) bool {
+	steps := p.Steps()
+	for len(steps) >= 2 {
+		name, ok := steps[0].(tftypes.AttributeName)
+		if !ok {
+			return false
+		}
+		var nb *tfprotov6.SchemaNestedBlock
+		for _, candidate := range b.BlockTypes {
+			if candidate.TypeName == string(name) {
+				nb = candidate
+			}
+		}
+		switch {
+		case nb == nil:
+			return false // an attribute: nothing below it is a block
+		case nb.Nesting != tfprotov6.SchemaNestedBlockNestingModeList && nb.Nesting != tfprotov6.SchemaNestedBlockNestingModeSet:
+			steps = steps[1:]
+		case len(steps) == 2:
+			return true
+		default:
+			steps = steps[2:]
+		}
+		b = nb.Block
+	}
+	return false
 }
 
 // computedOnly reports whether p is in an attribute the configuration
