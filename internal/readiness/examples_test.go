@@ -15,6 +15,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 )
 
 // example is what the docs examples configure, decoded from their HCL.
@@ -190,6 +191,8 @@ func TestRuleExamples(t *testing.T) {
 	if n != 14 {
 		t.Errorf("%d readiness rules, want 14", n)
 	}
+	// terraform fmt layout, blocks for configuration objects.
+	rulestest.CheckExamples(t, Category)
 }
 
 // TestDemoClass: the class most examples use resolves as Karpenter would

@@ -18,6 +18,13 @@ const (
 
 func class(body string) string { return classHead + roleLine + amiBlock + body + "}" }
 
+// profileClass is the class with instance_profile instead of role (aligned
+// as terraform fmt aligns it).
+func profileClass(profile string) string {
+	return "resource \"karpenter_ec2nodeclass\" \"default\" {\n  name             = \"default\"\n" +
+		"  instance_profile = \"" + profile + "\"\n" + amiBlock + demoNet + "}"
+}
+
 func subnetTerm(attr string) string { return "  subnet_selector_terms {\n    " + attr + "\n  }\n" }
 
 func groupTerm(attr string) string {
@@ -111,16 +118,16 @@ var (
 		Title:     "the instance profile does not exist",
 		Behaviour: "Karpenter takes `instanceProfile` as it is (InstanceProfileReady is True without asking IAM), so the mistake shows at launch: EC2 rejects the launch template's IamInstanceProfile (\"Value (…) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name\") and no node starts.",
 		Source:    "A:pkg/controllers/nodeclass/instanceprofile.go Reconcile (spec.instanceProfile branch), A:pkg/providers/launchtemplate",
-		Bad:       classHead + "  instance_profile = \"KarpenterNodeInstanceProfile-prod\"\n" + amiBlock + demoNet + "}",
-		Good:      classHead + "  instance_profile = \"KarpenterNodeInstanceProfile-demo\"\n" + amiBlock + demoNet + "}",
+		Bad:       profileClass("KarpenterNodeInstanceProfile-prod"),
+		Good:      profileClass("KarpenterNodeInstanceProfile-demo"),
 	})
 	ruleProfileWithoutRole = rules.Register(rules.Rule{
 		ID: "instance-profile-without-role", Severity: rules.Warning, Category: Category,
 		Title:     "the instance profile holds no role",
 		Behaviour: "Nodes launched with an instance profile without a role get no AWS credentials: the kubelet cannot authenticate to the cluster (EKS maps the node role, through an access entry or aws-auth), so the nodes never register and Karpenter replaces them after its registration timeout.",
 		Source:    "A:pkg/controllers/nodeclass/instanceprofile.go (spec.instanceProfile is not inspected); EKS node IAM role documentation",
-		Bad:       classHead + "  instance_profile = \"KarpenterNodeInstanceProfile-empty\"\n" + amiBlock + demoNet + "}",
-		Good:      classHead + "  instance_profile = \"KarpenterNodeInstanceProfile-demo\"\n" + amiBlock + demoNet + "}",
+		Bad:       profileClass("KarpenterNodeInstanceProfile-empty"),
+		Good:      profileClass("KarpenterNodeInstanceProfile-demo"),
 	})
 	ruleFewAddresses = rules.Register(rules.Rule{
 		ID: "subnet-free-addresses-low", Severity: rules.Warning, Category: Category,
