@@ -1,0 +1,213 @@
+// Package drift predicts Karpenter's drift hashes for the project's manifest
+// model and says what a change to an EC2NodeClass or NodePool does to running
+// nodes. Karpenter stamps karpenter.k8s.aws/ec2nodeclass-hash and
+// karpenter.sh/nodepool-hash on the class, the pool and every NodeClaim they
+// launch; when the class's or pool's hash no longer equals a NodeClaim's (at
+// the same hash version), the NodeClaim is Drifted and replaced, paced by the
+// pool's disruption budgets.
+package drift
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mitchellh/hashstructure/v2"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift/internal/shape"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Annotation keys Karpenter writes the hashes under.
+const (
+	EC2NodeClassHashAnnotation        = "karpenter.k8s.aws/ec2nodeclass-hash"
+	EC2NodeClassHashVersionAnnotation = "karpenter.k8s.aws/ec2nodeclass-hash-version"
+	NodePoolHashAnnotation            = "karpenter.sh/nodepool-hash"
+	NodePoolHashVersionAnnotation     = "karpenter.sh/nodepool-hash-version"
+)
+
+// EC2NodeClassHashVersion is the karpenter.k8s.aws/ec2nodeclass-hash-version a
+// Karpenter release writes. v3 (1.0) tagged spec.kubelet hash:"ignore"; v4
+// (1.1, commit bbff05cc7 "Drop conversion webhooks") hashes it; v5 (1.12, PR
+// #9083) adds the cluster CA bundle to the hashed value. Nodes stamped with another version
+// are not drifted by hash (Karpenter re-stamps them on upgrade).
+func EC2NodeClassHashVersion(kv versions.Karpenter) string {
+	switch {
+	case kv.Minor >= 12:
+		return "v5"
+	case kv.Minor >= 1:
+		return "v4"
+	default:
+		return "v3"
+	}
+}
+
+// NodePoolHashVersion is the karpenter.sh/nodepool-hash-version: "v3" in
+// every release from 1.0.0 to 1.14.1.
+func NodePoolHashVersion(versions.Karpenter) string { return "v3" }
+
+// HashUsesCABundle reports whether the EC2NodeClass hash of that release
+// includes the CA bundle Karpenter runs with (1.12+). When the caller does not
+// know the bundle, the hash cannot be predicted for those releases.
+func HashUsesCABundle(kv versions.Karpenter) bool { return kv.Minor >= 12 }
+
+// Karpenter's Hash() options, the same for both kinds in every 1.x release.
+func hashOptions() *hashstructure.HashOptions {
+	return &hashstructure.HashOptions{SlicesAsSets: true, IgnoreZeroValue: true, ZeroNil: true}
+}
+
+// EC2NodeClassHash is the value Karpenter (release kv) writes to
+// karpenter.k8s.aws/ec2nodeclass-hash for an EC2NodeClass with this spec, as
+// the API server stores it (CRD defaults applied). caBundle is the base64 CA
+// bundle Karpenter's controller uses (its CLUSTER_CA_BUNDLE setting, or the CA
+// data of its own kube client: the cluster CA as `aws eks describe-cluster`
+// returns it); it counts from 1.12 only. An error means the spec cannot be
+// stored as it is (an alias Karpenter cannot parse, a malformed quantity or
+// duration, a field this package does not know); the hash is then unknown.
+func EC2NodeClassHash(spec manifest.EC2NodeClassSpec, caBundle string, kv versions.Karpenter) (string, error) {
+	s, family, err := classShape(spec, kv)
+	if err != nil {
+		return "", err
+	}
+	return hashClass(s, family, caBundle, kv)
+}
+
+func hashClass(s *shape.EC2NodeClassSpec, family, caBundle string, kv versions.Karpenter) (string, error) {
+	// Hash() hashes []any{spec, AMIFamily()} (and the CA bundle from 1.12)
+	// as a set.
+	v := []any{*s, family}
+	if HashUsesCABundle(kv) {
+		v = append(v, caBundle)
+	}
+	h, err := hashstructure.Hash(v, hashstructure.FormatV2, hashOptions())
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatUint(h, 10), nil
+}
+
+// NodePoolHash is the value Karpenter (release kv) writes to
+// karpenter.sh/nodepool-hash for a NodePool with this spec: the hash of
+// spec.template as the API server stores it (expireAfter defaulted to 720h).
+func NodePoolHash(spec manifest.NodePoolSpec, kv versions.Karpenter) (string, error) {
+	t, err := templateShape(spec.Template)
+	if err != nil {
+		return "", err
+	}
+	return hashTemplate(t)
+}
+
+func hashTemplate(t *shape.NodeClaimTemplate) (string, error) {
+	h, err := hashstructure.Hash(*t, hashstructure.FormatV2, hashOptions())
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatUint(h, 10), nil
+}
+
+// classShape decodes the stored form of spec into the hash shape and
+// resolves the AMI family Karpenter hashes next to it.
+func classShape(spec manifest.EC2NodeClassSpec, kv versions.Karpenter) (*shape.EC2NodeClassSpec, string, error) {
+	family, err := resolvedFamily(spec)
+	if err != nil {
+		return nil, "", err
+	}
+	var s shape.EC2NodeClassSpec
+	if err := decodeStrict(withClassDefaults(spec), &s); err != nil {
+		return nil, "", fmt.Errorf("EC2NodeClass spec: %w", err)
+	}
+	if kv.Minor < 1 {
+		// Hash version v3 tagged Kubelet hash:"ignore"; a nil field is
+		// skipped exactly as an ignored one is.
+		s.Kubelet = nil
+	}
+	return &s, family, nil
+}
+
+func templateShape(t manifest.NodeClaimTemplate) (*shape.NodeClaimTemplate, error) {
+	if t.Spec.ExpireAfter == "" {
+		t.Spec.ExpireAfter = defaultExpireAfter
+	}
+	var s shape.NodeClaimTemplate
+	if err := decodeStrict(t, &s); err != nil {
+		return nil, fmt.Errorf("NodePool spec.template: %w", err)
+	}
+	return &s, nil
+}
+
+// CRD defaults that land on hashed fields (the same from 1.0 to 1.14):
+// spec.metadataOptions of the EC2NodeClass and spec.template.spec.expireAfter
+// of the NodePool. The other defaults (disruption) are not hashed.
+const (
+	defaultExpireAfter  = "720h"
+	defaultHTTPEndpoint = "enabled"
+	defaultHTTPIPv6     = "disabled"
+	defaultHTTPTokens   = "required"
+	defaultHopLimit     = int64(1)
+)
+
+func withClassDefaults(spec manifest.EC2NodeClassSpec) manifest.EC2NodeClassSpec {
+	mo := manifest.MetadataOptions{}
+	if spec.MetadataOptions != nil {
+		mo = *spec.MetadataOptions
+	}
+	if mo.HTTPEndpoint == "" {
+		mo.HTTPEndpoint = defaultHTTPEndpoint
+	}
+	if mo.HTTPProtocolIPv6 == "" {
+		mo.HTTPProtocolIPv6 = defaultHTTPIPv6
+	}
+	if mo.HTTPTokens == "" {
+		mo.HTTPTokens = defaultHTTPTokens
+	}
+	if mo.HTTPPutResponseHopLimit == nil {
+		hl := defaultHopLimit
+		mo.HTTPPutResponseHopLimit = &hl
+	}
+	spec.MetadataOptions = &mo
+	return spec
+}
+
+// decodeStrict renders v as the manifest JSON the API server receives and
+// decodes it the way Karpenter's typed client does, refusing fields the hash
+// shape does not know.
+func decodeStrict(v, into any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(into)
+}
+
+// aliasFamilies are the families EC2NodeClass.AMIFamily() resolves an alias
+// prefix to (amiFamilyFromAlias compares lowercase).
+var aliasFamilies = []string{"AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025"}
+
+// resolvedFamily is EC2NodeClass.AMIFamily(): spec.amiFamily, else the
+// alias's family, else Custom.
+func resolvedFamily(spec manifest.EC2NodeClassSpec) (string, error) {
+	if spec.AMIFamily != "" {
+		return spec.AMIFamily, nil
+	}
+	for _, t := range spec.AMISelectorTerms {
+		if t.Alias == "" {
+			continue
+		}
+		parts := strings.Split(t.Alias, "@")
+		if len(parts) != 2 {
+			return "", fmt.Errorf("spec.amiSelectorTerms alias %q is not family@version; Karpenter's controller exits on it (amiFamilyFromAlias)", t.Alias)
+		}
+		for _, f := range aliasFamilies {
+			if strings.ToLower(f) == parts[0] {
+				return f, nil
+			}
+		}
+		return "", fmt.Errorf("spec.amiSelectorTerms alias %q names no family Karpenter knows (al2, al2023, bottlerocket, windows2019, windows2022, windows2025)", t.Alias)
+	}
+	return "Custom", nil
+}

@@ -1,0 +1,195 @@
+package drift
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"testing"
+
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	"github.com/mitchellh/hashstructure/v2"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// The oracle: the manifest as the API server stores it (the v1.14.1 CRD's
+// defaulting and pruning, run by internal/crd), decoded into Karpenter's own
+// types, hashed by Karpenter's own Hash().
+
+func storedClass(t *testing.T, spec manifest.EC2NodeClassSpec) *awsv1.EC2NodeClass {
+	return stored[awsv1.EC2NodeClass](t, crd.EC2NodeClass, manifest.EC2NodeClass{APIVersion: manifest.EC2NodeClassAPIVersion,
+		Kind: manifest.EC2NodeClassKind, Metadata: manifest.ObjectMeta{Name: "default"}, Spec: spec})
+}
+
+func storedPool(t *testing.T, spec manifest.NodePoolSpec) *karpv1.NodePool {
+	return stored[karpv1.NodePool](t, crd.NodePool, manifest.NodePool{APIVersion: manifest.NodePoolAPIVersion,
+		Kind: manifest.NodePoolKind, Metadata: manifest.ObjectMeta{Name: "default"}, Spec: spec})
+}
+
+// stored is obj as the API server stores it, decoded into Karpenter's type.
+func stored[T any](t *testing.T, k *crd.Kind, obj any) *T {
+	t.Helper()
+	o, err := manifest.Object(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := k.Validate(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out T
+	roundTrip(t, res.Object, &out)
+	return &out
+}
+
+func roundTrip(t *testing.T, from, into any) {
+	t.Helper()
+	b, err := json.Marshal(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, into); err != nil {
+		t.Fatalf("Karpenter's types refuse %s: %v", b, err)
+	}
+}
+
+const testCABundle = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM="
+
+// upstreamClassHash is the EC2NodeClass Hash() body of each hash version,
+// evaluated on Karpenter v1.14.1's types. v5 is v1.14.1's Hash() itself; v4
+// (1.1.0-1.11.3) hashed []any{Spec, AMIFamily()} without the CA bundle; v3
+// (1.0.x) also tagged Kubelet hash:"ignore", which hashstructure treats
+// exactly as a nil Kubelet (both skip the field before hashing anything). The
+// struct shapes of the fields the manifest sets are the same in every tag
+// from v1.0.0 to v1.14.1.
+func upstreamClassHash(t *testing.T, nc *awsv1.EC2NodeClass, kv versions.Karpenter) string {
+	t.Helper()
+	switch EC2NodeClassHashVersion(kv) {
+	case "v5":
+		if awsv1.EC2NodeClassHashVersion != "v5" {
+			t.Fatalf("karpenter-provider-aws in go.mod writes hash version %s", awsv1.EC2NodeClassHashVersion)
+		}
+		ca := testCABundle
+		return nc.Hash(&ca)
+	case "v4", "v3":
+		spec := nc.Spec
+		if kv.Minor < 1 {
+			spec.Kubelet = nil
+		}
+		h, err := hashstructure.Hash([]any{spec, nc.AMIFamily()}, hashstructure.FormatV2,
+			&hashstructure.HashOptions{SlicesAsSets: true, IgnoreZeroValue: true, ZeroNil: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strconv.FormatUint(h, 10)
+	}
+	t.Fatalf("no hash version for %s", kv)
+	return ""
+}
+
+// The releases at the edges of each hash version.
+var hashReleases = []versions.Karpenter{
+	{Minor: 0, Patch: 0}, {Minor: 0, Patch: 14}, {Minor: 1, Patch: 0}, {Minor: 6, Patch: -1},
+	{Minor: 11, Patch: 3}, {Minor: 12, Patch: 0}, {Minor: 14, Patch: 1},
+}
+
+func TestEC2NodeClassHashEqualsKarpenter(t *testing.T) {
+	cases := classCases()
+	if len(cases) < 25 {
+		t.Fatalf("only %d specs", len(cases))
+	}
+	distinct := map[string]bool{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			nc := storedClass(t, c.spec)
+			for _, kv := range hashReleases {
+				got, err := EC2NodeClassHash(c.spec, testCABundle, kv)
+				if err != nil {
+					t.Fatalf("%s: %v", kv, err)
+				}
+				if want := upstreamClassHash(t, nc, kv); got != want {
+					t.Errorf("Karpenter %s (hash %s): got %s, Karpenter's Hash() says %s", kv, EC2NodeClassHashVersion(kv), got, want)
+				}
+				distinct[got] = true
+			}
+		})
+	}
+	// A hash that ignored its input would pass the comparison only if the
+	// oracle did too; make sure the table tells specs apart.
+	if len(distinct) < len(cases) {
+		t.Errorf("%d cases gave only %d distinct hashes", len(cases), len(distinct))
+	}
+}
+
+func TestNodePoolHashEqualsKarpenter(t *testing.T) {
+	cases := poolCases()
+	if len(cases) < 25 {
+		t.Fatalf("only %d specs", len(cases))
+	}
+	if karpv1.NodePoolHashVersion != NodePoolHashVersion(versions.DefaultKarpenter) {
+		t.Fatalf("sigs.k8s.io/karpenter writes nodepool hash version %s", karpv1.NodePoolHashVersion)
+	}
+	distinct := map[string]bool{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := storedPool(t, c.spec).Hash()
+			// NodePool.Hash() and its inputs are the same in every
+			// sigs.k8s.io/karpenter tag from v1.0.0 to v1.14.1.
+			for _, kv := range hashReleases {
+				got, err := NodePoolHash(c.spec, kv)
+				if err != nil {
+					t.Fatalf("%s: %v", kv, err)
+				}
+				if got != want {
+					t.Errorf("Karpenter %s: got %s, Karpenter's Hash() says %s", kv, got, want)
+				}
+			}
+			distinct[want] = true
+		})
+	}
+	// Cases that differ only in fields Karpenter does not hash share a hash.
+	if len(distinct) < 15 {
+		t.Errorf("%d cases gave only %d distinct hashes", len(cases), len(distinct))
+	}
+}
+
+// The CA bundle counts from 1.12 only, and kubelet from 1.1 only.
+func TestHashVersionsDiffer(t *testing.T) {
+	spec := classCases()[0].spec
+	withKubelet := spec
+	withKubelet.Kubelet = &manifest.Kubelet{MaxPods: p(int32(110))}
+	for _, kv := range hashReleases {
+		a, _ := EC2NodeClassHash(spec, "", kv)
+		b, _ := EC2NodeClassHash(spec, testCABundle, kv)
+		if (a != b) != HashUsesCABundle(kv) {
+			t.Errorf("%s: CA bundle changes the hash: %v, want %v", kv, a != b, HashUsesCABundle(kv))
+		}
+		k, _ := EC2NodeClassHash(withKubelet, "", kv)
+		if (a != k) != (kv.Minor >= 1) {
+			t.Errorf("%s: kubelet changes the hash: %v, want %v", kv, a != k, kv.Minor >= 1)
+		}
+	}
+}
+
+func TestHashErrors(t *testing.T) {
+	for _, alias := range []string{"al2023", "al2023@latest@x", "ubuntu@latest", "AL2023@latest"} {
+		spec := baseClass()
+		spec.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: alias}}
+		if _, err := EC2NodeClassHash(spec, "", versions.DefaultKarpenter); err == nil {
+			t.Errorf("alias %q: no error", alias)
+		}
+	}
+	spec := baseClass()
+	spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{EBS: &manifest.BlockDevice{VolumeSize: "lots"}}}
+	if _, err := EC2NodeClassHash(spec, "", versions.DefaultKarpenter); err == nil {
+		t.Error("bad volume size: no error")
+	}
+	ps := basePool()
+	ps.Template.Spec.ExpireAfter = "a month"
+	if _, err := NodePoolHash(ps, versions.DefaultKarpenter); err == nil {
+		t.Error("bad expireAfter: no error")
+	}
+}
