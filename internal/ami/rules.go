@@ -1,6 +1,10 @@
 package ami
 
-import "github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+import (
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
 
 const category = "AMI selection"
 
@@ -10,6 +14,16 @@ const category = "AMI selection"
 
 // term is one ami_selector_terms block.
 func term(args ...string) string { return rules.Block("ami_selector_terms", args...) }
+
+// custom is a fragment whose terms are no alias: such a class names its
+// ami_family (the userData format), written after any leading comment.
+func custom(items ...string) string {
+	i := 0
+	for i < len(items) && strings.HasPrefix(items[i], "#") {
+		i++
+	}
+	return rules.Body(append(append(append([]string{}, items[:i]...), `ami_family = "AL2023"`), items[i:]...)...)
+}
 
 // nodeClass is a whole karpenter_ec2nodeclass with the given
 // ami_selector_terms blocks.
@@ -36,16 +50,16 @@ var (
 		Title:     "an AMI selector term selects nothing",
 		Behaviour: "CRD rule: \"expected at least one, got none, ['tags', 'id', 'name', 'alias', 'ssmParameter']\". A term with only `owner` (or nothing) is rejected by the API server.",
 		Source:    "A:pkg/apis/v1/ec2nodeclass.go AMISelectorTerm (x-kubernetes-validations)",
-		Bad:       term(`owner = "self"`),
-		Good:      term(`owner = "self"`, `name = "team-eks-node-*"`),
+		Bad:       custom(term(`owner = "self"`)),
+		Good:      custom(term(`owner = "self"`, `name = "team-eks-node-*"`)),
 	})
 	RuleTermIDExclusive = rules.Register(rules.Rule{
 		ID: "ami-term-id-exclusive", Severity: rules.Error, Category: category,
 		Title:     "`id` cannot be combined with other fields of its term",
 		Behaviour: "CRD rule: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\". The CEL rule forgets `ssmParameter`; Karpenter's DescribeImageQueries then uses `id` and silently ignores `ssmParameter`, so this provider rejects that pair too.",
 		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL), A:pkg/providers/amifamily/ami.go DescribeImageQueries (switch: id > ssmParameter > name/tags)",
-		Bad:       term(`id = "ami-0123456789abcdef0"`, `name = "team-*"`),
-		Good:      rules.Body(term(`id = "ami-0123456789abcdef0"`), term(`name = "team-*"`)),
+		Bad:       custom(term(`id = "ami-0123456789abcdef0"`, `name = "team-*"`)),
+		Good:      custom(term(`id = "ami-0123456789abcdef0"`), term(`name = "team-*"`)),
 	})
 	RuleTermAliasExclusive = rules.Register(rules.Rule{
 		ID: "ami-term-alias-exclusive", Severity: rules.Error, Category: category,
@@ -60,48 +74,48 @@ var (
 		Title:     "`ssm_parameter` ignores the other fields of its term",
 		Behaviour: "DescribeImageQueries resolves a term with `ssmParameter` to that parameter's image and never looks at its `name`, `tags` or `owner`; the CRD does not forbid the combination, so the fields are silently ignored.",
 		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
-		Bad:       term(`ssm_parameter = "/platform/ami/al2023"`, `owner = "self"`),
-		Good:      term(`ssm_parameter = "/platform/ami/al2023"`),
+		Bad:       custom(term(`ssm_parameter = "/platform/ami/al2023"`, `owner = "self"`)),
+		Good:      custom(term(`ssm_parameter = "/platform/ami/al2023"`)),
 	})
 	RuleTermTagsEmpty = rules.Register(rules.Rule{
 		ID: "ami-term-tags-invalid", Severity: rules.Error, Category: category,
 		Title:     "selector tags must have non-empty keys and values, at most 20",
 		Behaviour: "CRD rule: \"empty tag keys or values aren't supported\" and `maxProperties: 20` on selector tags.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (amiSelectorTerms[].tags)",
-		Bad:       term(`tags = { team = "" }`),
-		Good:      term(`tags = { team = "*" }`),
+		Bad:       custom(term(`tags = { team = "" }`)),
+		Good:      custom(term(`tags = { team = "*" }`)),
 	})
 	RuleTermIDPattern = rules.Register(rules.Rule{
 		ID: "ami-term-id-invalid", Severity: rules.Error, Category: category,
 		Title:     "an AMI id must look like ami-0123456789abcdef0",
 		Behaviour: "The CRD pattern `ami-[0-9a-z]+` is unanchored, so `xami-1y` passes the API server and then matches no image (\"AMISelector did not match any AMIs\"). This provider checks the whole value.",
 		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (amiSelectorTerms[].id pattern)",
-		Bad:       term(`id = "ami-0123 "`),
-		Good:      term(`id = "ami-0123456789abcdef0"`),
+		Bad:       custom(term(`id = "ami-0123 "`)),
+		Good:      custom(term(`id = "ami-0123456789abcdef0"`)),
 	})
 	RuleOwnerComma = rules.Register(rules.Rule{
 		ID: "ami-term-owner-single", Severity: rules.Warning, Category: category,
 		Title:     "`owner` is one owner, not a list",
 		Behaviour: "Karpenter passes `owner` as a single element of DescribeImages `Owners`; it never splits on commas, so `\"self,amazon\"` asks EC2 for an owner literally named that and matches nothing.",
 		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
-		Bad:       term(`name = "team-*"`, `owner = "self,123456789012"`),
-		Good:      rules.Body(term(`name = "team-*"`, `owner = "self"`), term(`name = "team-*"`, `owner = "123456789012"`)),
+		Bad:       custom(term(`name = "team-*"`, `owner = "self,123456789012"`)),
+		Good:      custom(term(`name = "team-*"`, `owner = "self"`), term(`name = "team-*"`, `owner = "123456789012"`)),
 	})
 	RuleSSMParameterVersion = rules.Register(rules.Rule{
 		ID: "ami-term-ssm-parameter-unsupported", Severity: rules.Error, Category: category,
 		Title:     "`ssm_parameter` needs Karpenter 1.4",
 		Behaviour: "`ssmParameter` was added in Karpenter 1.4.0 (PR #7341). Older CRDs prune the unknown field, which leaves an empty term that the API server rejects.",
 		Source:    "A PR #7341 (v1.4.0)",
-		Bad:       rules.WithProvider(term(`ssm_parameter = "/platform/ami/al2023"`), `karpenter_version = "1.3"`),
-		Good:      rules.WithProvider(term(`ssm_parameter = "/platform/ami/al2023"`), `karpenter_version = "1.4"`),
+		Bad:       rules.WithProvider(custom(term(`ssm_parameter = "/platform/ami/al2023"`)), `karpenter_version = "1.3"`),
+		Good:      rules.WithProvider(custom(term(`ssm_parameter = "/platform/ami/al2023"`)), `karpenter_version = "1.4"`),
 	})
 	RuleNameWithoutOwner = rules.Register(rules.Rule{
 		ID: "ami-term-name-default-owners", Severity: rules.Warning, Category: category,
 		Title:     "a name term without `owner` only searches your account and Amazon",
 		Behaviour: "A term with `name` and no `owner` is sent with Owners [self, amazon], so an image shared from another account is never found even though its name matches. The provider warns when such a term matches no image while other terms do (when no term matches, `ami-not-found` gives the same advice).",
 		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
-		Bad:       rules.Body("# the image is owned by account 111122223333", term(`name = "shared-eks-node-*"`)),
-		Good:      term(`name = "shared-eks-node-*"`, `owner = "111122223333"`),
+		Bad:       custom("# the image is owned by account 111122223333", term(`name = "shared-eks-node-*"`)),
+		Good:      custom(term(`name = "shared-eks-node-*"`, `owner = "111122223333"`)),
 	})
 	RuleKubernetesUnsupported = rules.Register(rules.Rule{
 		ID: "kubernetes-version-unsupported", Severity: rules.Warning, Category: category,
@@ -116,8 +130,8 @@ var (
 		Title:     "only the newest image per architecture is used",
 		Behaviour: "Without an alias Karpenter knows only an image's architecture, and keeps one image per requirement set: the newest non-deprecated amd64 image and the newest arm64 image. Other matches are discovered and never launched.",
 		Source:    "A:pkg/providers/amifamily/ami.go DefaultProvider.amis / compareAMI",
-		Bad:       rules.Body("# both images are x86_64", term(`id = "ami-0aaaaaaaaaaaaaaaa"`), term(`id = "ami-0bbbbbbbbbbbbbbbb"`)),
-		Good:      rules.Body("# one image per architecture per EC2NodeClass; a second image needs a second EC2NodeClass", term(`id = "ami-0aaaaaaaaaaaaaaaa"`)),
+		Bad:       custom("# both images are x86_64", term(`id = "ami-0aaaaaaaaaaaaaaaa"`), term(`id = "ami-0bbbbbbbbbbbbbbbb"`)),
+		Good:      custom("# one image per architecture per EC2NodeClass; a second image needs a second EC2NodeClass", term(`id = "ami-0aaaaaaaaaaaaaaaa"`)),
 	})
 )
 
@@ -196,24 +210,24 @@ var (
 		Title:     "the selector matches no image",
 		Behaviour: "Karpenter sets AMIsReady=False with \"AMISelector did not match any AMIs\" and launches nothing for NodePools of this EC2NodeClass.",
 		Source:    "A:pkg/controllers/nodeclass/ami.go AMI.Reconcile",
-		Bad:       rules.Body("# account 111122223333 has no image of that name", term(`name = "team-eks-node-al2023-*"`, `owner = "111122223333"`)),
-		Good:      term(`name = "team-eks-node-al2023-*"`, `owner = "self"`),
+		Bad:       custom("# account 111122223333 has no image of that name", term(`name = "team-eks-node-al2023-*"`, `owner = "111122223333"`)),
+		Good:      custom(term(`name = "team-eks-node-al2023-*"`, `owner = "self"`)),
 	})
 	RuleNotAvailable = rules.Register(rules.Rule{
 		ID: "ami-not-available", Severity: rules.Error, Category: category,
 		Title:     "the selector matches only images that are not available",
 		Behaviour: "Karpenter asks DescribeImages for `state=available` only (since 1.3.0 / 1.2.2, PR #7672), so pending, failed or disabled images (a Packer build still running) are ignored; with nothing else matching the EC2NodeClass never becomes ready.",
 		Source:    "A:pkg/providers/amifamily/types.go DescribeImagesInput; A #7652/#7672",
-		Bad:       rules.Body("# the only match is a pending Packer build", term(`name = "team-gpu-node-*"`)),
-		Good:      rules.Body("# wait for the build, or select a released image", term(`name = "team-eks-node-al2023-x86_64-*"`)),
+		Bad:       custom("# the only match is a pending Packer build", term(`name = "team-gpu-node-*"`)),
+		Good:      custom("# wait for the build, or select a released image", term(`name = "team-eks-node-al2023-x86_64-*"`)),
 	})
 	RulePendingSelectable = rules.Register(rules.Rule{
 		ID: "ami-pending-selectable", Severity: rules.Warning, Category: category,
 		Title:     "this Karpenter release may launch images that are still pending",
 		Behaviour: "Before 1.3.0 (and 1.2.2) Karpenter did not filter on `state=available`: a Packer image still being built can be selected, and its later completion shows as drift (A #7652).",
 		Source:    "A #7652, fixed by PR #7672 in v1.3.0 and v1.2.2",
-		Bad:       rules.WithProvider(term(`name = "team-eks-node-*"`), `karpenter_version = "1.2.0"`),
-		Good:      rules.WithProvider(term(`name = "team-eks-node-*"`), `karpenter_version = "1.3"`),
+		Bad:       rules.WithProvider(custom(term(`name = "team-eks-node-*"`)), `karpenter_version = "1.2.0"`),
+		Good:      rules.WithProvider(custom(term(`name = "team-eks-node-*"`)), `karpenter_version = "1.3"`),
 	})
 	RuleNoCompatibleImage = rules.Register(rules.Rule{
 		ID: "ami-no-compatible-image", Severity: rules.Error, Category: category,
