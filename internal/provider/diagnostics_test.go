@@ -246,3 +246,49 @@ resource "karpenter_ec2nodeclass" "custom" {
 		}
 	}
 }
+
+// A cross-check about what the requirements admit points at the requirement
+// that names the families: Terraform shows no line for a list of blocks.
+func TestCrossCheckPointsAtTheFamilyRequirement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	config := prov + `
+resource "karpenter_ec2nodeclass" "al2" {
+  name = "al2"
+  role = "KarpenterNodeRole-demo"
+  ami_selector_terms {
+    alias = "al2@latest"
+  }
+  subnet_selector_terms {
+    tags = { "karpenter.sh/discovery" = "demo" }
+  }
+  security_group_selector_terms {
+    tags = { "karpenter.sh/discovery" = "demo" }
+  }
+}
+resource "karpenter_nodepool" "gpu" {
+  name       = "gpu"
+  node_class = karpenter_ec2nodeclass.al2.node_class
+  requirements {
+    key      = "karpenter.sh/capacity-type"
+    operator = "In"
+    values   = ["on-demand"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["g5g"] # family marker
+  }
+}
+`
+	diags := planDiagnostics(t, config)
+	got := onlyRule(diags, "error", "arm64-gpu-no-image")
+	if len(got) != 1 {
+		t.Fatalf("want one arm64-gpu-no-image:\n%s", formatDiags(diags))
+	}
+	if want := lineOf(t, config, "# family marker"); got[0].Range == nil || got[0].Range.Start.Line != want {
+		t.Errorf("points at %+v, want line %d (the instance-family requirement)", got[0].Range, want)
+	}
+}

@@ -47,7 +47,8 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(nodepool.Validate(poolFromModel(m), versions.DefaultKarpenter)))
+	p := poolFromModel(m)
+	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(nodepool.Validate(p, versions.DefaultKarpenter))))
 	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
 }
 
@@ -65,7 +66,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
 	}()
 	p := poolFromModel(m)
-	appendFindings(&resp.Diagnostics, path.Empty(), planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) }))
+	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -82,7 +83,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	res := nodepool.Check(p, cat, pd.Karpenter)
-	appendFindings(&resp.Diagnostics, path.Empty(), res.Findings)
+	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, res.Findings))
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -157,7 +158,7 @@ func (r *nodePoolResource) preview(ctx context.Context, pd *ProviderData, p node
 		}
 	}
 	ud, fs := nodepool.Preview(p, res, facts, pd.Karpenter)
-	appendFindings(diags, path.Empty(), fs)
+	appendFindings(diags, path.Empty(), nodepool.Locate(p, fs))
 	if ud == "" {
 		return types.StringNull()
 	}
