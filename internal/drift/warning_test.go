@@ -1,0 +1,145 @@
+package drift
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+func mustContain(t *testing.T, text string, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(text, p) {
+			t.Errorf("missing %q in:\n%s", p, text)
+		}
+	}
+}
+
+func TestWarningOnHashedChange(t *testing.T) {
+	old := baseClass()
+	new := class(func(s *manifest.EC2NodeClassSpec) { s.Kubelet = &manifest.Kubelet{MaxPods: p(int32(58))} })
+	ch, err := EC2NodeClassChanges(old, new, "", "", latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch,
+		Pools: []Pool{{Name: "web", TerminationGracePeriod: "2h"}, {Name: "batch", ExpireAfter: "Never", Budgets: []manifest.Budget{{Nodes: "2"}, {Nodes: "5"}}}}}
+	f, ok := pv.Finding()
+	if !ok {
+		t.Fatal("no warning for a kubelet change")
+	}
+	if f.Rule != RuleNodesWillDrift || f.Severity.String() != "warning" {
+		t.Errorf("finding %v", f)
+	}
+	mustContain(t, f.Detail, "spec.kubelet.maxPods", "karpenter.k8s.aws/ec2nodeclass-hash", "every NodePool that uses this class",
+		`NodePool "web": at most 10% of its nodes`, "older than expireAfter (720h)", "terminationGracePeriod 2h",
+		`NodePool "batch": at most 2 nodes`, "expireAfter is Never", "no terminationGracePeriod")
+}
+
+func TestWarningOnImageChange(t *testing.T) {
+	old := class(func(s *manifest.EC2NodeClassSpec) {
+		s.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: "al2023@v20251112"}}
+	})
+	new := class(func(s *manifest.EC2NodeClassSpec) {
+		s.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: "al2023@v20251209"}}
+	})
+	ch, err := EC2NodeClassChanges(old, new, "", "", latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch, Images: []ImageChange{
+		{Key: "arm64/standard", Old: "ami-0aaa", New: "ami-0bbb"},
+		{Key: "amd64/standard", Old: "ami-0ccc", New: "ami-0ddd"},
+		{Key: "amd64/nvidia", New: "ami-0eee"},
+	}}
+	f, ok := pv.Finding()
+	if !ok {
+		t.Fatal("no warning for an image change")
+	}
+	mustContain(t, f.Detail, "amd64/nvidia: new ami-0eee; amd64/standard: ami-0ccc -> ami-0ddd; arm64/standard: ami-0aaa -> ami-0bbb",
+		"AMIDrift", "default: 10% of the pool's nodes", "Also changed, replacing only the nodes that no longer match: spec.amiSelectorTerms")
+}
+
+func TestNoWarningOnUnhashedChange(t *testing.T) {
+	for _, edit := range []func(*manifest.NodePoolSpec){
+		func(s *manifest.NodePoolSpec) { s.Weight = p(int32(90)) },
+		func(s *manifest.NodePoolSpec) { s.Limits = map[string]string{"cpu": "64"} },
+		func(s *manifest.NodePoolSpec) {
+			s.Disruption = &manifest.Disruption{ConsolidationPolicy: "WhenEmpty", ConsolidateAfter: p("10m"), Budgets: []manifest.Budget{{Nodes: "0"}}}
+		},
+		func(s *manifest.NodePoolSpec) { s.Template.Spec.ExpireAfter = "720h" },
+	} {
+		new := pool(edit)
+		ch, err := NodePoolChanges(basePool(), new, latest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ch) == 0 {
+			t.Fatalf("no change found for %+v", new)
+		}
+		pv := Preview{Kind: manifest.NodePoolKind, Name: "default", Changes: ch, Pools: []Pool{{Name: "default"}}}
+		if _, ok := pv.Finding(); ok || pv.Drifts() {
+			t.Errorf("%v warns: %s", ch, pv.Detail())
+		}
+	}
+	// Nor on the class's selector terms alone: their nodes drift only if
+	// what they resolve to changes, which the caller reports as images.
+	ch, _ := EC2NodeClassChanges(baseClass(), class(func(s *manifest.EC2NodeClassSpec) {
+		s.SubnetSelectorTerms = []manifest.SubnetSelectorTerm{{ID: "subnet-0123"}}
+	}), "", "", latest)
+	if pv := (Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch}); pv.Drifts() {
+		t.Errorf("%v warns", ch)
+	}
+}
+
+func TestPacing(t *testing.T) {
+	tests := []struct {
+		pool Pool
+		want []string
+	}{
+		{Pool{Name: "a"}, []string{"at most 10% of its nodes", "(720h)"}},
+		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "0"}}}, []string{"a budget of 0 nodes blocks drift replacement"}},
+		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "0", Reasons: []string{"Underutilized", "Empty"}}}},
+			[]string{"no budget limits drift"}},
+		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "20%"}, {Nodes: "5%", Reasons: []string{"Drifted"}}}}, []string{"at most 5% of its nodes"}},
+		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "20%"}, {Nodes: "3"}}}, []string{"at most the smaller of 20%, 3"}},
+		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "1"}, {Nodes: "0", Schedule: p("0 9 * * mon-fri"), Duration: p("8h")}}},
+			[]string{"at most 1 node at a time", `scheduled budgets: 0 during "0 9 * * mon-fri" for 8h`}},
+		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "0", Schedule: p("@daily"), Duration: p("1h")}}},
+			[]string{"no budget limits drift outside its schedules"}},
+		{Pool{Name: "a", ExpireAfter: "168h", TerminationGracePeriod: "30m"}, []string{"(168h)", "terminationGracePeriod 30m"}},
+	}
+	for _, tc := range tests {
+		mustContain(t, pacing(tc.pool), tc.want...)
+	}
+}
+
+// The rule's docs examples are HCL in block syntax: the failing one bumps
+// a pinned alias (an image change), the passing one acknowledges the warning
+// next to a pool whose drift budget paces the rollout.
+func TestRuleExamples(t *testing.T) {
+	r := rules.Lookup("nodes-will-drift")
+	if r != RuleNodesWillDrift || r.Severity != rules.Warning {
+		t.Fatalf("rule %+v", r)
+	}
+	for name, src := range map[string]string{"Bad": r.Bad, "Good": r.Good} {
+		f, diags := hclsyntax.ParseConfig([]byte(src), name+".tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s example: %v\n%s", name, diags, src)
+		}
+		body := f.Body.(*hclsyntax.Body)
+		if len(body.Blocks) == 0 || body.Blocks[0].Labels[0] != "karpenter_ec2nodeclass" {
+			t.Errorf("%s example does not start with an EC2NodeClass:\n%s", name, src)
+		}
+		terms := body.Blocks[0].Body.Blocks
+		if len(terms) == 0 || terms[0].Type != "ami_selector_terms" || terms[0].Body.Attributes["alias"] == nil {
+			t.Errorf("%s example has no ami_selector_terms block with an alias:\n%s", name, src)
+		}
+	}
+	mustContain(t, r.Good, `acknowledged_warnings = ["nodes-will-drift"]`, `reasons = ["Drifted"]`)
+}
