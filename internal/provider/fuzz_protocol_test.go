@@ -356,16 +356,18 @@ func (g *valueGen) block(b *tfprotov6.SchemaBlock) tftypes.Value {
 }
 
 // nestedBlock is what Terraform sends for a block type: for a list, the
-// blocks written (an empty list for none); for a single block, null when it
-// is absent; unknown when a dynamic block iterates over an unknown value.
+// blocks written (an empty list for none), unknown when a dynamic block
+// iterates over an unknown value; for a single block, null when it is
+// absent (HCL gives a dynamic one over an unknown value as a block of
+// unknown arguments, never as an unknown object).
 func (g *valueGen) nestedBlock(nb *tfprotov6.SchemaNestedBlock) tftypes.Value {
 	typ := nb.ValueType()
 	c := g.intn(16)
-	if c == 15 {
-		return tftypes.NewValue(typ, tftypes.UnknownValue)
-	}
 	switch nb.Nesting {
 	case tfprotov6.SchemaNestedBlockNestingModeList, tfprotov6.SchemaNestedBlockNestingModeSet:
+		if c == 15 {
+			return tftypes.NewValue(typ, tftypes.UnknownValue)
+		}
 		es := []tftypes.Value{}
 		for range c % 4 {
 			es = append(es, g.block(nb.Block))
@@ -447,8 +449,15 @@ func (g *valueGen) mutate(base tftypes.Value, b *tfprotov6.SchemaBlock) tftypes.
 		}
 		target := paths[g.intn(len(paths))]
 		choice := g.intn(8)
-		if blockElement(b, target) && choice < 2 {
-			choice += 2 // a block written in HCL is never null or unknown, only the whole list of them
+		switch blockAt(b, target) {
+		case "element":
+			if choice < 2 {
+				choice += 2
+			}
+		case "single":
+			if choice == 1 {
+				choice = 0
+			}
 		}
 		v, _ = tftypes.Transform(v, func(p *tftypes.AttributePath, old tftypes.Value) (tftypes.Value, error) {
 			if !p.Equal(target) {
@@ -466,13 +475,15 @@ func (g *valueGen) mutate(base tftypes.Value, b *tfprotov6.SchemaBlock) tftypes.
 	return v
 }
 
-// blockElement reports whether p is one element of a list of blocks.
-func blockElement(b *tfprotov6.SchemaBlock, p *tftypes.AttributePath) bool {
+// blockAt says what p designates among the schema's blocks: "element" for
+// one block of a list of them (HCL never writes a null or unknown one),
+// "single" for a single block (null when absent, never unknown), or "".
+func blockAt(b *tfprotov6.SchemaBlock, p *tftypes.AttributePath) string {
 	steps := p.Steps()
-	for len(steps) >= 2 {
+	for len(steps) > 0 {
 		name, ok := steps[0].(tftypes.AttributeName)
 		if !ok {
-			return false
+			return ""
 		}
 		var nb *tfprotov6.SchemaNestedBlock
 		for _, candidate := range b.BlockTypes {
@@ -480,19 +491,24 @@ func blockElement(b *tfprotov6.SchemaBlock, p *tftypes.AttributePath) bool {
 				nb = candidate
 			}
 		}
+		list := nb != nil && (nb.Nesting == tfprotov6.SchemaNestedBlockNestingModeList || nb.Nesting == tfprotov6.SchemaNestedBlockNestingModeSet)
 		switch {
 		case nb == nil:
-			return false // an attribute: nothing below it is a block
-		case nb.Nesting != tfprotov6.SchemaNestedBlockNestingModeList && nb.Nesting != tfprotov6.SchemaNestedBlockNestingModeSet:
+			return "" // an attribute: nothing below it is a block
+		case !list && len(steps) == 1:
+			return "single"
+		case !list:
 			steps = steps[1:]
+		case len(steps) == 1:
+			return "" // the whole list: null or unknown from a dynamic block
 		case len(steps) == 2:
-			return true
+			return "element"
 		default:
 			steps = steps[2:]
 		}
 		b = nb.Block
 	}
-	return false
+	return ""
 }
 
 // computedOnly reports whether p is in an attribute the configuration
