@@ -61,10 +61,12 @@ func hashOptions() *hashstructure.HashOptions {
 
 // EC2NodeClassHash is the value Karpenter (release kv) writes to
 // karpenter.k8s.aws/ec2nodeclass-hash for an EC2NodeClass with this spec, as
-// the API server stores it (CRD defaults applied). caBundle is the base64 CA
-// bundle Karpenter's controller uses (its CLUSTER_CA_BUNDLE setting, or the CA
-// data of its own kube client: the cluster CA as `aws eks describe-cluster`
-// returns it); it counts from 1.12 only. An error means the spec cannot be
+// the API server stores it (CRD defaults applied). caBundle is the CA bundle
+// Karpenter's controller runs with (pkg/operator GetCABundle: its
+// CLUSTER_CA_BUNDLE setting, else base64 of its kube client's CA data, in a
+// pod the service account's ca.crt, which on EKS should be the cluster CA
+// that `aws eks describe-cluster` returns base64-encoded); it counts from
+// 1.12 only. An error means the spec cannot be
 // stored as it is (an alias Karpenter cannot parse, a malformed quantity or
 // duration, a field this package does not know); the hash is then unknown.
 func EC2NodeClassHash(spec manifest.EC2NodeClassSpec, caBundle string, kv versions.Karpenter) (string, error) {

@@ -21,6 +21,24 @@ type ImageChange struct {
 	Old, New string
 }
 
+// ImageChanges compares two resolved image maps (stable key -> the image as
+// it should be shown) and returns the keys whose image differs, sorted.
+func ImageChanges(old, new map[string]string) []ImageChange {
+	var out []ImageChange
+	for k, o := range old {
+		if n := new[k]; n != o {
+			out = append(out, ImageChange{Key: k, Old: o, New: n})
+		}
+	}
+	for k, n := range new {
+		if _, ok := old[k]; !ok {
+			out = append(out, ImageChange{Key: k, New: n})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
 // Pool is what paces the replacement on one NodePool of the class.
 type Pool struct {
 	Name string

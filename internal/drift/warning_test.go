@@ -52,16 +52,21 @@ func TestWarningOnImageChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv := Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch, Images: []ImageChange{
-		{Key: "arm64/standard", Old: "ami-0aaa", New: "ami-0bbb"},
-		{Key: "amd64/standard", Old: "ami-0ccc", New: "ami-0ddd"},
-		{Key: "amd64/nvidia", New: "ami-0eee"},
-	}}
+	images := ImageChanges(
+		map[string]string{"arm64/standard": "ami-0aaa", "amd64/standard": "ami-0ccc", "amd64/neuron": "ami-0fff", "arm64/nvidia": "ami-0999"},
+		map[string]string{"arm64/standard": "ami-0bbb", "amd64/standard": "ami-0ddd", "amd64/neuron": "ami-0fff", "amd64/nvidia": "ami-0eee"})
+	if len(images) != 4 {
+		t.Fatalf("image changes %+v", images)
+	}
+	pv := Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch, Images: images}
 	f, ok := pv.Finding()
 	if !ok {
 		t.Fatal("no warning for an image change")
 	}
-	mustContain(t, f.Detail, "amd64/nvidia: new ami-0eee; amd64/standard: ami-0ccc -> ami-0ddd; arm64/standard: ami-0aaa -> ami-0bbb",
+	if (Preview{Kind: manifest.EC2NodeClassKind, Changes: ch, Images: ImageChanges(map[string]string{"a": "x"}, map[string]string{"a": "x"})}).Drifts() {
+		t.Error("same images drift")
+	}
+	mustContain(t, f.Detail, "amd64/nvidia: new ami-0eee; amd64/standard: ami-0ccc -> ami-0ddd; arm64/nvidia: ami-0999 no longer selected; arm64/standard: ami-0aaa -> ami-0bbb",
 		"AMIDrift", "default: 10% of the pool's nodes", "Also changed, replacing only the nodes that no longer match: spec.amiSelectorTerms")
 }
 
