@@ -54,36 +54,52 @@ func TestAccAMIsDataSource(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// Literal mistakes fail terraform validate, without AWS.
-				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ alias = "al2023@v20251209@x" }] }`,
+				Config: prov + `
+data "karpenter_amis" "x" {
+  ami_selector_terms { alias = "al2023@v20251209@x" }
+}`,
 				ExpectError: regexp.MustCompile(`alias-multiple-at`),
 			},
 			{
-				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ alias = "al2023@latest" }, { name = "x" }] }`,
+				Config: prov + `
+data "karpenter_amis" "x" {
+  ami_selector_terms { alias = "al2023@latest" }
+  ami_selector_terms { name = "x" }
+}`,
 				ExpectError: regexp.MustCompile(`ami-term-alias-exclusive`),
 			},
 			{
-				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ name = "team-gpu-node-*" }] }`,
+				Config: prov + `
+data "karpenter_amis" "x" {
+  ami_selector_terms { name = "team-gpu-node-*" }
+}`,
 				ExpectError: wrapped("ami-not-available", awsemu.CustomGPUPendingOnlyID+" ("+awsemu.CustomGPUPendingOnlyName+") is pending; Karpenter ignores images until they are available"),
 			},
 			{
 				Config: prov + `data "karpenter_amis" "x" {
-  ami_selector_terms = [{ alias = "al2@latest" }]
+  ami_selector_terms { alias = "al2@latest" }
   kubernetes_version = "1.33"
 }`,
 				ExpectError: wrapped("alias-al2-unsupported-kubernetes", "AL2 aliases are no longer supported on EKS 1.33+"),
 			},
 			{
-				Config:      prov + `data "karpenter_amis" "x" { ami_selector_terms = [{ alias = "al2023@v20200101" }] }`,
+				Config: prov + `
+data "karpenter_amis" "x" {
+  ami_selector_terms { alias = "al2023@v20200101" }
+}`,
 				ExpectError: wrapped("alias-not-published", "Releases published for Kubernetes 1.32: v20251112, v20251209"),
 			},
 			{
 				Config: prov + `
 data "karpenter_amis" "al2023" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
+  ami_selector_terms { alias = "al2023@latest" }
 }
 data "karpenter_amis" "team" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ name = "team-eks-node-al2023-x86_64-*", owner = "self" }]
+  ami_family = "AL2023"
+  ami_selector_terms {
+    name  = "team-eks-node-al2023-x86_64-*"
+    owner = "self"
+  }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("amis"), knownvalue.ListSizeExact(5)),
@@ -132,43 +148,46 @@ func TestAccAMIDataSource(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      prov + `data "karpenter_ami" "x" { ami_selector_terms = [{ alias = "al2023@latest" }] }`,
+				Config: prov + `
+data "karpenter_ami" "x" {
+  ami_selector_terms { alias = "al2023@latest" }
+}`,
 				ExpectError: regexp.MustCompile(`(?s)instance_type.*architecture`),
 			},
 			{
 				// Seed 000: arm64 GPU on AL2.
 				Config: prov + `data "karpenter_ami" "x" {
-  ami_selector_terms = [{ alias = "al2@latest" }]
-  instance_type      = "g5g.xlarge"
+  ami_selector_terms { alias = "al2@latest" }
+  instance_type = "g5g.xlarge"
 }`,
 				ExpectError: wrapped("arm64-gpu-no-image", `instance_type = "g5g.xlarge"`, "AL2 publishes no arm64 NVIDIA image; g5g.xlarge (arm64, 1 NVIDIA t4g) cannot start with alias al2@latest", `Use "al2023@latest"`, `"bottlerocket@latest" (aws-k8s-1.32-nvidia, arm64)`),
 			},
 			{
 				Config: prov + `data "karpenter_ami" "x" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
-  instance_type      = "g5g.medium"
+  ami_selector_terms { alias = "al2023@latest" }
+  instance_type = "g5g.medium"
 }`,
-				ExpectError: wrapped("Unknown instance type", `family g5g has no size "medium"`),
+				ExpectError: wrapped("instance-type-invalid", `family g5g has no size "medium"`),
 			},
 			{
 				Config: prov + `
 data "karpenter_ami" "g5g" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
-  instance_type      = "g5g.xlarge"
+  ami_selector_terms { alias = "al2023@latest" }
+  instance_type = "g5g.xlarge"
 }
 data "karpenter_ami" "inf2" {
-  ami_selector_terms = [{ alias = "al2023@latest" }]
-  instance_type      = "inf2.xlarge"
+  ami_selector_terms { alias = "al2023@latest" }
+  instance_type = "inf2.xlarge"
 }
 data "karpenter_ami" "arm" {
-  ami_selector_terms = [{ alias = "bottlerocket@1.49.0" }]
-  architecture       = "arm64"
-  accelerator        = "nvidia"
+  ami_selector_terms { alias = "bottlerocket@1.49.0" }
+  architecture = "arm64"
+  accelerator  = "nvidia"
 }
 data "karpenter_ami" "custom" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  instance_type      = "m6g.large"
+  ami_family = "AL2023"
+  ami_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  instance_type = "m6g.large"
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.karpenter_ami.g5g", tfjsonpath.New("name"), knownvalue.StringExact("amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209")),
@@ -193,9 +212,9 @@ func TestAccAMIDataSourceGPUOnCustomImagesGetsTheArchitecturesImage(t *testing.T
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: prov + `data "karpenter_ami" "x" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  instance_type      = "g5.xlarge"
+  ami_family = "AL2023"
+  ami_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  instance_type = "g5.xlarge"
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.karpenter_ami.x", tfjsonpath.New("id"), knownvalue.StringExact(awsemu.CustomTieWinnerID)),
@@ -208,7 +227,7 @@ func TestAccAMIRequestEconomy(t *testing.T) {
 	prov, srv := emulatorWithStats(t, `cluster { name = "demo" }`)
 	var b strings.Builder
 	for i := 0; i < 50; i++ {
-		fmt.Fprintf(&b, "data \"karpenter_amis\" \"a%d\" {\n  ami_selector_terms = [{ alias = \"al2023@latest\" }]\n}\n", i)
+		fmt.Fprintf(&b, "data \"karpenter_amis\" \"a%d\" {\n  ami_selector_terms { alias = \"al2023@latest\" }\n}\n", i)
 	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

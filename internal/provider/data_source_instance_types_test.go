@@ -58,7 +58,11 @@ func TestAccInstanceTypesLive(t *testing.T) {
 				// CRD rule, from ValidateConfig (terraform validate).
 				Config: prov + `
 data "karpenter_instance_types" "x" {
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = [] }]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = []
+  }
 }`,
 				ExpectError: regexp.MustCompile(`requirement-in-without-values`),
 			},
@@ -66,39 +70,69 @@ data "karpenter_instance_types" "x" {
 				// Nothing in this region: the name is unknown and nothing is admitted.
 				Config: prov + `
 data "karpenter_instance_types" "x" {
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["p5"] }]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["p5"]
+  }
 }`,
 				ExpectError: regexp.MustCompile(`requirements-admit-no-instance-type`),
 			},
 			{
 				Config: prov + `
 data "karpenter_instance_types" "x" {
-  requirements = [
-    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g", "g4ad"], min_values = 2 },
-    { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
-  ]
+  requirements {
+    key        = "karpenter.k8s.aws/instance-family"
+    operator   = "In"
+    values     = ["g5g", "g4ad"]
+    min_values = 2
+  }
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
 }`,
 				ExpectError: regexp.MustCompile(`requirement-min-values-not-satisfiable`),
 			},
 			{
 				Config: prov + `
 data "karpenter_instance_types" "arm64_gpu" {
-  requirements = [
-    { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
-    { key = "karpenter.k8s.aws/instance-gpu-count", operator = "Exists" },
-  ]
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-gpu-count"
+    operator = "Exists"
+  }
 }
 
 data "karpenter_instance_types" "neuron" {
-  requirements = [{ key = "karpenter.k8s.aws/instance-accelerator-manufacturer", operator = "In", values = ["aws"] }]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-accelerator-manufacturer"
+    operator = "In"
+    values   = ["aws"]
+  }
 }
 
 data "karpenter_instance_types" "small_graviton" {
-  requirements = [
-    { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
-    { key = "karpenter.k8s.aws/instance-cpu", operator = "Lt", values = ["4"] },
-    { key = "karpenter.k8s.aws/instance-hypervisor", operator = "In", values = ["nitro"] },
-  ]
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-cpu"
+    operator = "Lt"
+    values   = ["4"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-hypervisor"
+    operator = "In"
+    values   = ["nitro"]
+  }
 }
 
 data "karpenter_instance_types" "all" {}
@@ -141,17 +175,29 @@ func TestAccInstanceTypesOffline(t *testing.T) {
 			{
 				Config: `
 data "karpenter_instance_types" "x" {
-  requirements = [
-    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["g5g", "m5", "t4g"] },
-    { key = "kubernetes.io/arch", operator = "In", values = ["arm64"] },
-  ]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["g5g", "m5", "t4g"]
+  }
+  requirements {
+    key      = "kubernetes.io/arch"
+    operator = "In"
+    values   = ["arm64"]
+  }
 }
 
 data "karpenter_instance_types" "cpu" {
-  requirements = [
-    { key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m7i-flex", "u7i-12tb"] },
-    { key = "karpenter.k8s.aws/instance-cpu", operator = "Gt", values = ["4"] },
-  ]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["m7i-flex", "u7i-12tb"]
+  }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-cpu"
+    operator = "Gt"
+    values   = ["4"]
+  }
 }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -176,7 +222,11 @@ func TestAccInstanceTypesVersionGates(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: prov + `
 data "karpenter_instance_types" "x" {
-  requirements = [{ key = "karpenter.k8s.aws/instance-cpu", operator = "Gte", values = ["4"] }]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-cpu"
+    operator = "Gte"
+    values   = ["4"]
+  }
 }`,
 			ExpectError: regexp.MustCompile(`requirement-gte-lte-before-1-9`),
 		}},

@@ -154,9 +154,9 @@ func snippetScenarios() []snippetScenario {
 			},
 		}},
 		{name: "a new release under @latest", page: rollouts, steps: []snippetStep{
-			{blocks: []string{`alias = "al2023@latest" }]` + "\n  subnet"}, before: true},
+			{blocks: []string{`alias = "al2023@latest" }` + "\n  subnet"}, before: true},
 			{
-				blocks: []string{`alias = "al2023@latest" }]` + "\n  subnet"}, planOnly: true, nonEmpty: true,
+				blocks: []string{`alias = "al2023@latest" }` + "\n  subnet"}, planOnly: true, nonEmpty: true,
 				planChecks: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("karpenter_ec2nodeclass.default", plancheck.ResourceActionUpdate),
 					plancheck.ExpectResourceAction("karpenter_nodepool.gpu", plancheck.ResourceActionUpdate),

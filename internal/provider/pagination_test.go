@@ -44,8 +44,11 @@ func TestAccAMIsPaginatesThroughTheProvider(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: prov + `
 data "karpenter_amis" "bulk" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ name = "bulk-node-*", owner = "self" }]
+  ami_family = "AL2023"
+  ami_selector_terms {
+    name  = "bulk-node-*"
+    owner = "self"
+  }
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("amis"), knownvalue.ListSizeExact(1)),

@@ -22,9 +22,13 @@ func TestPlanOfflineUnknownInstanceTypeIsAWarning(t *testing.T) {
 	diags := planDiagnostics(t, `
 provider "karpenter" {}
 resource "karpenter_nodepool" "x" {
-  name         = "x"
-  node_class   = { name = "shared" }
-  requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["g5g.medium", "g5g.xlarge"] }]
+  name       = "x"
+  node_class = { name = "shared" }
+  requirements {
+    key      = "node.kubernetes.io/instance-type"
+    operator = "In"
+    values   = ["g5g.medium", "g5g.xlarge"]
+  }
 }`)
 	expectDiagnostic(t, diags, "warning", "requirement-value-matches-no-instance-type", "g5g.medium")
 	for _, d := range diags {
@@ -56,7 +60,11 @@ resource "karpenter_nodepool" "x" {
     }]
     registered_taints = [{ key = "example.com/dedicated", value = "ml", effect = "NoSchedule" }]
   }
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m5"] }]
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["m5"]
+  }
 }`,
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)unregistered-taint-missing.*Custom and its userData registers the node with.*example.com/dedicated=ml:NoSchedule.*without\s+karpenter.sh/unregistered:NoExecute`),

@@ -148,8 +148,8 @@ resource "karpenter_ec2nodeclass" "x" {
   user_data  = terraform_data.user_data.output`+strings.Replace(sel, "al2023@v20251209", "al2@v20251209", 1)+`
 }
 resource "karpenter_nodepool" "p" {
-  name           = "gpu"
-  node_class     = karpenter_ec2nodeclass.x.node_class
+  name       = "gpu"
+  node_class = karpenter_ec2nodeclass.x.node_class
   startup_taints {
     key    = "example.com/gpu"
     effect = "NoSchedule"

@@ -25,19 +25,27 @@ func TestTerraformValidateOfflineWithoutCredentials(t *testing.T) {
 	bad := `
 variable "role" { type = string }
 resource "karpenter_ec2nodeclass" "x" {
-  name                          = "x"
-  role                          = var.role
-  ami_selector_terms            = [{ alias = "al2023@v20251209@x" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "x"
+  role = var.role
+  ami_selector_terms { alias = "al2023@v20251209@x" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }
 # Terraform skips validating what depends on a resource that failed
 # validation, so this pool names its class literally.
 resource "karpenter_nodepool" "x" {
-  name         = "x"
-  node_class   = { name = "x" }
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = [] }]
-  taints       = [{ key = "gpu", value = "a/b", effect = "NoSchedule" }]
+  name       = "x"
+  node_class = { name = "x" }
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = []
+  }
+  taints {
+    key    = "gpu"
+    value  = "a/b"
+    effect = "NoSchedule"
+  }
 }
 `
 	diags := terraformDiagnostics(t, bad, "validate", "-json")
@@ -47,16 +55,20 @@ resource "karpenter_nodepool" "x" {
 	good := `
 variable "role" { type = string }
 resource "karpenter_ec2nodeclass" "x" {
-  name                          = "x"
-  role                          = var.role
-  ami_selector_terms            = [{ alias = "al2023@v20251209" }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "x"
+  role = var.role
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }
 resource "karpenter_nodepool" "x" {
-  name         = "x"
-  node_class   = karpenter_ec2nodeclass.x.node_class
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m5"] }]
+  name       = "x"
+  node_class = karpenter_ec2nodeclass.x.node_class
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["m5"]
+  }
 }
 `
 	for _, d := range terraformDiagnostics(t, good, "validate", "-json") {
@@ -76,16 +88,16 @@ func TestTerraformValidateAliasAgainstKubernetesVersion(t *testing.T) {
 	diags := terraformDiagnostics(t, `
 data "karpenter_amis" "al2" {
   kubernetes_version = "1.33"
-  ami_selector_terms = [{ alias = "al2@latest" }]
+  ami_selector_terms { alias = "al2@latest" }
 }
 data "karpenter_ami" "windows" {
   kubernetes_version = "1.34"
-  ami_selector_terms = [{ alias = "windows2025@latest" }]
-  architecture       = "amd64"
+  ami_selector_terms { alias = "windows2025@latest" }
+  architecture = "amd64"
 }
 data "karpenter_amis" "fine" {
   kubernetes_version = "1.32"
-  ami_selector_terms = [{ alias = "al2@latest" }]
+  ami_selector_terms { alias = "al2@latest" }
 }
 `, "validate", "-json")
 	expectDiagnostic(t, diags, "error", "alias-al2-unsupported-kubernetes", "1.33")
