@@ -111,17 +111,21 @@ func fleetHCL(n int, alias string) string {
 	for i := range n {
 		fmt.Fprintf(&b, `
 resource "karpenter_ec2nodeclass" "c%[1]d" {
-  name                          = "class-%[1]d"
-  role                          = "KarpenterNodeRole-demo"
-  ami_selector_terms            = [{ alias = %[2]q }]
-  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "class-%[1]d"
+  role = "KarpenterNodeRole-demo"
+  ami_selector_terms { alias = %[2]q }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }
 
 resource "karpenter_nodepool" "p%[1]d" {
-  name         = "pool-%[1]d"
-  node_class   = karpenter_ec2nodeclass.c%[1]d.node_class
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = ["m5", "c5", "m6g"] }]
+  name       = "pool-%[1]d"
+  node_class = karpenter_ec2nodeclass.c%[1]d.node_class
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = ["m5", "c5", "m6g"]
+  }
 }
 `, i, alias)
 	}
@@ -174,13 +178,19 @@ func TestThrottledPlanMatchesUnthrottled(t *testing.T) {
 	hcl := func(url string) string {
 		return providerHCL(url, `cluster { name = "demo" }`) + fleetHCL(2, "al2023@v20251209") + `
 data "karpenter_amis" "team" {
-  ami_family         = "AL2023"
-  ami_selector_terms = [{ name = "team-eks-node-al2023-*", owner = "self" }]
+  ami_family = "AL2023"
+  ami_selector_terms {
+    name  = "team-eks-node-al2023-*"
+    owner = "self"
+  }
 }
 
 data "karpenter_amis" "bottlerocket" {
-  ami_family         = "Bottlerocket"
-  ami_selector_terms = [{ name = "bottlerocket-aws-k8s-1.32-*", owner = "amazon" }]
+  ami_family = "Bottlerocket"
+  ami_selector_terms {
+    name  = "bottlerocket-aws-k8s-1.32-*"
+    owner = "amazon"
+  }
 }
 `
 	}
