@@ -112,16 +112,20 @@ provider "karpenter" {
 		for i := range n {
 			fmt.Fprintf(&b, `
 resource "karpenter_ec2nodeclass" "c%[1]d" {
-  name                          = "class-%[1]d"
-  role                          = "KarpenterNodeRole-demo"
-%[2]s  subnet_selector_terms         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
-  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  name = "class-%[1]d"
+  role = "KarpenterNodeRole-demo"
+%[2]s  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
 }
 
 resource "karpenter_nodepool" "p%[1]d" {
-  name         = "pool-%[1]d"
-  node_class   = karpenter_ec2nodeclass.c%[1]d.node_class
-  requirements = [{ key = "karpenter.k8s.aws/instance-family", operator = "In", values = %[3]s }]
+  name       = "pool-%[1]d"
+  node_class = karpenter_ec2nodeclass.c%[1]d.node_class
+  requirements {
+    key      = "karpenter.k8s.aws/instance-family"
+    operator = "In"
+    values   = %[3]s
+  }
 }
 `, i, karpenterTerms(v, i), poolFamilies)
 		}
@@ -189,11 +193,11 @@ func endpointsHCL(url string) string {
 func karpenterTerms(v Variant, i int) string {
 	switch {
 	case v == VariantA:
-		return fmt.Sprintf("  ami_selector_terms            = [{ alias = %q }]\n", aliasA)
+		return fmt.Sprintf("  ami_selector_terms { alias = %q }\n", aliasA)
 	case i%2 == 0:
-		return fmt.Sprintf("  ami_family                    = \"AL2023\"\n  ami_selector_terms            = [{ name = %q, owner = \"self\" }]\n", benchImageName(i))
+		return fmt.Sprintf("  ami_family = \"AL2023\"\n  ami_selector_terms {\n    name  = %q\n    owner = \"self\"\n  }\n", benchImageName(i))
 	default:
-		return fmt.Sprintf("  ami_family                    = \"AL2023\"\n  ami_selector_terms            = [{ ssm_parameter = %q }]\n", benchParam(i))
+		return fmt.Sprintf("  ami_family = \"AL2023\"\n  ami_selector_terms { ssm_parameter = %q }\n", benchParam(i))
 	}
 }
 
