@@ -166,7 +166,7 @@ func TestValidateUserDataForTheFamily(t *testing.T) {
 	c.Spec.UserData = ptr("#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args='--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
 	fs := Validate(c, versions.DefaultKarpenter)
 	if len(fs.ByRule("bootstrap-option-equals")) != 1 || fs.ByRule("bootstrap-option-equals")[0].Path.String() != "user_data" {
-		t.Fatalf("seed 002 form must be reported at user_data: %v", fs)
+		t.Fatalf("the --kubelet-extra-args= form must be reported at user_data: %v", fs)
 	}
 	if len(fs.ByRule("unregistered-taint-missing")) != 1 {
 		t.Fatalf("the ignored form registers nothing: %v", fs)
