@@ -7,6 +7,9 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
+// ValidateConfig reports errors only (Terraform calls it in both walks of
+// terraform plan); the plan reports every finding of the configured
+// release, warnings included, from one validation: each warning once.
 func TestPlanFindings(t *testing.T) {
 	rule := &rules.Rule{ID: "test-rule", Severity: rules.Error, Title: "test"}
 	warnOld := rules.New(rule, rules.Root("a"), "only with the old release").AsWarning()
@@ -21,19 +24,24 @@ func TestPlanFindings(t *testing.T) {
 		}
 		return rules.Findings{warnBoth, errBoth}
 	}
-
-	// The default release: terraform validate showed its warnings; one run.
-	got := planFindings(versions.DefaultKarpenter, validate)
-	if len(got) != 1 || got[0].String() != errBoth.String() {
-		t.Errorf("default release: %v, want only the error", got)
-	}
-	if calls[versions.DefaultKarpenter] != 1 {
-		t.Errorf("default release validated %d times, want once", calls[versions.DefaultKarpenter])
-	}
-
-	// Another release: its own warnings too, and the errors.
-	got = planFindings(old, validate)
-	if len(got) != 2 || got[0].String() != warnOld.String() || got[1].String() != errBoth.String() {
-		t.Errorf("karpenter 1.3: %v, want its own warning and the error", got)
+	for _, c := range []struct {
+		kv   versions.Karpenter
+		want rules.Findings
+	}{
+		{versions.DefaultKarpenter, rules.Findings{warnBoth, errBoth}},
+		{old, rules.Findings{warnOld, warnBoth, errBoth}},
+	} {
+		got := planFindings(c.kv, validate)
+		if len(got) != len(c.want) {
+			t.Fatalf("%v: %v, want %v", c.kv, got, c.want)
+		}
+		for i := range got {
+			if got[i].String() != c.want[i].String() {
+				t.Errorf("%v: finding %d is %v, want %v", c.kv, i, got[i], c.want[i])
+			}
+		}
+		if calls[c.kv] != 1 {
+			t.Errorf("%v validated %d times, want once", c.kv, calls[c.kv])
+		}
 	}
 }
