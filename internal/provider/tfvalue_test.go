@@ -18,7 +18,10 @@ var unknown = struct{ unknown bool }{true}
 
 // tfValue builds a tftypes.Value of type typ from a Go value: nil is null,
 // `unknown` is unknown, maps fill objects (missing attributes are null) and
-// maps, slices fill lists and sets.
+// maps, slices fill lists and sets. Blocks are values of the same types: a
+// list of blocks is a list of objects, a single block an object; an absent
+// one is null, which is also what the framework makes of the empty list
+// Terraform sends for no blocks (fwschemadata.NullifyCollectionBlocks).
 func tfValue(t testing.TB, typ tftypes.Type, v any) tftypes.Value {
 	t.Helper()
 	if v == nil {
