@@ -25,7 +25,7 @@ const (
 var Families = amifamily.Families
 
 // AliasFamilies are the families an alias may name, lowercased as in the
-// alias (CRD rule 14).
+// alias (the CRD's "family is not supported" rule).
 var AliasFamilies = []Family{AL2, AL2023, Bottlerocket, Windows2019, Windows2022, Windows2025}
 
 // ParseFamily returns the family for an amiFamily value; the match is exact

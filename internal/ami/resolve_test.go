@@ -409,8 +409,8 @@ func TestConcurrentResolutionsShareInFlightCalls(t *testing.T) {
 }
 
 // A name term without owner that matches nothing, next to terms that do,
-// is warned about (rule 15): images shared from another account are never
-// found by it. With an owner, or when nothing matches at all (ami-not-found
+// is warned about (ami-term-name-default-owners): images shared from
+// another account are never found by it. With an owner, or when nothing matches at all (ami-not-found
 // carries the advice), there is no such warning.
 func TestNameTermWithoutOwnerMatchingNothing(t *testing.T) {
 	r, _ := newResolver(t)

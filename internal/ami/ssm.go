@@ -14,7 +14,8 @@ import (
 type ParameterQuery struct {
 	Name string
 	// Arch is the Kubernetes architecture the path is for (amd64/arm64);
-	// the image's own Architecture field still decides (reference §2.2).
+	// the image's own Architecture field still decides (Karpenter reads it
+	// from DescribeImages: pkg/providers/amifamily/ami.go).
 	Arch string
 	// Variants the image serves; nil for Windows, whose image carries no
 	// variant requirements and serves every amd64 instance.

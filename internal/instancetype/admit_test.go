@@ -63,7 +63,7 @@ func TestAdmitFamilyLevelQuestionsOffline(t *testing.T) {
 		t.Errorf("facts %+v", a.Facts)
 	}
 
-	// Category + generation (reference §7.2: candidates from category and generation).
+	// Category + generation: the candidates are the families of that category and generation.
 	a = Admit([]requirements.Spec{rq(requirements.LabelInstanceCategory, "In", "c"), rq(requirements.LabelInstanceGeneration, "Gt", "7")}, cat)
 	want = familiesWhere(cat, func(f Family) bool { return f.Category == "c" && f.Generation > "7" && len(f.Generation) == 1 })
 	if !slices.Equal(a.Families, want) || len(want) == 0 {

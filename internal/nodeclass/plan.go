@@ -78,7 +78,8 @@ func Plan(in PlanInput) Planned {
 	return out
 }
 
-// FamilyRequired is CEL rule 8 at plan, with the family the images suggest.
+// FamilyRequired is the CRD's "must specify amiFamily if amiSelectorTerms
+// does not contain an alias" at plan, with the family the images suggest.
 func FamilyRequired(res ami.Result) rules.Finding {
 	var hints []string
 	seen := map[ami.Family]bool{}

@@ -10,7 +10,7 @@ import (
 // checkCustom: Karpenter injects nothing into Custom userData, so the taints
 // a node registers with are only those the class's userData names
 // (ClassFacts.RegisteredTaints). karpenter.sh/unregistered:NoExecute must be
-// among them (rule 33, the same check as the class's
+// among them (the same check as the class's
 // unregistered-taint-missing, here with the pool's consequence); the pool's
 // startup taints should be (they are racy when Karpenter adds them after
 // registration).

@@ -22,10 +22,13 @@ const (
 )
 
 // imageFindings judges the mapping of the pool's families to the class's
-// images: the architecture (rules 17 and §7.2), arm64 GPU families (18-19),
-// Bottlerocket Neuron (23), other gaps, GPU families on images chosen by
-// architecture only (13), AMD GPUs on the NVIDIA image (22), and the
-// release-specific mapping bugs (24).
+// images: the architecture (nodepool-architecture-mismatch,
+// nodepool-mixed-architectures), arm64 GPU families (arm64-gpu-no-image),
+// Bottlerocket Neuron (nodepool-bottlerocket-neuron-before-1-3), other gaps
+// (ami-no-compatible-image), GPU families on images chosen by architecture
+// only (ami-non-alias-gpu-instance), AMD GPUs on the NVIDIA image
+// (amd-gpu-nvidia-image), and the release-specific mapping bugs
+// (alias-variants-swapped, alias-first-match-capacity-bug).
 func imageFindings(p Pool, a instancetype.Admission, kept []string, m mapping, kv versions.Karpenter) rules.Findings {
 	c := p.Class
 	exact := exactAdmission(a)
@@ -128,7 +131,7 @@ func describeImages(amis []ami.AMI) string {
 	return strings.Join(parts, ", ")
 }
 
-// bottlerocketNeuron: rule 23.
+// bottlerocketNeuron: nodepool-bottlerocket-neuron-before-1-3.
 func bottlerocketNeuron(a instancetype.Admission, kept []string, m mapping, c ClassFacts, alias bool, kv versions.Karpenter) rules.Findings {
 	if !alias || c.Family != ami.Bottlerocket || kv.AtLeast(3, 0) {
 		return nil
@@ -157,7 +160,7 @@ func bottlerocketNeuron(a instancetype.Admission, kept []string, m mapping, c Cl
 		kv, strings.Join(fams, ", "), what)}
 }
 
-// gpuOnOwnImages: rule 13, reusing ami-non-alias-gpu-instance.
+// gpuOnOwnImages reuses ami-non-alias-gpu-instance.
 func gpuOnOwnImages(a instancetype.Admission, m mapping, alias, chosen bool) rules.Findings {
 	if alias {
 		return nil
@@ -197,7 +200,7 @@ func abbreviate(names []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }
 
-// amdOnNVIDIA: rule 22, reusing amd-gpu-nvidia-image.
+// amdOnNVIDIA reuses amd-gpu-nvidia-image.
 func amdOnNVIDIA(a instancetype.Admission, m mapping, alias bool) rules.Findings {
 	if !alias {
 		return nil
@@ -219,9 +222,9 @@ func amdOnNVIDIA(a instancetype.Admission, m mapping, alias bool) rules.Findings
 		strings.Join(got, ", "))}
 }
 
-// variantSwap: rule 24, Karpenter 1.0.0-1.0.2 swapped the nvidia and neuron
-// requirements (the class's images carry the swapped sets already, so the
-// mapping shows what those releases do).
+// variantSwap: alias-variants-swapped, Karpenter 1.0.0-1.0.2 swapped the
+// nvidia and neuron requirements (the class's images carry the swapped sets
+// already, so the mapping shows what those releases do).
 func variantSwap(a instancetype.Admission, m mapping, alias bool, kv versions.Karpenter) rules.Findings {
 	if !alias || kv.Minor != 0 || kv.AtLeast(0, 3) {
 		return nil
@@ -244,10 +247,10 @@ func variantSwap(a instancetype.Admission, m mapping, alias bool, kv versions.Ka
 		kv, strings.Join(got, ", "))}
 }
 
-// firstMatch: rule 24, before 1.4 Karpenter learned capacity by matching a
-// node's requirements to images leniently (GPU keys undefined count as
-// compatible), so a node whose real image is not the first lenient match
-// never fills the capacity cache. Approximated per family: the first image
+// firstMatch: alias-first-match-capacity-bug, before 1.4 Karpenter learned
+// capacity by matching a node's requirements to images leniently (GPU keys
+// undefined count as compatible), so a node whose real image is not the
+// first lenient match never fills the capacity cache. Approximated per family: the first image
 // compatible when the GPU and accelerator requirements are ignored.
 func firstMatch(m mapping, c ClassFacts, alias bool, kv versions.Karpenter) rules.Findings {
 	if !alias || kv.AtLeast(4, 0) {

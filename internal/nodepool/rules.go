@@ -28,7 +28,7 @@ var (
 		ID: "nodepool-node-class-ref-invalid", Severity: rules.Error, Category: Category,
 		Title:     "node_class group, kind or name is empty or unusable",
 		Behaviour: "The CRD requires nodeClassRef.group, kind and name and rejects empty strings (\"group may not be empty\", \"kind may not be empty\", \"name may not be empty\"; group must match ^[^/]*$). Karpenter labels every NodeClaim karpenter.k8s.aws/ec2nodeclass=<name>, so a name that is not a valid label value makes every NodeClaim invalid.",
-		Source:    srcCRD + " nodeClassRef x-kubernetes-validations (rules 11-13, since v1.1.0)",
+		Source:    srcCRD + " nodeClassRef x-kubernetes-validations (\"group may not be empty\", \"kind may not be empty\", \"name may not be empty\"; since v1.1.0)",
 		Bad:       exampleFull("default", `{ name = "" }`),
 		Good:      exampleFull("default", "karpenter_ec2nodeclass.default.node_class"),
 	})
@@ -56,7 +56,7 @@ var (
 		ID: "nodepool-label-key-nodepool", Severity: rules.Error, Category: Category,
 		Title:     "karpenter.sh/nodepool cannot be a label",
 		Behaviour: "Karpenter sets karpenter.sh/nodepool=<pool name> on every node itself. The CRD rejects the label (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime validation (\"invalid key name \\\"karpenter.sh/nodepool\\\" in labels, restricted\").",
-		Source:    srcCRD + " template.metadata.labels rule 6; " + srcRuntime + " validateLabels",
+		Source:    srcCRD + " template.metadata.labels x-kubernetes-validations (\"label \\\"karpenter.sh/nodepool\\\" is restricted\"); " + srcRuntime + " validateLabels",
 		Bad:       example(`labels = { "karpenter.sh/nodepool" = "gpu" }`),
 		Good:      example(`labels = { "example.com/pool" = "gpu" }`),
 	})
@@ -144,7 +144,7 @@ var (
 		ID: "nodepool-budget-schedule-without-duration", Severity: rules.Error, Category: Category,
 		Title:     "budget schedule without duration, or duration without schedule",
 		Behaviour: "The CRD rejects the NodePool: \"'schedule' must be set with 'duration'\" (self.all(x, has(x.schedule) == has(x.duration))). A budget without both is always active.",
-		Source:    srcCRD + " disruption.budgets x-kubernetes-validations (rule 4)",
+		Source:    srcCRD + " disruption.budgets x-kubernetes-validations",
 		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`))),
 		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`, `duration = "8h"`))),
 	})
@@ -228,7 +228,7 @@ var (
 		ID: "nodepool-static-limits", Severity: rules.Error, Category: Category,
 		Title:     "static NodePool with limits other than nodes",
 		Behaviour: "The CRD rejects the NodePool: \"only 'limits.nodes' is supported on static NodePools\".",
-		Source:    srcCRD + " spec x-kubernetes-validations (rule 2)",
+		Source:    srcCRD + " spec x-kubernetes-validations",
 		Bad:       example(`replicas = 3`, `limits = { cpu = "100" }`),
 		Good:      example(`replicas = 3`, `limits = { nodes = "5" }`),
 	})
@@ -236,7 +236,7 @@ var (
 		ID: "nodepool-static-weight", Severity: rules.Error, Category: Category,
 		Title:     "static NodePool with a weight",
 		Behaviour: "The CRD rejects the NodePool: \"'weight' is not supported on static NodePools\".",
-		Source:    srcCRD + " spec x-kubernetes-validations (rule 3)",
+		Source:    srcCRD + " spec x-kubernetes-validations",
 		Bad:       example(`replicas = 3`, `weight = 10`),
 		Good:      example(`replicas = 3`),
 	})

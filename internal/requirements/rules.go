@@ -152,7 +152,7 @@ var (
 		ID: "requirement-key-nodepool", Severity: rules.Error, Category: Category,
 		Title:     "karpenter.sh/nodepool cannot be a requirement key",
 		Behaviour: "The CRD rejects it (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime (\"invalid key: %q in requirements, restricted\"); Karpenter sets the label itself.",
-		Source:    "NodePool CRD rule 18; kubernetes-sigs/karpenter pkg/apis/v1/nodepool_validation.go validateRequirementsNodePoolKeyDoesNotExist",
+		Source:    "NodePool CRD requirements[].key x-kubernetes-validations; kubernetes-sigs/karpenter pkg/apis/v1/nodepool_validation.go validateRequirementsNodePoolKeyDoesNotExist",
 		Bad:       pool(req("karpenter.sh/nodepool", "In", `values = ["default"]`)),
 		Good:      pool(req("karpenter.sh/capacity-type", "In", `values = ["on-demand"]`)),
 	})
@@ -160,7 +160,7 @@ var (
 		ID: "requirement-key-hostname", Severity: rules.Error, Category: Category,
 		Title:     "kubernetes.io/hostname cannot be a label or requirement key",
 		Behaviour: "The CRD rejects it: \"label \\\"kubernetes.io/hostname\\\" is restricted\"; at runtime it is in RestrictedLabels (\"using label kubernetes.io/hostname is not allowed as it might interfere with the internal provisioning logic\").",
-		Source:    "NodePool CRD rule 19; pkg/apis/v1/labels.go RestrictedLabels",
+		Source:    "NodePool CRD requirements[].key x-kubernetes-validations; kubernetes-sigs/karpenter pkg/apis/v1/labels.go RestrictedLabels",
 		Bad:       pool(req("kubernetes.io/hostname", "Exists")),
 		Good:      pool(req("topology.kubernetes.io/zone", "In", `values = ["us-east-1a"]`)),
 	})
