@@ -16,7 +16,10 @@ func (c *lintCtx) readMIME(ud string) (archive, bool) {
 		c.add(mimeFinding(c.family, me))
 		return a, false
 	}
-	if !a.Closed {
+	// For AL2 and AL2023 Karpenter parses the archive and writes it anew
+	// with its own closing boundary (pkg/providers/amifamily/bootstrap/mime):
+	// only Custom userData reaches the node as written.
+	if !a.Closed && (c.family == Custom || c.custom) {
 		c.add(rules.New(ruleMIMEUnterminated, rules.Path{},
 			"The MIME archive never closes with \"--%s--\". Karpenter's reader accepts that, but cloud-init records a defect and stricter readers drop the last part; end the archive with the closing boundary line \"--%s--\".",
 			a.Boundary, a.Boundary))

@@ -260,10 +260,10 @@ var (
 	ruleMIMEUnterminated = rules.Register(rules.Rule{
 		ID: "mime-unterminated", Severity: rules.Warning, Category: category,
 		Title:     "MIME archive lacks its closing boundary",
-		Behaviour: "Go's reader (Karpenter) accepts an archive ending in `--B` instead of `--B--`, but cloud-init records a defect and other MIME readers may drop the last part.",
-		Source:    "RFC 2046 §5.1.1 (close-delimiter); Go mime/multipart",
-		Bad:       nodeClass("AL2", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hello\n--B\n"),
-		Good:      nodeClass("AL2", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hello\n--B--\n"),
+		Behaviour: "Custom userData reaches the node as written: cloud-init records a defect for an archive ending in `--B` instead of `--B--`, and other MIME readers may drop the last part. For AL2 and AL2023 Karpenter parses the archive (Go's reader accepts the missing close) and writes it anew with its own closing boundary, so there it is not reported.",
+		Source:    "RFC 2046 §5.1.1 (close-delimiter); Go mime/multipart; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/mime (NewArchive, Serialize)",
+		Bad:       nodeClass("Custom", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n--B\n"),
+		Good:      nodeClass("Custom", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n--B--\n"),
 	})
 	ruleMIMEEncoding = rules.Register(rules.Rule{
 		ID: "mime-transfer-encoding-dropped", Severity: rules.Warning, Category: category,
