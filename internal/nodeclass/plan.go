@@ -62,6 +62,7 @@ func Plan(in PlanInput) Planned {
 	} else if family == ami.Custom && c.Spec.UserData != nil {
 		out.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
 	}
+	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
 	out.Findings = append(out.Findings, imageFamilyFindings(c, family, out.UserData, in.AMIs, kv)...)
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
 	if i, ok := ami.AliasTerm(c.Terms); ok && !c.PinAMIs && strings.HasSuffix(c.Terms[i].Alias, "@latest") {
@@ -311,4 +312,34 @@ func describeImages(imgs []awsclient.Image) string {
 		parts = append(parts, fmt.Sprintf("%s (%s)", img.ID, img.Name))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// customNoUserDataFindings judges a Custom class without userData from its
+// images (an alias was judged at validate): an error when every image is an
+// EKS-optimized one, which needs userData to join; a warning otherwise,
+// since a custom image may bootstrap itself.
+func customNoUserDataFindings(c Class, family ami.Family, res ami.Result) rules.Findings {
+	if _, isAlias := ami.AliasTerm(c.Terms); isAlias || !customWithoutUserData(c, family, true) || len(res.AMIs) == 0 {
+		return nil
+	}
+	var custom []string
+	for _, a := range res.AMIs {
+		if _, sure := imageFamily(a.Image); !sure {
+			custom = append(custom, a.ID)
+		}
+	}
+	if len(custom) == 0 {
+		return rules.Findings{rules.New(ruleCustomNoUserData, pathUserData,
+			"ami_family is Custom and neither user_data nor bootstrap is set, and the selected images (%s) are EKS-optimized images, which do not bootstrap themselves. %s", describeImages(images(res)), customNoUserDataEffect)}
+	}
+	return rules.Findings{rules.New(ruleCustomNoUserData, pathUserData,
+		"ami_family is Custom and neither user_data nor bootstrap is set. That is right only if the images (%s) bootstrap the node themselves: Karpenter passes Custom userData through unchanged and adds nothing. If they do not, the node never joins and its NodeClaim is deleted after the 15-minute registration timeout, over and over; add `bootstrap { format = \"nodeadm\" }` or user_data that registers karpenter.sh/unregistered:NoExecute. If they do, acknowledge this warning (acknowledged_warnings = [\"custom-user-data-missing\"]).", strings.Join(custom, ", ")).AsWarning()}
+}
+
+func images(res ami.Result) []awsclient.Image {
+	out := make([]awsclient.Image, len(res.AMIs))
+	for i, a := range res.AMIs {
+		out[i] = a.Image
+	}
+	return out
 }

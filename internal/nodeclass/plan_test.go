@@ -207,3 +207,32 @@ func TestPlanCustomBootstrapSHOnAL2023ImageAdvice(t *testing.T) {
 		t.Fatalf("custom advice: %v", f)
 	}
 }
+
+// Karpenter accepts a Custom class without userData (its own CEL tests do):
+// a custom image may bootstrap itself. Only EKS-optimized images prove it
+// broken.
+func TestPlanCustomWithoutUserData(t *testing.T) {
+	c := valid()
+	c.Family = "Custom"
+	c.Terms = []ami.Term{{Name: "team-eks-node-al2023-x86_64-*", Owner: "self"}}
+	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "30Gi"}}}
+	if fs := Validate(c, versions.DefaultKarpenter).ByRule(ruleCustomNoUserData.ID); len(fs) != 0 {
+		t.Fatalf("custom images at validate: %v", fs)
+	}
+	f := plan(t, c).Findings.ByRule(ruleCustomNoUserData.ID)
+	if len(f) != 1 || f[0].Severity != rules.Warning || !strings.Contains(f[0].Detail, "bootstrap the node themselves") {
+		t.Fatalf("custom images: %v", f)
+	}
+	c.Terms = []ami.Term{{Name: "amazon-eks-node-al2023-x86_64-standard-1.32-*", Owner: "amazon"}}
+	f = plan(t, c).Findings.ByRule(ruleCustomNoUserData.ID)
+	if len(f) != 1 || f[0].Severity != rules.Error || !strings.Contains(f[0].Detail, "EKS-optimized") {
+		t.Fatalf("EKS-optimized images by name: %v", f)
+	}
+	c.Terms = []ami.Term{{Alias: "al2023@latest"}}
+	if f := Validate(c, versions.DefaultKarpenter).ByRule(ruleCustomNoUserData.ID); len(f) != 1 || f[0].Severity != rules.Error {
+		t.Fatalf("alias at validate: %v", f)
+	}
+	if f := plan(t, c).Findings.ByRule(ruleCustomNoUserData.ID); len(f) != 0 {
+		t.Fatalf("alias is judged at validate only, not again at plan: %v", f)
+	}
+}

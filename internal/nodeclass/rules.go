@@ -162,10 +162,10 @@ var (
 	ruleCustomNoUserData = rules.Register(rules.Rule{
 		ID: "custom-user-data-missing", Severity: rules.Error, Category: category,
 		Title:     "a Custom EC2NodeClass has no userData",
-		Behaviour: "Karpenter passes Custom userData through unchanged and adds nothing: without userData the instance boots, never joins the cluster, and the NodeClaim is deleted after the 15-minute registration timeout, over and over.",
-		Source:    "A:pkg/providers/amifamily/bootstrap/custom.go",
-		Bad:       rules.Body(`ami_family = "Custom"`, `ami_selector_terms { name = "team-eks-node-*" }`),
-		Good:      rules.Body(`ami_family = "Custom"`, `ami_selector_terms { name = "team-eks-node-*" }`, `bootstrap { format = "nodeadm" }`),
+		Behaviour: "Karpenter passes Custom userData through unchanged and adds nothing. EKS-optimized images (an alias, or images named as EKS publishes them) do not bootstrap themselves: the instance boots, never joins the cluster, and the NodeClaim is deleted after the 15-minute registration timeout, over and over; that is an error. Karpenter accepts the class, and a custom image may bootstrap itself, so with other images it is a warning (acknowledge it when the image does).",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go; pkg/apis/v1/ec2nodeclass_validation_cel_test.go (Custom classes without userData are accepted)",
+		Bad:       rules.Body(`ami_family = "Custom"`, `ami_selector_terms { alias = "al2023@latest" }`),
+		Good:      rules.Body(`ami_family = "Custom"`, `ami_selector_terms { alias = "al2023@latest" }`, `bootstrap { format = "nodeadm" }`),
 	})
 	ruleImageFamily = rules.Register(rules.Rule{
 		ID: "image-family-mismatch", Severity: rules.Error, Category: category,

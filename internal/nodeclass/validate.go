@@ -296,9 +296,13 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 		}
 		fs = append(fs, validateBootstrap(c)...)
 	}
-	if familyKnown && family == ami.Custom && c.Bootstrap == nil && !hasUserData && !u.Is(pathUserData) && !u.Is(pathBootstrap) {
+	// A Custom class without userData is provably broken only on EKS-optimized
+	// images, which bootstrap nothing by themselves: decidable here for an
+	// alias, at plan (from the images) otherwise. A custom image may
+	// bootstrap itself, and Karpenter accepts the class.
+	if i, isAlias := ami.AliasTerm(c.Terms); isAlias && customWithoutUserData(c, family, familyKnown) {
 		fs = append(fs, rules.New(ruleCustomNoUserData, pathUserData,
-			"ami_family is Custom and neither user_data nor bootstrap is set. Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and is deleted after the 15-minute registration timeout. Add `bootstrap { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."))
+			"ami_family is Custom and neither user_data nor bootstrap is set, and alias %q selects EKS-optimized images, which do not bootstrap themselves. %s", c.Terms[i].Alias, customNoUserDataEffect))
 	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) {
 		fs = append(fs, userdata.Lint(family, *c.Spec.UserData, kv).Under(pathUserData)...)
@@ -343,4 +347,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// customNoUserDataEffect says what happens and what to write.
+const customNoUserDataEffect = "Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and its NodeClaim is deleted after the 15-minute registration timeout, over and over. Add `bootstrap { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."
+
+// customWithoutUserData: a Custom class with neither user_data nor
+// bootstrap, all of it known.
+func customWithoutUserData(c Class, family ami.Family, familyKnown bool) bool {
+	u := c.Unknown
+	return familyKnown && family == ami.Custom && c.Bootstrap == nil && c.Spec.UserData == nil &&
+		!u.Is(pathUserData) && !u.Is(pathBootstrap)
 }
