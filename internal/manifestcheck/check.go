@@ -1,0 +1,370 @@
+package manifestcheck
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Finding is one result on a manifest.
+type Finding struct {
+	Rule     *rules.Rule
+	Severity rules.Severity
+	// Path is the field of the manifest, as the API server prints field
+	// paths ("spec.amiSelectorTerms[0].alias", "spec.tags[team]"),
+	// prefixed with the document's index ("[1].spec.role") when the input
+	// has several documents; "" (or "[1]") is the whole document.
+	Path    string
+	Message string
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("%s %s at %q: %s", f.Severity, f.Rule.ID, f.Path, f.Message)
+}
+
+const (
+	groupCore = "karpenter.sh"
+	groupAWS  = "karpenter.k8s.aws"
+	served    = "v1"
+)
+
+// The catalogue rules whose findings are translated here.
+var (
+	ruleCRD = rules.Lookup("crd-validation")
+	// Findings about the provider's own inputs, which a manifest does not
+	// have: node_class given by name only (a manifest's class is
+	// cross-checked when it is in the same input, else never), and the
+	// embedded instance facts standing in for an AWS configuration.
+	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true}
+)
+
+type parsed struct {
+	doc  document
+	obj  map[string]any
+	raw  []byte
+	kind string
+}
+
+// Check validates every EC2NodeClass and NodePool document of input (YAML
+// or JSON, several YAML documents separated by `---` lines) with the
+// offline rules of Karpenter release kv, and returns the findings in
+// document order. Documents of other kinds are skipped without a finding.
+// It never panics on any input.
+func Check(ctx context.Context, input string, kv versions.Karpenter) []Finding {
+	docs := split(input)
+	prefix := func(d document, p string) string {
+		if len(docs) < 2 {
+			return p
+		}
+		if p == "" || p[0] == '[' {
+			return fmt.Sprintf("[%d]%s", d.index, p)
+		}
+		return fmt.Sprintf("[%d].%s", d.index, p)
+	}
+	var items []parsed
+	var out []Finding
+	perDoc := make([][]Finding, len(docs))
+	classes := map[string]nodeclass.Class{}
+	for _, d := range docs {
+		obj, raw, err := decode(d)
+		if err != nil {
+			perDoc[d.index] = []Finding{{Rule: ruleMalformed, Severity: ruleMalformed.Severity,
+				Message: err.Error() + ". kubectl, Helm and Argo CD refuse the document, and nothing in it was checked."}}
+			continue
+		}
+		kind, f, ok := classify(obj)
+		if f != nil {
+			perDoc[d.index] = []Finding{*f}
+		}
+		if !ok {
+			continue
+		}
+		items = append(items, parsed{doc: d, obj: obj, raw: raw, kind: kind})
+		if kind == manifest.EC2NodeClassKind {
+			if m, err := decodeClass(raw); err == nil {
+				classes[m.Metadata.Name] = classOf(m)
+			}
+		}
+	}
+	for _, it := range items {
+		if it.kind == manifest.EC2NodeClassKind {
+			perDoc[it.doc.index] = checkClass(ctx, it.obj, it.raw, kv)
+		} else {
+			perDoc[it.doc.index] = checkPool(ctx, it.obj, it.raw, classes, kv)
+		}
+	}
+	for _, d := range docs {
+		for _, f := range perDoc[d.index] {
+			f.Path = prefix(d, f.Path)
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// classify says whether obj is a kind this package checks, and reports a
+// Karpenter object that cannot be one (an old API version, a misspelled
+// kind). Anything else is skipped silently: a chart's Deployments and
+// ConfigMaps are not Karpenter configuration.
+func classify(obj map[string]any) (kind string, f *Finding, ok bool) {
+	group, version, kind := typeMeta(obj)
+	av, _ := obj["apiVersion"].(string)
+	want := map[string]string{manifest.NodePoolKind: manifest.NodePoolAPIVersion, manifest.EC2NodeClassKind: manifest.EC2NodeClassAPIVersion}
+	karpenterGroup := group == groupCore || group == groupAWS
+	switch {
+	case kind == manifest.EC2NodeClassKind && group == groupAWS && version == served,
+		kind == manifest.NodePoolKind && group == groupCore && version == served:
+		return kind, nil, true
+	case want[kind] != "":
+		return "", &Finding{Rule: ruleAPIVersion, Severity: ruleAPIVersion.Severity, Path: "apiVersion", Message: fmt.Sprintf(
+			"apiVersion %q: Karpenter serves %s only as %s (the CRDs of karpenter-provider-aws %s), so kubectl apply fails with `no matches for kind %q in version %q`. Write apiVersion: %s; a v1beta1 document needs migrating to v1, not only relabelling (kubelet moved to the EC2NodeClass, expireAfter to spec.template.spec, WhenUnderutilized became WhenEmptyOrUnderutilized).",
+			av, kind, want[kind], crd.KarpenterVersion, kind, av, want[kind])}, false
+	case karpenterGroup && (kind == "Provisioner" || kind == "AWSNodeTemplate"):
+		now := map[string]string{"Provisioner": manifest.NodePoolKind, "AWSNodeTemplate": manifest.EC2NodeClassKind}[kind]
+		return "", &Finding{Rule: ruleAPIVersion, Severity: ruleAPIVersion.Severity, Path: "kind", Message: fmt.Sprintf(
+			"%s %s was removed in Karpenter v0.32 and renamed %s (%s): kubectl apply fails with `no matches for kind %q in version %q`. Rewrite the document as a %s.",
+			av, kind, now, want[now], kind, av, now)}, false
+	case karpenterGroup && kind != "":
+		if s := suggest.Closest(kind, []string{manifest.NodePoolKind, manifest.EC2NodeClassKind}); s != "" {
+			return "", &Finding{Rule: ruleKind, Severity: ruleKind.Severity, Path: "kind", Message: fmt.Sprintf(
+				"kind %q in %s is no Karpenter kind (kinds are case-sensitive): kubectl apply fails with `no matches for kind %q`, and a GitOps tool never syncs it. Write kind: %s with apiVersion: %s.",
+				kind, av, kind, s, want[s])}, false
+		}
+	}
+	return "", nil, false
+}
+
+// decodeClass reads the EC2NodeClass into the manifest model. An error
+// means a field has the wrong JSON type, which the CRD validation reports.
+func decodeClass(raw []byte) (manifest.EC2NodeClass, error) {
+	var m manifest.EC2NodeClass
+	err := json.Unmarshal(raw, &m)
+	return m, err
+}
+
+// classOf converts a manifest into the class the resource's checks take,
+// as the provider's classFromModel does from configuration: amiFamily and
+// the AMI terms apart, everything else in Spec.
+func classOf(m manifest.EC2NodeClass) nodeclass.Class {
+	c := nodeclass.Class{Name: m.Metadata.Name, Family: m.Spec.AMIFamily, Spec: m.Spec}
+	for _, t := range m.Spec.AMISelectorTerms {
+		c.Terms = append(c.Terms, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
+	}
+	return c
+}
+
+func checkClass(ctx context.Context, obj map[string]any, raw []byte, kv versions.Karpenter) []Finding {
+	var own []Finding
+	if m, err := decodeClass(raw); err == nil {
+		own = translate(crd.EC2NodeClass, nodeclass.Validate(classOf(m), kv))
+	}
+	return append(own, crdFindings(ctx, crd.EC2NodeClass, obj, own)...)
+}
+
+// decodePool reads the NodePool into the manifest model. Limits are
+// quantities the CRD accepts as integers too (`cpu: 1000`); the model
+// holds them as strings.
+func decodePool(raw []byte) (manifest.NodePool, error) {
+	var m manifest.NodePool
+	var obj map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&obj); err != nil {
+		return m, err
+	}
+	if spec, ok := obj["spec"].(map[string]any); ok {
+		if limits, ok := spec["limits"].(map[string]any); ok {
+			for k, v := range limits {
+				if n, ok := v.(json.Number); ok {
+					limits[k] = n.String()
+				}
+			}
+		}
+	}
+	j, err := json.Marshal(obj)
+	if err != nil {
+		return m, err
+	}
+	err = json.Unmarshal(j, &m)
+	return m, err
+}
+
+func checkPool(ctx context.Context, obj map[string]any, raw []byte, classes map[string]nodeclass.Class, kv versions.Karpenter) []Finding {
+	var own []Finding
+	if m, err := decodePool(raw); err == nil {
+		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: classFacts(m, classes, kv)}
+		fs := nodepool.Validate(p, kv)
+		if !fs.HasErrors() {
+			// As the resource: the cross-checks assume Validate passed.
+			for _, f := range nodepool.Check(p, instancetype.Embedded(), kv).Findings {
+				if !notForManifests[f.Rule.ID] {
+					fs = append(fs, f)
+				}
+			}
+		}
+		own = translate(crd.NodePool, fs)
+	}
+	return append(own, crdFindings(ctx, crd.NodePool, obj, own)...)
+}
+
+// classFacts is what the pool's EC2NodeClass tells the cross-checks when
+// it is in the same input: its family and, for Custom userData, the taints
+// the node registers with. Images need AWS, so none are known.
+func classFacts(m manifest.NodePool, classes map[string]nodeclass.Class, kv versions.Karpenter) nodepool.ClassFacts {
+	ref := m.Spec.Template.Spec.NodeClassRef
+	c, ok := classes[ref.Name]
+	if !ok || ref.Group != groupAWS || ref.Kind != manifest.EC2NodeClassKind {
+		return nodepool.ClassFacts{}
+	}
+	family, ok := ami.ResolvedFamily(c.Family, c.Terms, kv)
+	if !ok {
+		return nodepool.ClassFacts{}
+	}
+	f := nodepool.ClassFacts{Known: true, Family: family, InstanceStorePolicy: c.Spec.InstanceStorePolicy}
+	if c.Spec.UserData != nil {
+		f.UserData = *c.Spec.UserData
+		if family == ami.Custom {
+			f.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
+		}
+	}
+	return f
+}
+
+// emptyStrings lists the pool's strings written as "" that the model
+// cannot tell from unset (nodepool.Pool.Empty), as attribute paths.
+func emptyStrings(obj map[string]any) nodepool.PathSet {
+	set := nodepool.PathSet{}
+	spec, _ := obj["spec"].(map[string]any)
+	tmpl, _ := spec["template"].(map[string]any)
+	ts, _ := tmpl["spec"].(map[string]any)
+	isEmpty := func(m map[string]any, k string) bool { s, ok := m[k].(string); return ok && s == "" }
+	for field, attr := range map[string]string{"taints": "taints", "startupTaints": "startup_taints"} {
+		list, _ := ts[field].([]any)
+		for i, t := range list {
+			if m, ok := t.(map[string]any); ok && isEmpty(m, "value") {
+				set.Add(rules.Root(attr).Index(i).Attr("value"))
+			}
+		}
+	}
+	if isEmpty(ts, "expireAfter") {
+		set.Add(rules.Root("expire_after"))
+	}
+	if isEmpty(ts, "terminationGracePeriod") {
+		set.Add(rules.Root("termination_grace_period"))
+	}
+	if d, ok := spec["disruption"].(map[string]any); ok && isEmpty(d, "consolidationPolicy") {
+		set.Add(rules.Root("disruption").Attr("consolidation_policy"))
+	}
+	return set
+}
+
+// translate moves findings from the resource's attribute paths to the
+// manifest's.
+func translate(k *crd.Kind, fs rules.Findings) []Finding {
+	out := make([]Finding, 0, len(fs))
+	for _, f := range fs {
+		p, ok := k.ManifestPath(f.Path)
+		if !ok && len(f.Path.Steps()) > 0 && f.Path.Steps()[0].Name == "metadata" {
+			// The object's own metadata block has the manifest's names.
+			p = literal(f.Path)
+		}
+		out = append(out, Finding{Rule: f.Rule, Severity: f.Severity, Path: p, Message: f.Detail})
+	}
+	return out
+}
+
+// literal writes an attribute path in the API server's notation.
+func literal(p rules.Path) string {
+	var b strings.Builder
+	for _, s := range p.Steps() {
+		switch s.Kind {
+		case rules.AttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case rules.IndexStep:
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		case rules.KeyStep:
+			b.WriteString("[" + s.Name + "]")
+		}
+	}
+	return b.String()
+}
+
+// crdFindings validates the document as written against the kind's CRD.
+// An API server error on a field where the project's own rules already
+// found an error is left out: theirs says the same, with the fix.
+func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Finding) []Finding {
+	res, err := k.Validate(ctx, obj)
+	if err != nil {
+		return []Finding{{Rule: ruleCRD, Severity: rules.Error, Message: fmt.Sprintf("Could not validate the %s against the CRD of karpenter-provider-aws %s: %v", k.Name(), crd.KarpenterVersion, err)}}
+	}
+	var out []Finding
+	for _, e := range res.Errors {
+		if e.Field == "" && e.Detail == crd.RulesNotChecked {
+			out = append(out, Finding{Rule: ruleCRD, Severity: rules.Warning,
+				Message: fmt.Sprintf("The API server would also say: %s (CRD of karpenter-provider-aws %s)", crd.RulesNotChecked, crd.KarpenterVersion)})
+			continue
+		}
+		if covered(e.Field, own) {
+			continue
+		}
+		out = append(out, Finding{Rule: ruleCRD, Severity: rules.Error, Path: e.Field,
+			Message: fmt.Sprintf("The API server would reject the %s: %s (CRD of karpenter-provider-aws %s)", k.Name(), e.Text, crd.KarpenterVersion)})
+	}
+	for _, u := range res.Unknown {
+		out = append(out, Finding{Rule: ruleUnknownField, Severity: ruleUnknownField.Severity, Path: u, Message: fmt.Sprintf(
+			"The %s CRD of karpenter-provider-aws %s has no field %s%s: kubectl's strict field validation rejects the object (unknown field %q), and without it the API server drops the field and the setting silently vanishes.",
+			k.Name(), crd.KarpenterVersion, u, fieldHint(k, u), u)})
+	}
+	return out
+}
+
+// containers are the levels that hold most fields: an error on one of them
+// (an object-level CEL rule) is not covered by a finding inside it.
+var containers = map[string]bool{"": true, "metadata": true, "spec": true, "spec.template": true, "spec.template.spec": true}
+
+// covered reports whether one of the project's errors is about the same
+// field as an API server error at path p: the same field, one inside it,
+// or one containing it.
+func covered(p string, own []Finding) bool {
+	p = canonical(p)
+	for _, f := range own {
+		if f.Severity != rules.Error {
+			continue
+		}
+		q := canonical(f.Path)
+		if p == q || (within(q, p) && !containers[p]) || (within(p, q) && !containers[q]) {
+			return true
+		}
+	}
+	return false
+}
+
+// canonical writes map keys and list indexes after dots: the API server
+// prints a map key as "spec.limits.cpu" in OpenAPI errors and as
+// "spec.limits[cpu]" elsewhere.
+func canonical(p string) string {
+	return strings.NewReplacer("[", ".", "]", "").Replace(p)
+}
+
+// within reports whether path a lies strictly inside path b.
+func within(a, b string) bool {
+	if b == "" {
+		return a != ""
+	}
+	return strings.HasPrefix(a, b+".")
+}
