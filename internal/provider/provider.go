@@ -361,5 +361,6 @@ func (p *karpenterProvider) Functions(context.Context) []func() function.Functio
 		NewInstanceFamilyFunction,
 		NewLintUserDataFunction,
 		NewTaintsArgFunction,
+		NewValidateManifestFunction,
 	}
 }

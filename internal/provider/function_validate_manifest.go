@@ -1,0 +1,87 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+var _ function.Function = (*validateManifestFunction)(nil)
+
+// NewValidateManifestFunction is the factory of validate_manifest.
+func NewValidateManifestFunction() function.Function { return &validateManifestFunction{} }
+
+type validateManifestFunction struct{}
+
+var manifestFindingType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"rule": types.StringType, "severity": types.StringType, "path": types.StringType, "message": types.StringType,
+}}
+
+func (f *validateManifestFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "validate_manifest"
+}
+
+func (f *validateManifestFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Check EC2NodeClass and NodePool manifests kept in YAML or JSON with the provider's offline rules",
+		MarkdownDescription: fmt.Sprintf("Returns the findings the provider's offline rules make on existing EC2NodeClass "+
+			"(`karpenter.k8s.aws/v1`) and NodePool (`karpenter.sh/v1`) manifests, as Karpenter %s treats them (functions cannot "+
+			"see the provider configuration, so `karpenter_version` does not apply): Karpenter's CRD schema and CEL rules as the API "+
+			"server applies them (CRDs of karpenter-provider-aws %s), Karpenter's runtime validation, AMI selector terms and "+
+			"family, userData lint, requirements against the embedded instance-family facts, and the NodePool/EC2NodeClass "+
+			"cross-checks when the class is in the same input. `manifest` is one YAML or JSON document or several YAML documents "+
+			"separated by `---` lines. Each finding is `{rule, severity, path, message}`: `severity` is `\"error\"` or "+
+			"`\"warning\"`, `path` the manifest field (`spec.template.spec.requirements[0].minValues`), prefixed with the "+
+			"document's index when the input holds several (`[1].spec.role`; empty documents are not counted). A document that "+
+			"is not YAML or not an object is one `manifest-malformed` finding; documents of other kinds are skipped without a "+
+			"finding. Checks that need AWS (image resolution, subnets, security groups, the instance profile, live instance "+
+			"types) are not made. An empty list means nothing was found.", versions.DefaultKarpenter, crd.KarpenterVersion),
+		Parameters: []function.Parameter{
+			function.StringParameter{
+				Name:               "manifest",
+				Description:        "YAML or JSON text: one or more EC2NodeClass and NodePool documents, e.g. file(\"nodepool.yaml\").",
+				AllowUnknownValues: true,
+			},
+		},
+		Return: function.ListReturn{ElementType: manifestFindingType},
+	}
+}
+
+func (f *validateManifestFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var m types.String
+	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &m))
+	if resp.Error != nil {
+		return
+	}
+	if m.IsUnknown() {
+		// Known at apply; the findings are then computed.
+		resp.Error = resp.Result.Set(ctx, types.ListUnknown(manifestFindingType))
+		return
+	}
+	fs := manifestcheck.Check(ctx, m.ValueString(), versions.DefaultKarpenter)
+	elems := make([]attr.Value, 0, len(fs))
+	for _, fi := range fs {
+		o, diags := types.ObjectValue(manifestFindingType.AttrTypes, map[string]attr.Value{
+			"rule": types.StringValue(fi.Rule.ID), "severity": types.StringValue(fi.Severity.String()),
+			"path": types.StringValue(fi.Path), "message": types.StringValue(fi.Message),
+		})
+		if diags.HasError() {
+			resp.Error = function.FuncErrorFromDiags(ctx, diags)
+			return
+		}
+		elems = append(elems, o)
+	}
+	list, diags := types.ListValue(manifestFindingType, elems)
+	if diags.HasError() {
+		resp.Error = function.FuncErrorFromDiags(ctx, diags)
+		return
+	}
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, list))
+}

@@ -1,0 +1,346 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+func runValidateManifest(v attr.Value) (attr.Value, *function.FuncError) {
+	resp := &function.RunResponse{Result: function.NewResultData(types.ListUnknown(manifestFindingType))}
+	NewValidateManifestFunction().Run(context.Background(), function.RunRequest{
+		Arguments: function.NewArgumentsData([]attr.Value{v}),
+	}, resp)
+	return resp.Result.Value(), resp.Error
+}
+
+func TestValidateManifestRun(t *testing.T) {
+	v, err := runValidateManifest(types.StringUnknown())
+	if err != nil || !v.IsUnknown() {
+		t.Fatalf("unknown manifest: %v %v", v, err)
+	}
+	v, err = runValidateManifest(types.StringValue("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: x\nspec:\n  weight: 0\n  template:\n    spec:\n      requirements: []\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n---\napiVersion: karpenter.sh/v1beta1\nkind: NodePool\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range v.(types.List).Elements() {
+		a := e.(types.Object).Attributes()
+		id := a["rule"].(types.String).ValueString()
+		if rules.Lookup(id) == nil || a["message"].(types.String).ValueString() == "" {
+			t.Errorf("finding %v: rule outside the catalogue or no message", a)
+		}
+		got = append(got, a["severity"].(types.String).ValueString()+" "+id+" "+a["path"].(types.String).ValueString())
+	}
+	want := "error nodepool-weight-out-of-range [0].spec.weight,error manifest-api-version-unsupported [1].apiVersion"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("got %v", got)
+	}
+	if v, err := runValidateManifest(types.StringValue("")); err != nil || len(v.(types.List).Elements()) != 0 {
+		t.Fatalf("empty manifest: %v %v", v, err)
+	}
+}
+
+// A NodePool and an EC2NodeClass as kept in a repository: g5g (arm64 GPU)
+// on an AL2 class, and a misspelled minValues.
+const badManifests = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: al2
+      requirements:
+        - key: karpenter.k8s.aws/instance-family
+          operator: In
+          values: ["g5g"]
+          minValue: 1
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: al2
+spec:
+  role: KarpenterNodeRole-demo
+  amiSelectorTerms:
+    - alias: al2@v20251209
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+`
+
+func TestAccValidateManifest(t *testing.T) {
+	withoutAWS(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte(badManifests), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps: []resource.TestStep{
+			{
+				// A precondition on the findings fails the plan.
+				Config: fmt.Sprintf(`
+locals {
+  findings = provider::karpenter::validate_manifest(file(%q))
+}
+resource "terraform_data" "gate" {
+  lifecycle {
+    precondition {
+      condition     = length(local.findings) == 0
+      error_message = join("\n", [for f in local.findings : "${f.path}: ${f.rule}"])
+    }
+  }
+}
+`, filepath.Join(dir, "bad.yaml")),
+				ExpectError: regexp.MustCompile(`\[0\]\.spec\.template\.spec\.requirements: arm64-gpu-no-image`),
+			},
+			{
+				Config: fmt.Sprintf(`
+locals {
+  findings = provider::karpenter::validate_manifest(file(%q))
+}
+output "bad" {
+  value = [for f in local.findings : "${f.severity} ${f.path}: ${f.rule}"]
+}
+output "good_json" {
+  # A NodePool written as an HCL object: JSON is YAML.
+  value = provider::karpenter::validate_manifest(jsonencode({
+    apiVersion = "karpenter.sh/v1"
+    kind       = "NodePool"
+    metadata   = { name = "json" }
+    spec = {
+      limits = { cpu = 1000 }
+      template = {
+        spec = {
+          nodeClassRef = { group = "karpenter.k8s.aws", kind = "EC2NodeClass", name = "default" }
+          requirements = [{ key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m"] }]
+        }
+      }
+    }
+  }))
+}
+output "one_document" {
+  value = [for f in provider::karpenter::validate_manifest(<<-EOT
+    apiVersion: karpenter.k8s.aws/v1
+    kind: EC2NodeClass
+    metadata:
+      name: default
+    spec:
+      role: KarpenterNodeRole-demo
+      amiSelectorTerms:
+        - alias: al2023@latest
+        - name: my-image-*
+      subnetSelectorTerms:
+        - tags:
+            karpenter.sh/discovery: demo
+      securityGroupSelectorTerms:
+        - tags:
+            karpenter.sh/discovery: demo
+  EOT
+  ) : "${f.path}: ${f.rule}"]
+}
+resource "terraform_data" "later" {
+  input = "apiVersion: karpenter.sh/v1\nkind: NodePool\n"
+}
+output "unknown" {
+  value = provider::karpenter::validate_manifest(terraform_data.later.output)
+}
+`, filepath.Join(dir, "bad.yaml")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownOutputValue("unknown"),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownOutputValue("bad", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("error [0].spec.template.spec.requirements: arm64-gpu-no-image"),
+						knownvalue.StringExact("error [0].spec.template.spec.requirements[0].minValue: manifest-unknown-field"),
+					})),
+					statecheck.ExpectKnownOutputValue("good_json", knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownOutputValue("one_document", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("spec.amiSelectorTerms: ami-term-alias-exclusive"),
+					})),
+				},
+			},
+		},
+	})
+}
+
+// guideBlocks returns the ```terraform blocks of the manifests guide.
+func guideBlocks(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../templates/guides/validating-manifests.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, part := range strings.Split(string(b), "```terraform\n")[1:] {
+		block, _, ok := strings.Cut(part, "```")
+		if !ok {
+			t.Fatal("unterminated block")
+		}
+		out = append(out, block)
+	}
+	if len(out) != 4 {
+		t.Fatalf("the guide has %d terraform blocks, the test knows 4", len(out))
+	}
+	for i, src := range out {
+		if _, diags := hclsyntax.ParseConfig([]byte(src), "guide.tf", hcl.InitialPos); diags.HasErrors() {
+			t.Errorf("block %d is not HCL: %v", i, diags)
+		}
+		if got := string(hclwrite.Format([]byte(src))); got != src {
+			t.Errorf("block %d is not terraform fmt clean:\n%s", i, got)
+		}
+	}
+	return out
+}
+
+// manifestDir writes fixtures of internal/manifestcheck into a directory
+// laid out as the guide's karpenter/ directory.
+func manifestDir(t *testing.T, fixtures ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range fixtures {
+		b, err := os.ReadFile(filepath.Join("../manifestcheck/testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// checkStatus asserts the status of a check block in the plan, and that
+// its failure message names every string of mention.
+type checkStatus struct {
+	name, status string
+	mention      []string
+}
+
+func (c checkStatus) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, r := range req.Plan.Checks {
+		if r.Address.Kind != "check" || r.Address.Name != c.name {
+			continue
+		}
+		if string(r.Status) != c.status {
+			resp.Error = fmt.Errorf("check %s is %s, want %s: %+v", c.name, r.Status, c.status, r.Instances)
+			return
+		}
+		var msgs []string
+		for _, in := range r.Instances {
+			for _, p := range in.Problems {
+				msgs = append(msgs, p.Message)
+			}
+		}
+		all := strings.Join(msgs, "\n")
+		for _, m := range c.mention {
+			if !strings.Contains(all, m) {
+				resp.Error = fmt.Errorf("check %s: the failure message does not mention %q:\n%s", c.name, m, all)
+				return
+			}
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no check %s in the plan", c.name)
+}
+
+// The guide's check block, cross-check and precondition, planned over
+// translations of Karpenter's published examples (good) and with mistakes
+// added (bad).
+func TestAccValidateManifestGuide(t *testing.T) {
+	withoutAWS(t)
+	blocks := guideBlocks(t)
+	good := manifestDir(t, "good/general-purpose.yaml", "good/spot-min-values.yaml", "good/bottlerocket.yaml",
+		"good/windows-2022.yaml", "good/lifetime-limits-budgets.yaml", "good/general-purpose.json", "good/with-other-kinds.yaml",
+		"good/custom-family-registers-taint.yaml", "good/kubelet-and-tags.yaml", "good/al2023-nodeconfig-userdata.yaml")
+	bad := manifestDir(t, "good/general-purpose.yaml", "bad/unknown-field-min-value.yaml", "bad/nodepool-mistakes.yaml")
+	config := func(dir string, blocks ...string) string {
+		src := strings.Join(blocks, "\n")
+		return strings.ReplaceAll(src, `"${path.module}/karpenter"`, fmt.Sprintf("%q", dir)) + `
+output "cross_errors" {
+  value = local.karpenter_cross_errors
+}
+`
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps: []resource.TestStep{
+			{
+				Config:      config(bad, blocks[0], blocks[1], blocks[2]),
+				ExpectError: regexp.MustCompile(`bad/unknown-field-min-value.yaml:\s+spec.template.spec.requirements\[1\].minValue:\s+manifest-unknown-field`),
+			},
+			{
+				Config:             config(bad, blocks[0], blocks[1]),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					checkStatus{name: "karpenter_manifests", status: "fail", mention: []string{
+						"bad/unknown-field-min-value.yaml: spec.template.spec.requirements[1].minValue: manifest-unknown-field",
+						"bad/nodepool-mistakes.yaml: spec.disruption.budgets[0].nodes: nodepool-budget-nodes-invalid",
+					}},
+					plancheck.ExpectKnownOutputValue("cross_errors", knownvalue.ListSizeExact(8)),
+				}},
+			},
+			{
+				Config: config(good, blocks[0], blocks[1], blocks[2]),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					checkStatus{name: "karpenter_manifests", status: "pass"},
+					plancheck.ExpectKnownOutputValue("cross_errors", knownvalue.ListSizeExact(0)),
+				}},
+			},
+		},
+	})
+}
+
+// The docs example shows its output in a comment; it is that output.
+func TestAccValidateManifestExample(t *testing.T) {
+	src, err := os.ReadFile("../../examples/functions/validate_manifest/function.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps: []resource.TestStep{{
+			Config: string(src),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("manifest_errors", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("spec.disruption.consolidationPolicy: nodepool-consolidation-policy-invalid"),
+					knownvalue.StringExact("spec.template.spec.requirements[1].minValue: manifest-unknown-field"),
+				})),
+			},
+		}},
+	})
+}
