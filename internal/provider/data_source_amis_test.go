@@ -41,6 +41,7 @@ provider "karpenter" {
     ssm = %[2]q
     eks = %[2]q
     sts = %[2]q
+    iam = %[2]q
   }
 }
 `, extra, url)

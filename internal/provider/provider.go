@@ -118,6 +118,8 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"ssm": schema.StringAttribute{Optional: true, Description: "SSM endpoint URL."},
 					"eks": schema.StringAttribute{Optional: true, Description: "EKS endpoint URL."},
 					"sts": schema.StringAttribute{Optional: true, Description: "STS endpoint URL."},
+					"iam": schema.StringAttribute{Optional: true, Description: "IAM endpoint URL (IAM is global: one endpoint for every region). " +
+						"The EC2NodeClass readiness checks read the node role or instance profile with iam:GetRole or iam:GetInstanceProfile."},
 				},
 			},
 			"cluster": schema.SingleNestedBlock{
@@ -289,6 +291,7 @@ func providerDataFromModel(ctx context.Context, m providerModel) (*ProviderData,
 			SSM: str(stringAttr(attrs["ssm"]), "endpoints.ssm"),
 			EKS: str(stringAttr(attrs["eks"]), "endpoints.eks"),
 			STS: str(stringAttr(attrs["sts"]), "endpoints.sts"),
+			IAM: str(stringAttr(attrs["iam"]), "endpoints.iam"),
 		}
 	}
 	cfg.Unknown = unknown
