@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -90,9 +91,15 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !renderUserData {
 		plan.UserData = m.UserData
 	}
+	// Subnets, security groups and the role are read while the images
+	// resolve.
+	waitReadiness := startClassReadiness(ctx, pd, c)
 	computed, err := r.compute(ctx, pd, c, &resp.Diagnostics)
+	ready := waitReadiness()
+	ready.report(&resp.Diagnostics)
+	deferred := errors.Is(err, errDeferred)
 	switch {
-	case errors.Is(err, errDeferred):
+	case deferred:
 		// Inputs are unknown until apply: leave the computed values unknown;
 		// ModifyPlan runs again at apply with them known.
 		plan.Manifest = types.StringUnknown()
@@ -111,7 +118,34 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.UserData = computed.userData
 		}
 	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	values, d := ready.values(!deferred)
+	resp.Diagnostics.Append(d...)
+	var prior ec2NodeClassModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	}
+	plan.Subnets = keepRecordedSubnets(values.subnets, prior.Subnets)
+	plan.SecurityGroups = values.securityGroups
+	plan.CapacityReservations = values.capacityReservations
+	plan.StatusConditions = values.conditions
+	if !deferred {
+		plan.NodeClass, d = withAttribute(plan.NodeClass, "zones", values.zones)
+		resp.Diagnostics.Append(d...)
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// withAttribute returns o with one attribute replaced.
+func withAttribute(o types.Object, name string, v attr.Value) (types.Object, diag.Diagnostics) {
+	if o.IsNull() || o.IsUnknown() {
+		return o, nil
+	}
+	attrs := maps.Clone(o.Attributes())
+	attrs[name] = v
+	return types.ObjectValue(o.AttributeTypes(context.Background()), attrs)
 }
 
 // planFindings runs validate for the configured release kv. ValidateConfig
@@ -253,6 +287,8 @@ func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.List) (ty
 		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": name,
 		"ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
 		"user_data": userData, "kubelet": kubelet,
+		// The plan sets the zones from the readiness reads.
+		"zones": types.MapNull(types.StringType),
 	})
 	diags.Append(d...)
 	return o, diags

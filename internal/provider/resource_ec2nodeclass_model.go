@@ -36,6 +36,10 @@ type ec2NodeClassModel struct {
 	Manifest                         types.String `tfsdk:"manifest"`
 	AMIs                             types.List   `tfsdk:"amis"`
 	NodeClass                        types.Object `tfsdk:"node_class"`
+	Subnets                          types.List   `tfsdk:"subnets"`
+	SecurityGroups                   types.List   `tfsdk:"security_groups"`
+	CapacityReservations             types.List   `tfsdk:"capacity_reservations"`
+	StatusConditions                 types.List   `tfsdk:"status_conditions"`
 	AcknowledgedWarnings             types.List   `tfsdk:"acknowledged_warnings"`
 }
 

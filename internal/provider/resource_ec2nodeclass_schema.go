@@ -33,7 +33,7 @@ var kubeletAttrTypes = map[string]attr.Type{
 
 var taintAttrTypes = map[string]attr.Type{"key": types.StringType, "value": types.StringType, "effect": types.StringType}
 
-// nodeClassAttrTypes is the object a NodePool consumes (design §4).
+// nodeClassAttrTypes is the object a NodePool consumes.
 var nodeClassAttrTypes = map[string]attr.Type{
 	"group":             types.StringType,
 	"kind":              types.StringType,
@@ -43,6 +43,7 @@ var nodeClassAttrTypes = map[string]attr.Type{
 	"registered_taints": types.ListType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}},
 	"user_data":         types.StringType,
 	"kubelet":           types.ObjectType{AttrTypes: kubeletAttrTypes},
+	"zones":             zonesType,
 }
 
 // kubeletDescriptions document each kubelet setting once.
@@ -212,8 +213,17 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
 					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
 					"kubelet":           schema.SingleNestedAttribute{Computed: true, Description: "The class's kubelet settings.", Attributes: kubeletAttributes(true)},
+					"zones": schema.MapAttribute{
+						ElementType: types.StringType, Computed: true,
+						Description: "The zones of the class's subnets, each mapped to its zone id (`us-east-1a` = `use1-az1`): pools check their zone " +
+							"and zone-id requirements and instance families against them. Null when the readiness checks are skipped.",
+					},
 				},
 			},
+			"subnets":               subnetsAttribute(),
+			"security_groups":       securityGroupsAttribute(),
+			"capacity_reservations": capacityReservationsAttribute(),
+			"status_conditions":     statusConditionsAttribute(),
 		},
 		Blocks: map[string]schema.Block{
 			"metadata": metadataBlock("EC2NodeClass"),
@@ -311,5 +321,69 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 				},
 			},
 		},
+	}
+}
+
+// Readiness attributes: what Karpenter would put in the class's status,
+// read at plan with Karpenter's own queries. Each is known at plan when the
+// selector terms it comes from are known, and null when the checks are
+// skipped (no AWS configured, as in terraform validate, or an endpoint that
+// does not serve ec2:DescribeSubnets).
+const readinessNull = " Null when the readiness checks are skipped: no AWS configured (the provider needs a region, profile, endpoint or " +
+	"AWS_REGION to ask AWS), or an endpoint that does not serve ec2:DescribeSubnets."
+
+func computedStrings(descs map[string]string) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for name, d := range descs {
+		out[name] = schema.StringAttribute{Computed: true, Description: d}
+	}
+	return out
+}
+
+func subnetsAttribute() schema.ListNestedAttribute {
+	attrs := computedStrings(map[string]string{"id": "Subnet id.", "zone": "Availability zone.", "zone_id": "Availability zone id."})
+	attrs["available_ip_addresses"] = schema.Int64Attribute{Computed: true, Description: "Free IPv4 addresses when the selection last " +
+		"changed: while the same subnets are selected the recorded counts are kept, so address churn does not update the class on every plan " +
+		"(the subnet-free-addresses-low warning always uses fresh counts)."}
+	return schema.ListNestedAttribute{
+		Computed: true,
+		Description: "The subnets `subnet_selector_terms` select (status.subnets), in Karpenter's order: most free addresses first." +
+			readinessNull,
+		NestedObject: schema.NestedAttributeObject{Attributes: attrs},
+	}
+}
+
+func securityGroupsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed:     true,
+		Description:  "The security groups `security_group_selector_terms` select (status.securityGroups), by id." + readinessNull,
+		NestedObject: schema.NestedAttributeObject{Attributes: computedStrings(map[string]string{"id": "Group id.", "name": "Group name (not its Name tag).", "vpc_id": "VPC of the group."})},
+	}
+}
+
+func capacityReservationsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed: true,
+		Description: "The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
+			"ended, `open` or `targeted`, by id." + readinessNull,
+		NestedObject: schema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
+			"id": "Reservation id.", "instance_type": "Instance type reserved.", "availability_zone": "Zone of the reservation.",
+			"owner_id": "Account owning it.", "instance_match_criteria": "`open` or `targeted`.",
+			"reservation_type": "`default` or `capacity-block`.", "state": "`active`, or `expiring` for a capacity block within 40 minutes of its end.",
+			"end_time": "End time (RFC 3339); null for a reservation without one.",
+		})},
+	}
+}
+
+func statusConditionsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed: true,
+		Description: "The status conditions Karpenter would set: `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, " +
+			"`InstanceProfileReady` and, from Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. " +
+			"`True` with the type as reason, or the status and reason Karpenter would give. A condition whose inputs are not known yet " +
+			"(e.g. `role` from a resource created in the same run) has only its type known at plan." + readinessNull,
+		NestedObject: schema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
+			"type": "Condition type.", "status": "`True`, `False` or `Unknown`.", "reason": "Karpenter's reason.", "message": "Karpenter's message; empty when True.",
+		})},
 	}
 }

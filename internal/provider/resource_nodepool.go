@@ -84,6 +84,16 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	res := nodepool.Check(p, cat, pd.Karpenter)
 	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, res.Findings))
+	var zones attr.Value
+	if attrs, ok := knownAttrs(m.NodeClass); ok {
+		zones = attrs["zones"]
+	}
+	fs, err := poolReadiness(ctx, pd, p, zones, res)
+	if err != nil {
+		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
+		return
+	}
+	appendFindings(&resp.Diagnostics, path.Empty(), fs)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -43,6 +43,8 @@ func nodeClassInputAttributes() map[string]schema.Attribute {
 		"registered_taints": taintsAttribute("For a Custom class: the taints its userData registers.", false),
 		"user_data":         schema.StringAttribute{Optional: true, Description: "The class's userData."},
 		"kubelet":           schema.SingleNestedAttribute{Optional: true, Description: "The class's kubelet settings.", Attributes: kubelet},
+		"zones": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+			Description: "The zones of the class's subnets mapped to their zone ids: the pool's zone requirements and named instance families are checked against them."},
 	}
 }
 

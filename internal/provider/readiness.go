@@ -1,0 +1,485 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Object types of the class's readiness attributes.
+var (
+	subnetAttrTypes = map[string]attr.Type{
+		"id": types.StringType, "zone": types.StringType, "zone_id": types.StringType, "available_ip_addresses": types.Int64Type,
+	}
+	securityGroupAttrTypes = map[string]attr.Type{"id": types.StringType, "name": types.StringType, "vpc_id": types.StringType}
+	reservationAttrTypes   = map[string]attr.Type{
+		"id": types.StringType, "instance_type": types.StringType, "availability_zone": types.StringType, "owner_id": types.StringType,
+		"instance_match_criteria": types.StringType, "reservation_type": types.StringType, "state": types.StringType,
+		"end_time": types.StringType,
+	}
+	conditionAttrTypes = map[string]attr.Type{
+		"type": types.StringType, "status": types.StringType, "reason": types.StringType, "message": types.StringType,
+	}
+	zonesType = types.MapType{ElemType: types.StringType}
+)
+
+// conditionAMIsReady is Karpenter's condition for the images, which the AMI
+// resolution predicts (a selector that resolves nothing fails the plan).
+const conditionAMIsReady = "AMIsReady"
+
+// classReadiness is what the readiness reads predict for one class. state
+// says whether the values exist: readinessSkipped (no AWS configured, or an
+// endpoint without DescribeSubnets) leaves them null, readinessDeferred
+// (selector terms unknown until apply) unknown.
+type classReadiness struct {
+	state    readinessState
+	class    readiness.Class
+	result   readiness.Result
+	observed readiness.Observed
+	// known tells which inputs were known (and read): the rest of the
+	// values stay unknown.
+	groupsKnown, reservationsKnown, identityKnown bool
+	findings                                      rules.Findings
+	// failed is an AWS failure, reported at failedAt.
+	failed   error
+	failedAt path.Path
+}
+
+type readinessState int
+
+const (
+	readinessRead readinessState = iota
+	readinessSkipped
+	readinessDeferred
+)
+
+// startClassReadiness starts the readiness reads of c in the background
+// (they run while the images resolve) and returns the function that waits
+// for them. The Cache answers each distinct query once per provider
+// process, so classes sharing selectors share the calls.
+func startClassReadiness(ctx context.Context, pd *ProviderData, c nodeclass.Class) func() classReadiness {
+	// Offline (terraform validate, or no AWS setup): skipped, never failed.
+	if pd.AWS == nil || !pd.AWS.Clients().Configured() {
+		return func() classReadiness { return classReadiness{state: readinessSkipped} }
+	}
+	u := c.Unknown
+	// Without the subnets nothing can be predicted (nor whether the
+	// endpoint serves the reads at all): everything waits for apply.
+	if u.Within(readiness.PathSubnetTerms) {
+		return func() classReadiness { return classReadiness{state: readinessDeferred} }
+	}
+	out := classReadiness{
+		class:             readinessClass(c),
+		groupsKnown:       !u.Within(readiness.PathGroupTerms),
+		reservationsKnown: !u.Within(readiness.PathReservationTerms),
+		identityKnown:     !u.Is(readiness.PathRole) && !u.Is(readiness.PathInstanceProfile),
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		out.read(ctx, pd.AWS)
+		if out.state == readinessRead && out.failed == nil {
+			out.evaluate(pd.Karpenter)
+		}
+	}()
+	return func() classReadiness {
+		<-done
+		return out
+	}
+}
+
+func readinessClass(c nodeclass.Class) readiness.Class {
+	s := c.Spec
+	out := readiness.Class{Role: s.Role, InstanceProfile: s.InstanceProfile}
+	for _, t := range s.SubnetSelectorTerms {
+		out.SubnetTerms = append(out.SubnetTerms, awsclient.SubnetTerm{ID: t.ID, Tags: t.Tags})
+	}
+	for _, t := range s.SecurityGroupSelectorTerms {
+		out.SecurityGroupTerms = append(out.SecurityGroupTerms, awsclient.SecurityGroupTerm{ID: t.ID, Name: t.Name, Tags: t.Tags})
+	}
+	for _, t := range s.CapacityReservationSelectorTerms {
+		out.CapacityReservationTerms = append(out.CapacityReservationTerms, awsclient.CapacityReservationTerm{
+			ID: t.ID, OwnerID: t.OwnerID, InstanceMatchCriteria: t.InstanceMatchCriteria, Tags: t.Tags,
+		})
+	}
+	return out
+}
+
+// read asks AWS, each kind of question concurrently, what Karpenter would
+// ask for the known inputs.
+func (r *classReadiness) read(ctx context.Context, src *awsclient.Cache) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	fail := func(err error, at path.Path) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.failed == nil || errors.Is(err, awsclient.ErrNotServed) {
+			r.failed, r.failedAt = err, at
+		}
+	}
+	run := func(at path.Path, f func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f(); err != nil {
+				fail(err, at)
+			}
+		}()
+	}
+	c, o := r.class, &r.observed
+	run(path.Root("subnet_selector_terms"), func() (err error) {
+		o.Subnets, err = src.SelectSubnets(ctx, c.SubnetTerms)
+		return err
+	})
+	if r.groupsKnown {
+		run(path.Root("security_group_selector_terms"), func() (err error) {
+			o.SecurityGroups, err = src.SelectSecurityGroups(ctx, c.SecurityGroupTerms)
+			return err
+		})
+	}
+	if r.reservationsKnown && len(c.CapacityReservationTerms) > 0 {
+		run(path.Root("capacity_reservation_selector_terms"), func() (err error) {
+			o.CapacityReservations, err = src.SelectCapacityReservations(ctx, c.CapacityReservationTerms)
+			return err
+		})
+	}
+	switch {
+	case !r.identityKnown:
+	case c.Role != "":
+		run(path.Root("role"), func() error {
+			role, err := src.GetRole(ctx, readiness.RoleName(c.Role))
+			o.Role = &role
+			return err
+		})
+	case c.InstanceProfile != "":
+		run(path.Root("instance_profile"), func() error {
+			p, err := src.GetInstanceProfile(ctx, c.InstanceProfile)
+			o.InstanceProfile = &p
+			return err
+		})
+	}
+	wg.Wait()
+	switch {
+	case errors.Is(r.failed, awsclient.ErrNotServed):
+		r.state, r.findings, r.failed = readinessSkipped, rules.Findings{readiness.ChecksSkipped(r.failed)}, nil
+	case errors.Is(r.failed, awsclient.ErrUnknownConfig):
+		r.state, r.failed = readinessDeferred, nil // the provider configuration is known at apply
+	}
+}
+
+// evaluate turns what AWS answered into the predicted status and the
+// findings, for the inputs that were known.
+func (r *classReadiness) evaluate(kv versions.Karpenter) {
+	opt := readiness.Options{
+		Now: time.Now(),
+		// The ReservedCapacity feature gate, which adds the condition, is on
+		// by default from 1.6 (kubernetes-sigs/karpenter#2365).
+		CapacityReservations: kv.AtLeast(6, 0),
+		LowFreeAddresses:     readiness.DefaultLowFreeAddresses,
+	}
+	c, o := r.class, r.observed
+	res := readiness.Result{
+		Subnets:              readiness.Subnets(o.Subnets),
+		SecurityGroups:       readiness.SecurityGroups(o.SecurityGroups),
+		CapacityReservations: readiness.CapacityReservations(o.CapacityReservations, opt.Now),
+		Conditions:           readiness.Conditions(c, o, opt),
+	}
+	fs := readiness.SubnetFindings(c.SubnetTerms, o.Subnets)
+	if r.groupsKnown {
+		fs = append(fs, readiness.SecurityGroupFindings(c.SecurityGroupTerms, o.SecurityGroups)...)
+		fs = append(fs, readiness.NetworkFindings(res.Subnets, res.SecurityGroups)...)
+	}
+	fs = append(fs, readiness.FreeAddressFindings(res.Subnets, opt.LowFreeAddresses)...)
+	if r.reservationsKnown {
+		fs = append(fs, readiness.CapacityReservationFindings(c.CapacityReservationTerms, o.CapacityReservations, opt.Now)...)
+	}
+	if r.identityKnown {
+		fs = append(fs, readiness.IdentityFindings(c, o)...)
+	}
+	res.Findings = fs
+	r.result = res
+	r.findings = fs
+}
+
+// report adds the findings, or the AWS failure, to diags.
+func (r classReadiness) report(diags *diag.Diagnostics) {
+	if r.failed != nil {
+		addRuleDiag(diags, r.failedAt, ruleAWSRequestFailed, awsErrorDetail(r.failed)+
+			"\n\nThe EC2NodeClass readiness checks read subnets, security groups, capacity reservations and the node role; "+
+			"the provider's IAM policy in the index page lists the permissions they need.")
+		return
+	}
+	appendFindings(diags, path.Empty(), r.findings)
+}
+
+// readinessValues are the class's computed readiness attributes.
+type readinessValues struct {
+	subnets, securityGroups, capacityReservations, conditions types.List
+	zones                                                     types.Map
+}
+
+// values converts the prediction into attribute values; amisKnown says
+// whether the images (AMIsReady) were resolved at this plan.
+func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostics) {
+	subnetT, groupT := types.ObjectType{AttrTypes: subnetAttrTypes}, types.ObjectType{AttrTypes: securityGroupAttrTypes}
+	reservationT, conditionT := types.ObjectType{AttrTypes: reservationAttrTypes}, types.ObjectType{AttrTypes: conditionAttrTypes}
+	switch r.state {
+	case readinessSkipped:
+		return readinessValues{types.ListNull(subnetT), types.ListNull(groupT), types.ListNull(reservationT),
+			types.ListNull(conditionT), types.MapNull(types.StringType)}, nil
+	case readinessDeferred:
+		return readinessValues{types.ListUnknown(subnetT), types.ListUnknown(groupT), types.ListUnknown(reservationT),
+			types.ListUnknown(conditionT), types.MapUnknown(types.StringType)}, nil
+	}
+	var diags diag.Diagnostics
+	list := func(t types.ObjectType, elems []attr.Value) types.List {
+		l, d := types.ListValue(t, elems)
+		diags.Append(d...)
+		return l
+	}
+	object := func(t map[string]attr.Type, vals map[string]attr.Value) attr.Value {
+		o, d := types.ObjectValue(t, vals)
+		diags.Append(d...)
+		return o
+	}
+	res := r.result
+	var out readinessValues
+	elems := []attr.Value{}
+	zones := map[string]attr.Value{}
+	for _, s := range res.Subnets {
+		elems = append(elems, object(subnetAttrTypes, map[string]attr.Value{
+			"id": types.StringValue(s.ID), "zone": types.StringValue(s.Zone), "zone_id": types.StringValue(s.ZoneID),
+			"available_ip_addresses": types.Int64Value(int64(s.AvailableIPAddresses)),
+		}))
+		zones[s.Zone] = types.StringValue(s.ZoneID)
+	}
+	out.subnets = list(subnetT, elems)
+	m, d := types.MapValue(types.StringType, zones)
+	diags.Append(d...)
+	out.zones = m
+
+	out.securityGroups = types.ListUnknown(groupT)
+	if r.groupsKnown {
+		elems = []attr.Value{}
+		for _, g := range res.SecurityGroups {
+			elems = append(elems, object(securityGroupAttrTypes, map[string]attr.Value{
+				"id": types.StringValue(g.ID), "name": types.StringValue(g.Name), "vpc_id": types.StringValue(g.VPCID),
+			}))
+		}
+		out.securityGroups = list(groupT, elems)
+	}
+	out.capacityReservations = types.ListUnknown(reservationT)
+	if r.reservationsKnown {
+		elems = []attr.Value{}
+		for _, cr := range res.CapacityReservations {
+			end := types.StringNull()
+			if !cr.EndTime.IsZero() {
+				end = types.StringValue(cr.EndTime.UTC().Format(time.RFC3339))
+			}
+			elems = append(elems, object(reservationAttrTypes, map[string]attr.Value{
+				"id": types.StringValue(cr.ID), "instance_type": types.StringValue(cr.InstanceType),
+				"availability_zone": types.StringValue(cr.Zone), "owner_id": types.StringValue(cr.OwnerID),
+				"instance_match_criteria": types.StringValue(cr.InstanceMatchCriteria),
+				"reservation_type":        types.StringValue(cr.ReservationType), "state": types.StringValue(cr.State), "end_time": end,
+			}))
+		}
+		out.capacityReservations = list(reservationT, elems)
+	}
+
+	// Karpenter's order: AMIsReady first, then readiness's conditions. A
+	// condition whose inputs are unknown keeps its type and waits for the
+	// rest.
+	conds := append([]readiness.Condition{{Type: conditionAMIsReady, Status: "True", Reason: conditionAMIsReady}}, res.Conditions...)
+	elems = []attr.Value{}
+	for _, cond := range conds {
+		known := true
+		switch cond.Type {
+		case conditionAMIsReady:
+			known = amisKnown
+		case readiness.ConditionSecurityGroupsReady:
+			known = r.groupsKnown
+		case readiness.ConditionInstanceProfileReady:
+			known = r.identityKnown
+		}
+		vals := map[string]attr.Value{"type": types.StringValue(cond.Type), "status": types.StringUnknown(),
+			"reason": types.StringUnknown(), "message": types.StringUnknown()}
+		if known {
+			vals["status"], vals["reason"], vals["message"] = types.StringValue(cond.Status), types.StringValue(cond.Reason), types.StringValue(cond.Message)
+		}
+		elems = append(elems, object(conditionAttrTypes, vals))
+	}
+	out.conditions = list(conditionT, elems)
+	return out, diags
+}
+
+// keepRecordedSubnets returns the prior state's subnets when the plan
+// selects the same subnets (ids and zones): free address counts change with
+// every pod a busy cluster starts, and a plan that showed them changing
+// would update the class on every run. A new or dropped subnet shows the
+// fresh counts.
+func keepRecordedSubnets(planned, prior types.List) types.List {
+	if planned.IsNull() || planned.IsUnknown() || prior.IsNull() || prior.IsUnknown() {
+		return planned
+	}
+	key := func(l types.List) []string {
+		var out []string
+		for _, e := range l.Elements() {
+			o, ok := e.(types.Object)
+			if !ok {
+				return nil
+			}
+			a := o.Attributes()
+			out = append(out, stringAttr(a["id"]).ValueString()+"/"+stringAttr(a["zone"]).ValueString()+"/"+stringAttr(a["zone_id"]).ValueString())
+		}
+		slices.Sort(out)
+		return out
+	}
+	if p, q := key(planned), key(prior); p != nil && slices.Equal(p, q) {
+		return prior
+	}
+	return planned
+}
+
+// classZones reads node_class.zones (zone -> zone id) back into subnets
+// for the pool's cross-checks; ok is false when the zones are null
+// (a class managed elsewhere, or checks skipped) or not known yet.
+func classZones(v attr.Value) (subnets []readiness.Subnet, ok bool) {
+	m, isMap := v.(types.Map)
+	if !isMap || m.IsNull() || m.IsUnknown() {
+		return nil, false
+	}
+	elems := m.Elements()
+	for _, zone := range slices.Sorted(maps.Keys(elems)) {
+		id, known := knownString(elems[zone])
+		if !known && elems[zone].IsUnknown() {
+			return nil, false
+		}
+		subnets = append(subnets, readiness.Subnet{Zone: zone, ZoneID: id})
+	}
+	return subnets, true
+}
+
+// poolReadiness cross-checks a pool with the zones of its class's subnets
+// (node_class.zones) and the region's offerings: zones the pool requires
+// without a subnet of the class, and instance families the pool names that
+// are offered in none of the usable zones. It is skipped while the zones or
+// a requirement are unknown, and for a class managed elsewhere.
+func poolReadiness(ctx context.Context, pd *ProviderData, p nodepool.Pool, zones attr.Value, res nodepool.Result) (rules.Findings, error) {
+	subnets, ok := classZones(zones)
+	if !ok || p.Unknown.Is(rules.Root("labels")) {
+		return nil, nil
+	}
+	reqs, complete := requirements.FromSpecs(nodepool.Specs(p))
+	if !complete {
+		return nil, nil
+	}
+	pool := readiness.Pool{}
+	var labels map[string]string
+	if m := p.Manifest.Spec.Template.Metadata; m != nil {
+		labels = m.Labels
+	}
+	// Karpenter adds the template labels to the requirements.
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		if key := requirements.Normalize(k); key == requirements.LabelZone || key == requirements.LabelZoneID {
+			reqs.Add(requirements.New(key, requirements.In, labels[k]))
+			pool.ZonesPath = rules.Root("labels").Key(k)
+		}
+	}
+	var names, ids []string
+	for _, s := range subnets {
+		names, ids = append(names, s.Zone), append(ids, s.ZoneID)
+	}
+	pool.Zones = admitted(reqs, requirements.LabelZone, names)
+	pool.ZoneIDs = admitted(reqs, requirements.LabelZoneID, ids)
+	// The finding points at the values of the first zone requirement.
+	for i, r := range p.Manifest.Spec.Template.Spec.Requirements {
+		if key := requirements.Normalize(r.Key); key == requirements.LabelZone || key == requirements.LabelZoneID {
+			pool.ZonesPath = rules.Root("requirements").Index(i).Attr("values")
+			break
+		}
+	}
+	pool.Families = namedFamilies(reqs, res)
+	var offerings map[string][]string
+	if len(pool.Families) > 0 && pd.AWS != nil && pd.AWS.Clients().Configured() {
+		off, err := pd.AWS.OfferingsByZone(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// A fixture set without offerings says nothing about the zones.
+		if len(off) > 0 {
+			offerings = off
+		}
+	}
+	// Family findings keep the requirements path: Locate moves them to the
+	// requirement that names the families.
+	return nodepool.Locate(p, readiness.CheckPool(pool, subnets, offerings)), nil
+}
+
+// admitted is what the pool admits of key: the values of an In
+// requirement, or those of candidates the requirement allows (NotIn,
+// Exists); nil when the pool does not constrain key, or requires the
+// label to be absent (a rule of its own).
+func admitted(reqs requirements.Requirements, key string, candidates []string) []string {
+	if !reqs.Has(key) {
+		return nil
+	}
+	r := reqs.Get(key)
+	switch r.Operator() {
+	case requirements.In:
+		return append([]string{}, r.Values()...)
+	case requirements.DoesNotExist:
+		return nil
+	}
+	out := []string{}
+	for _, c := range candidates {
+		if r.Has(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// namedFamilies are the instance families the pool names with an In
+// requirement on instance types or families, among those its requirements
+// admit. A pool that does not name families is not checked: it launches
+// whatever is offered in its zones.
+func namedFamilies(reqs requirements.Requirements, res nodepool.Result) []string {
+	var named []string
+	family := reqs.Get(requirements.LabelInstanceFamily)
+	switch it := reqs.Get(requirements.LabelInstanceType); {
+	case reqs.Has(requirements.LabelInstanceType) && it.Operator() == requirements.In:
+		for _, t := range it.Values() {
+			if f := readiness.Family(t); family.Has(f) && !slices.Contains(named, f) {
+				named = append(named, f)
+			}
+		}
+	case reqs.Has(requirements.LabelInstanceFamily) && family.Operator() == requirements.In:
+		named = family.Values()
+	}
+	if !res.FamiliesKnown {
+		return named
+	}
+	var out []string
+	for _, f := range named {
+		if slices.Contains(res.InstanceFamilies, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
