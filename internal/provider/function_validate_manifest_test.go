@@ -344,3 +344,56 @@ func TestAccValidateManifestExample(t *testing.T) {
 		}},
 	})
 }
+
+// The guide's terraform test run, with the guide's configuration, passes
+// on good manifests and fails on a bad one with the finding in its message.
+func TestValidateManifestGuideTerraformTest(t *testing.T) {
+	withoutAWS(t)
+	blocks := guideBlocks(t)
+	for _, tc := range []struct {
+		name      string
+		fixtures  []string
+		wantError string
+		// mock declares mock_provider "karpenter": the guide says the
+		// function still runs.
+		mock bool
+	}{
+		{"good", []string{"good/general-purpose.yaml", "good/bottlerocket.yaml", "good/windows-2022.yaml"}, "", false},
+		{"bad", []string{"good/general-purpose.yaml", "bad/unknown-field-min-value.yaml"}, "bad/unknown-field-min-value.yaml: spec.template.spec.requirements[1].minValue: manifest-unknown-field", false},
+		{"bad with a mock provider", []string{"bad/kind-typo.yaml"}, "bad/kind-typo.yaml: kind: manifest-kind-unknown", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			manifests := manifestDir(t, tc.fixtures...)
+			main := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" +
+				strings.ReplaceAll(blocks[0], `"${path.module}/karpenter"`, fmt.Sprintf("%q", manifests))
+			test := blocks[3]
+			if tc.mock {
+				test = "mock_provider \"karpenter\" {}\n\n" + test
+			}
+			for name, src := range map[string]string{"main.tf": main, "tests/karpenter_manifests.tftest.hcl": test} {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// -chdir: the helper's own directory only holds its init.
+			diags := terraformDiagnostics(t, "", "-chdir="+dir, "test", "-json")
+			var errs []string
+			for _, d := range diags {
+				if d.Severity == "error" {
+					errs = append(errs, d.Summary+": "+d.Detail)
+				}
+			}
+			all := strings.Join(errs, "\n")
+			switch {
+			case tc.wantError == "" && len(errs) > 0:
+				t.Fatalf("terraform test failed on good manifests:\n%s", all)
+			case tc.wantError != "" && !strings.Contains(strings.Join(strings.Fields(all), " "), tc.wantError):
+				t.Fatalf("terraform test did not fail with %q; errors:\n%s\nall diagnostics: %+v", tc.wantError, all, diags)
+			}
+		})
+	}
+}
