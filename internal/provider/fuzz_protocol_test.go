@@ -130,7 +130,7 @@ func fuzzServer(tb testing.TB, url string) (tfprotov6.ProviderServer, map[string
 	ptyp := sresp.Provider.ValueType()
 	pcfg := tfValue(tb, ptyp, map[string]any{
 		"region": "us-east-1", "max_retries": 0, "cluster": map[string]any{"name": "demo"},
-		"endpoints": map[string]any{"ec2": url, "ssm": url, "eks": url, "sts": url},
+		"endpoints": map[string]any{"ec2": url, "ssm": url, "eks": url, "sts": url, "iam": url},
 	})
 	dv := dynamicValue(tb, ptyp, pcfg)
 	cresp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &dv, TerraformVersion: "1.11.4"})

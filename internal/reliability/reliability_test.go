@@ -100,6 +100,7 @@ provider "karpenter" {
     ssm = %[2]q
     eks = %[2]q
     sts = %[2]q
+    iam = %[2]q
   }
 }
 `, extra, url)
@@ -260,14 +261,17 @@ func TestConcurrentPlanSharesCalls(t *testing.T) {
 		t.Fatalf("plan: %v\n%s", got.err, got.out)
 	}
 	st := srv.Stats()
-	want := map[string]int{"eks:DescribeCluster": 1, "ssm:GetParameters": 1, "ec2:DescribeImages": 1, "ec2:DescribeInstanceTypes": 1}
+	// Every class has the same alias, subnet and security group selectors
+	// and role, every pool the same families: one query of each kind.
+	want := map[string]int{"eks:DescribeCluster": 1, "ssm:GetParameters": 1, "ec2:DescribeImages": 1, "ec2:DescribeInstanceTypes": 1,
+		"ec2:DescribeSubnets": 1, "ec2:DescribeSecurityGroups": 1, "ec2:DescribeInstanceTypeOfferings": 1, "iam:GetRole": 1}
 	for k, n := range want {
 		if st[k] != n {
 			t.Errorf("%s: %d requests, want %d: %v", k, st[k], n, st)
 		}
 	}
-	if st["total"] != 4 {
-		t.Errorf("%d requests, want 4: %v", st["total"], st)
+	if st["total"] != len(want) {
+		t.Errorf("%d requests, want %d: %v", st["total"], len(want), st)
 	}
 	t.Logf("100 resources planned in %s with %v", got.took.Round(time.Millisecond), st)
 }
