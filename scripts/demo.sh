@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make demo: build the provider, start the local AWS emulator on the project's
 # fixtures, point Terraform at the fresh build with a dev_overrides CLI config,
-# plan examples/quickstart (resolved AMIs, rendered manifests) and a failing
-# example, then stop the emulator. Needs Go and terraform; no AWS, no registry.
+# plan examples/quickstart (resolved AMIs, rendered manifests, a class's
+# subnets and security groups) and a failing example, then stop the emulator.
+# Needs Go and terraform; no AWS, no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -21,7 +22,7 @@ echo "==> building the provider and the emulator"
 go build -o "$work/bin/terraform-provider-karpenter" .
 go build -o "$work/awsemu" ./internal/awsemu/cmd/awsemu
 
-echo "==> starting the AWS emulator (EC2, SSM, EKS, STS) on loopback"
+echo "==> starting the AWS emulator (EC2, SSM, EKS, STS, IAM) on loopback"
 "$work/awsemu" -listen 127.0.0.1:0 >"$work/emu.log" 2>&1 &
 emu_pid=$!
 url=""
@@ -43,7 +44,7 @@ provider_installation {
 TFRC
 
 export TF_CLI_CONFIG_FILE="$work/dev.tfrc"
-export AWS_ENDPOINT_URL_EC2=$url AWS_ENDPOINT_URL_SSM=$url AWS_ENDPOINT_URL_EKS=$url AWS_ENDPOINT_URL_STS=$url
+export AWS_ENDPOINT_URL_EC2=$url AWS_ENDPOINT_URL_SSM=$url AWS_ENDPOINT_URL_EKS=$url AWS_ENDPOINT_URL_STS=$url AWS_ENDPOINT_URL_IAM=$url
 export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 export TF_IN_AUTOMATION=1
 

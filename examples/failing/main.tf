@@ -2,6 +2,9 @@
 # a NodePool of g5g (arm64, NVIDIA T4G) on an EC2NodeClass with the AL2 alias,
 # which publishes no arm64 GPU image. Karpenter would only fail at launch
 # time, with "no instance types satisfy requirements of amis [...]".
+# And an EC2NodeClass selecting a security group by the Name tag the console
+# shows: Karpenter matches `name` against the group name, so the term matches
+# nothing and the nodes would silently start without that group.
 terraform {
   required_providers {
     karpenter = {
@@ -35,4 +38,14 @@ resource "karpenter_nodepool" "gpu_arm64" {
     operator = "In"
     values   = ["g5g"]
   }
+}
+
+resource "karpenter_ec2nodeclass" "extra_group" {
+  name = "extra-group"
+  role = "KarpenterNodeRole-demo"
+
+  ami_selector_terms { alias = "al2023@v20251209" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { name = "demo-extra" }
 }

@@ -98,6 +98,21 @@ output "default_manifest" {
   value = karpenter_ec2nodeclass.default.manifest
 }
 
+# What Karpenter would put in the class's status, read at plan with
+# Karpenter's own queries: the subnets and security groups the selectors
+# resolve to, and the conditions that decide whether the class is Ready.
+output "default_subnets" {
+  value = [for s in karpenter_ec2nodeclass.default.subnets : "${s.id} ${s.zone} (${s.zone_id}): ${s.available_ip_addresses} free addresses"]
+}
+
+output "default_security_groups" {
+  value = [for g in karpenter_ec2nodeclass.default.security_groups : "${g.id} ${g.name} (${g.vpc_id})"]
+}
+
+output "default_status_conditions" {
+  value = { for c in karpenter_ec2nodeclass.default.status_conditions : c.type => c.status }
+}
+
 output "custom_user_data" {
   value = karpenter_ec2nodeclass.custom.user_data
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
@@ -408,4 +411,45 @@ resource "karpenter_nodepool" "p%[1]d" {
 	if st["ec2:DescribeCapacityReservations"] != 0 || st["iam:GetInstanceProfile"] != 0 {
 		t.Errorf("reads nothing asked for: %v", st)
 	}
+}
+
+// What `make demo` shows of readiness: the quickstart's class with its
+// subnets and security groups, and examples/failing's group selected by its
+// Name tag, caught at plan.
+func TestAccDemoExamplesReadiness(t *testing.T) {
+	// The demo's environment: the emulator through AWS_ENDPOINT_URL_*.
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	t.Setenv("TF_ACC_PROVIDER_NAMESPACE", "karpenter-tf")
+	quickstart, failing := exampleMainTF(t, "quickstart"), exampleMainTF(t, "failing")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps: []resource.TestStep{{
+			Config: quickstart, PlanOnly: true, ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectKnownOutputValue("default_security_groups", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact(awsemu.SecurityGroupDemoNode + " demo-node (" + awsemu.VPCDemo + ")"),
+				})),
+				plancheck.ExpectKnownOutputValue("default_subnets", knownvalue.ListSizeExact(3)),
+				plancheck.ExpectKnownOutputValue("default_status_conditions", knownvalue.MapExact(map[string]knownvalue.Check{
+					"AMIsReady": knownvalue.StringExact("True"), "SubnetsReady": knownvalue.StringExact("True"),
+					"SecurityGroupsReady": knownvalue.StringExact("True"), "InstanceProfileReady": knownvalue.StringExact("True"),
+					"CapacityReservationsReady": knownvalue.StringExact("True"),
+				})),
+			}},
+		}, {
+			Config: failing, PlanOnly: true, ExpectError: wrapped("security-group-name-not-found", `No security group is named "demo-extra"`),
+		}},
+	})
+}
+
+// exampleMainTF is examples/<name>/main.tf.
+func exampleMainTF(t *testing.T, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("../../examples", name, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }
