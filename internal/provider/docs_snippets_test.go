@@ -247,6 +247,7 @@ func TestAccDocSnippets(t *testing.T) {
 				if st.edit != nil {
 					cfg = st.edit(cfg)
 				}
+				cfg = inDemoAccount(cfg)
 				url := afterURL
 				if st.before {
 					url = beforeURL

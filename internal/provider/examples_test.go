@@ -31,7 +31,7 @@ func TestAccExamples(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
 				Steps: []resource.TestStep{{
-					Config:             prov + string(src),
+					Config:             prov + inDemoAccount(string(src)),
 					PlanOnly:           true,
 					ExpectNonEmptyPlan: strings.Contains(f, "/resources/") || strings.Contains(string(src), "output "),
 				}},

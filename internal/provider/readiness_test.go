@@ -453,3 +453,15 @@ func exampleMainTF(t *testing.T, name string) string {
 	}
 	return string(src)
 }
+
+// inDemoAccount maps the documentation's production cluster onto the
+// emulator's: the docs select subnets and security groups tagged
+// karpenter.sh/discovery = "prod" and use KarpenterNodeRole-prod, which the
+// emulator's account calls "demo". The readiness checks then find them, as
+// they would in the reader's account.
+func inDemoAccount(src string) string {
+	return strings.NewReplacer(
+		`"karpenter.sh/discovery" = "prod"`, `"karpenter.sh/discovery" = "demo"`,
+		`"KarpenterNodeRole-prod"`, `"KarpenterNodeRole-demo"`,
+	).Replace(src)
+}
