@@ -158,7 +158,8 @@ func decodeClass(raw []byte) (manifest.EC2NodeClass, error) {
 // as the provider's classFromModel does from configuration: amiFamily and
 // the AMI terms apart, everything else in Spec.
 func classOf(m manifest.EC2NodeClass) nodeclass.Class {
-	c := nodeclass.Class{Name: m.Metadata.Name, Family: m.Spec.AMIFamily, Spec: m.Spec}
+	c := nodeclass.Class{Name: m.Metadata.Name, Family: m.Spec.AMIFamily, Spec: m.Spec,
+		Labels: m.Metadata.Labels, Annotations: m.Metadata.Annotations}
 	for _, t := range m.Spec.AMISelectorTerms {
 		c.Terms = append(c.Terms, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
 	}

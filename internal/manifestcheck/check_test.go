@@ -2,11 +2,13 @@ package manifestcheck
 
 import (
 	"context"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
@@ -128,7 +130,15 @@ func FuzzCheck(f *testing.F) {
 	f.Add("apiVersion: karpenter.sh/v1\nkind: NodePool\n")
 	f.Add(`{"apiVersion": "karpenter.k8s.aws/v1", "kind": "EC2NodeClass", "spec": null}`)
 	f.Fuzz(func(t *testing.T, input string) {
-		checkInvariants(t, input, check(input))
+		done := make(chan []Finding, 1)
+		go func() { done <- check(input) }()
+		select {
+		case fs := <-done:
+			checkInvariants(t, input, fs)
+		case <-time.After(20 * time.Second):
+			// A plan must not hang on a manifest: record the input.
+			t.Fatalf("Check ran for more than 20s on %q", input)
+		}
 	})
 }
 
@@ -238,6 +248,37 @@ func TestCovered(t *testing.T) {
 	} {
 		if got := covered(p, own); got != want {
 			t.Errorf("covered(%q) = %v", p, got)
+		}
+	}
+}
+
+// Native fuzzing is slow here (coverage of the API server's packages makes
+// every execution costly), so every run also checks a few hundred
+// deterministic mutations of the fixtures: bytes replaced, dropped and
+// duplicated, as the fuzzer's mutator does.
+func TestMutatedFixturesKeepInvariants(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, file := range fixtures(t) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 30; i++ {
+			m := append([]byte(nil), b...)
+			for k := 0; k < 1+r.Intn(4) && len(m) > 0; k++ {
+				p := r.Intn(len(m))
+				switch r.Intn(3) {
+				case 0:
+					m[p] = byte(r.Intn(128))
+				case 1:
+					m = append(m[:p], m[p+1:]...)
+				default:
+					q := r.Intn(len(m))
+					chunk := append([]byte(nil), m[q:min(len(m), q+8)]...)
+					m = append(m[:p], append(chunk, m[p:]...)...)
+				}
+			}
+			checkInvariants(t, string(m), check(string(m)))
 		}
 	}
 }
