@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -23,14 +26,51 @@ import (
 
 // benchServer is a configured provider server on the emulator with the
 // fuzz target's valid configurations (the examples' classes and pools).
-func benchServer(b *testing.B) (url string, srv tfprotov6.ProviderServer, schemas map[string]fuzzSchema, bases map[string][]tftypes.Value) {
-	b.Helper()
-	url, _ = awsemutest.Start(b)
-	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_EC2_METADATA_DISABLED": "true"} {
-		b.Setenv(k, v)
+func benchServer(tb testing.TB) (url string, srv tfprotov6.ProviderServer, schemas map[string]fuzzSchema, bases map[string][]tftypes.Value) {
+	url, srv, schemas, bases, _ = benchEmulator(tb)
+	return url, srv, schemas, bases
+}
+
+// benchEmulator is benchServer with the emulator, for its request counts.
+func benchEmulator(tb testing.TB) (url string, srv tfprotov6.ProviderServer, schemas map[string]fuzzSchema, bases map[string][]tftypes.Value, emu *awsemu.Server) {
+	tb.Helper()
+	url, emu = awsemutest.Start(tb)
+	// The class's readiness checks read the node role from IAM, which the
+	// provider block of fuzzServer does not point at the emulator.
+	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_EC2_METADATA_DISABLED": "true", "AWS_ENDPOINT_URL_IAM": url} {
+		tb.Setenv(k, v)
 	}
-	srv, schemas = fuzzServer(b, url)
-	return url, srv, schemas, fuzzBases(b, srv, schemas)
+	srv, schemas = fuzzServer(tb, url)
+	return url, srv, schemas, fuzzBases(tb, srv, schemas), emu
+}
+
+// Terraform validates every resource in a process of its own before the
+// plan (and again in the plan's process): ValidateResourceConfig must
+// answer from the configuration alone, so the AWS reads of a plan are made
+// once, by PlanResourceChange, and a large catalogue is never read for
+// validation. A configured provider with every base class and pool: no
+// request reaches the emulator.
+func TestValidateResourceConfigCallsNoAWS(t *testing.T) {
+	_, srv, schemas, bases, emu := benchEmulator(t)
+	emu.ResetStats() // the bases were planned
+	ctx := context.Background()
+	validated := 0
+	for _, name := range []string{"karpenter_ec2nodeclass", "karpenter_nodepool"} {
+		typ := schemas[name].schema.ValueType()
+		for _, v := range bases[name] {
+			cfg := dynamicValue(t, typ, v)
+			if _, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: name, Config: &cfg}); err != nil {
+				t.Fatal(err)
+			}
+			validated++
+		}
+	}
+	if validated < 4 {
+		t.Fatalf("only %d configurations validated", validated)
+	}
+	if st := emu.Stats(); st["total"] != 0 {
+		t.Errorf("ValidateResourceConfig of %d configurations sent AWS requests: %v", validated, st)
+	}
 }
 
 // BenchmarkProtocol is the provider's share of a plan per resource, through
@@ -49,8 +89,10 @@ func BenchmarkProtocol(b *testing.B) {
 		cfg := dynamicValue(b, typ, bases[name][0])
 		prior := dynamicValue(b, typ, tftypes.NewValue(typ, nil))
 		prop := dynamicValue(b, typ, proposedNewState(s.schema.Block, bases[name][0]))
+		values := knownValues(bases[name][0])
 		b.Run(name+"/ValidateResourceConfig", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, values)()
 			for b.Loop() {
 				resp, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: name, Config: &cfg})
 				if err != nil || len(resp.Diagnostics) > 0 {
@@ -60,6 +102,7 @@ func BenchmarkProtocol(b *testing.B) {
 		})
 		b.Run(name+"/PlanResourceChange", func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b, values)()
 			for b.Loop() {
 				resp, err := srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: name, PriorState: &prior, ProposedNewState: &prop, Config: &cfg})
 				if err != nil || resp.PlannedState == nil {
@@ -68,6 +111,45 @@ func BenchmarkProtocol(b *testing.B) {
 			}
 		})
 	}
+}
+
+// knownValues counts the known, non-null values of a configuration below
+// its root: the framework converts each one's path (from the root, once per
+// step) when it reads a request, so its per-request cost grows with this
+// figure.
+func knownValues(v tftypes.Value) int {
+	n := 0
+	_ = tftypes.Walk(v, func(p *tftypes.AttributePath, v tftypes.Value) (bool, error) {
+		if len(p.Steps()) > 0 && v.IsKnown() && !v.IsNull() {
+			n++
+		}
+		return true, nil
+	})
+	return n
+}
+
+// reportCPU adds cpu-ns/op: the process's user+system CPU time per
+// operation, garbage collection (on other threads) included. On a machine
+// shared with other jobs ns/op (wall time) grows with the load, CPU time
+// much less, so the targets are read off this figure. It also reports
+// values, the request's knownValues (after the loop: b.Loop's timer reset
+// drops metrics reported before it). Use as `defer reportCPU(b, n)()`.
+func reportCPU(b *testing.B, values int) func() {
+	start := processCPU()
+	return func() {
+		if n := b.N; n > 0 {
+			b.ReportMetric(float64(processCPU()-start)/float64(n), "cpu-ns/op")
+			b.ReportMetric(float64(values), "values")
+		}
+	}
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkRenderAndValidate is manifest rendering plus the CRD validation
