@@ -12,8 +12,8 @@ import (
 )
 
 func TestConfigsParse(t *testing.T) {
-	for _, s := range []Stack{StackKarpenter, StackBaseline, StackConventional} {
-		for _, v := range []Variant{VariantA, VariantB} {
+	for _, s := range []Stack{StackKarpenter, StackBaseline, StackConventional, StackTime} {
+		for _, v := range []Variant{VariantA, VariantB, VariantR} {
 			src := Config(s, v, 3, "http://127.0.0.1:1")
 			f, diags := hclsyntax.ParseConfig([]byte(src), "main.tf", hcl.InitialPos)
 			if diags.HasErrors() {
@@ -95,14 +95,58 @@ func TestTargets(t *testing.T) {
 		{Variant: VariantB, N: 60, Stack: StackKarpenter, Walls: []time.Duration{sec}, Requests: map[string]int{"total": 30}},
 		{Variant: VariantB, N: 60, Stack: StackConventional, Walls: []time.Duration{sec}, Requests: map[string]int{"total": 20}},
 	}, Startup: map[string][]StartupSample{"terraform-provider-karpenter": {{Schema: 120 * time.Millisecond}, {Schema: 200 * time.Millisecond}, {Schema: 130 * time.Millisecond}}}}
-	md := r.Markdown()
-	for _, want := range []string{
+	reportHas(t, r.Markdown(),
 		"| AWS requests for 60 classes + 60 pools on one alias ≤ 15 | 4 (ec2:DescribeImages 3, ssm:GetParameters 1) | yes |",
 		"| plan time for 120 resources ≤ 1.5× terraform_data | 3.0× (3.00 s vs 1.00 s) | **no** |",
 		"| ≥ 5× fewer requests than the conventional stack (variant A, N=60) | 60.0× fewer (240 vs 4) | yes |",
 		"| ≥ 5× fewer requests than the conventional stack (variant B, N=60) | 1.5× more (20 vs 30) | **no** |",
 		"| provider ready to serve (GetProviderSchema answered) < 150 ms | median 130 ms | yes |",
-	} {
+	)
+}
+
+// The plan-cost targets: the protocol benchmarks' CPU and bytes per
+// operation, the plan against time_static, and the requests with a
+// region-sized catalogue: its pages once, and no action more often than on
+// the small catalogue.
+func TestCostTargets(t *testing.T) {
+	sec := time.Second
+	small := map[string]int{"total": 4, "ec2:DescribeInstanceTypes": 1, "ec2:DescribeImages": 1, "ssm:GetParameters": 1, "eks:DescribeCluster": 1}
+	r := Report{
+		Options:        Options{Sizes: []int{60, 200}},
+		CatalogueTypes: map[Variant]int{VariantA: 25, VariantR: 1363},
+		Cells: []Cell{
+			{Variant: VariantA, N: 60, Stack: StackTime, Walls: []time.Duration{2 * sec}, TotalCPU: sec},
+			{Variant: VariantA, N: 60, Stack: StackKarpenter, Resources: 120, Walls: []time.Duration{3 * sec}, TotalCPU: 2 * sec, Requests: small},
+			{Variant: VariantA, N: 200, Stack: StackKarpenter, Walls: []time.Duration{3 * sec}, Requests: small},
+			{Variant: VariantR, N: 60, Stack: StackKarpenter, Walls: []time.Duration{3 * sec},
+				Requests: map[string]int{"total": 17, "ec2:DescribeInstanceTypes": 14, "ec2:DescribeImages": 1, "ssm:GetParameters": 1, "eks:DescribeCluster": 1}},
+			{Variant: VariantR, N: 200, Stack: StackKarpenter, Walls: []time.Duration{3 * sec}, Varying: []string{"ec2:DescribeInstanceTypes"},
+				Requests: map[string]int{"total": 32, "ec2:DescribeInstanceTypes": 28, "ec2:DescribeImages": 2, "ssm:GetParameters": 1, "eks:DescribeCluster": 1}},
+		},
+		GoBench: []string{
+			"pkg: github.com/karpenter-tf/terraform-provider-karpenter/internal/provider",
+			"BenchmarkProtocol/karpenter_nodepool/ValidateResourceConfig-2 \t 100 \t 7012656 ns/op \t 900000 cpu-ns/op \t 157.0 values \t 3856632 B/op \t 37177 allocs/op",
+			"BenchmarkProtocol/karpenter_nodepool/PlanResourceChange-2 \t 40 \t 28401318 ns/op \t 4000000 cpu-ns/op \t 157.0 values \t 2100000 B/op \t 151840 allocs/op",
+			"BenchmarkProtocol/karpenter_ec2nodeclass/PlanResourceChange-2 \t 40 \t 3000000 ns/op \t 1500000 B/op \t 151840 allocs/op",
+		},
+	}
+	reportHas(t, r.Markdown(),
+		"| NodePool PlanResourceChange ≤ 5 ms CPU and ≤ 2 MB allocated | 4.0 ms CPU, 2.1 MB | **no** |",
+		"| NodePool ValidateResourceConfig ≤ 1 ms CPU | 0.9 ms CPU | yes |",
+		"| EC2NodeClass PlanResourceChange ≤ 5 ms CPU and ≤ 2 MB allocated | 3.0 ms (wall), 1.5 MB | yes |",
+		"| plan of 60 classes + 60 pools ≤ 1.5× the plan of 120 time_static (variant A) | 1.5× (3.00 s vs 2.00 s; CPU of all processes 2.0×) | yes |",
+		"| AWS requests of N=60 with a 1363-type catalogue: ≤ one full read (14 pages) + one per other distinct query | 17 (ec2:DescribeImages 1, ec2:DescribeInstanceTypes 14, eks:DescribeCluster 1, ssm:GetParameters 1) | yes |",
+		"| AWS requests of N=200 with a 1363-type catalogue: ≤ one full read (14 pages) + one per other distinct query | 32 (ec2:DescribeImages 2, ec2:DescribeInstanceTypes 28, eks:DescribeCluster 1, ssm:GetParameters 1); more than one per distinct query: ec2:DescribeImages 2 against 1 on the small catalogue; varied between runs: ec2:DescribeInstanceTypes | **no** |",
+		"| A | 60 | karpenter | 120 | 3.00 s | 3.00 s – 3.00 s | – | 1.5× | 2.00 s | 2.0× |",
+	)
+	if strings.Contains(r.Markdown(), "EC2NodeClass ValidateResourceConfig") {
+		t.Error("a target without its benchmark line is reported")
+	}
+}
+
+func reportHas(t *testing.T, md string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}

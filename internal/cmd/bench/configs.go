@@ -9,6 +9,7 @@ import (
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype/realistic"
 )
 
 // Variant is a fleet shape.
@@ -21,6 +22,10 @@ const (
 	// (one DescribeImages each), odd ones by SSM parameter (one
 	// GetParameters and one DescribeImages each).
 	VariantB Variant = "B"
+	// VariantR: variant A's fleet against a region-sized instance-type
+	// catalogue (../shared/data, about 1,360 types: 14 pages of
+	// DescribeInstanceTypes), where the catalogue's reads show.
+	VariantR Variant = "R"
 )
 
 // Stack is the Terraform configuration planned for a fleet.
@@ -36,6 +41,9 @@ const (
 	// "aws_ami", per pool a data "aws_ec2_instance_types" (the families
 	// exist), and a terraform_data holding each rendered manifest.
 	StackConventional Stack = "conventional"
+	// StackTime: 2N hashicorp/time time_static, a framework provider with a
+	// trivial schema: the floor of any plugin provider.
+	StackTime Stack = "time_static"
 )
 
 // The alias of variant A and what it means for the demo cluster
@@ -129,6 +137,24 @@ resource "karpenter_nodepool" "p%[1]d" {
 }
 `, i, karpenterTerms(v, i), poolFamilies)
 		}
+	case StackTime:
+		b.WriteString(`terraform {
+  required_providers {
+    time = { source = "hashicorp/time" }
+  }
+}
+`)
+		for i := range n {
+			fmt.Fprintf(&b, `
+resource "time_static" "c%[1]d" {
+  triggers = { name = "class-%[1]d", selector = %[2]q }
+}
+
+resource "time_static" "p%[1]d" {
+  triggers = { name = "pool-%[1]d", node_class = time_static.c%[1]d.triggers.name }
+}
+`, i, baselineSelector(v, i))
+		}
 	case StackBaseline:
 		for i := range n {
 			fmt.Fprintf(&b, `
@@ -192,7 +218,7 @@ func endpointsHCL(url string) string {
 
 func karpenterTerms(v Variant, i int) string {
 	switch {
-	case v == VariantA:
+	case v != VariantB:
 		return fmt.Sprintf("  ami_selector_terms { alias = %q }\n", aliasA)
 	case i%2 == 0:
 		return fmt.Sprintf("  ami_family = \"AL2023\"\n  ami_selector_terms {\n    name  = %q\n    owner = \"self\"\n  }\n", benchImageName(i))
@@ -203,7 +229,7 @@ func karpenterTerms(v Variant, i int) string {
 
 func baselineSelector(v Variant, i int) string {
 	switch {
-	case v == VariantA:
+	case v != VariantB:
 		return "alias=" + aliasA
 	case i%2 == 0:
 		return "name=" + benchImageName(i)
@@ -218,7 +244,7 @@ func baselineSelector(v Variant, i int) string {
 func conventionalClass(v Variant, i int) string {
 	var lookup, image string
 	switch {
-	case v == VariantA || i%2 == 1:
+	case v != VariantB || i%2 == 1:
 		param := aliasParam
 		if v == VariantB {
 			param = benchParam(i)
@@ -266,4 +292,24 @@ resource "terraform_data" "c%[1]d" {
   })
 }
 `, i, image)
+}
+
+// realisticFixtures are BenchFixtures(n) with the region-sized catalogue of
+// the research data beside the project in place of the fixtures' types.
+func realisticFixtures(n int) (*awsemu.Fixtures, error) {
+	dir, err := realistic.Dir()
+	if err != nil {
+		return nil, err
+	}
+	its, err := realistic.InstanceTypes(dir)
+	if err != nil {
+		return nil, err
+	}
+	f, err := BenchFixtures(n)
+	if err != nil {
+		return nil, err
+	}
+	f.InstanceTypes = nil
+	f.AddInstanceTypes(its...)
+	return f, nil
 }

@@ -35,7 +35,7 @@ func main() {
 	var o Options
 	var sizes, variants string
 	flag.StringVar(&sizes, "n", "1,10,60,200", "fleet sizes: N classes + N pools each")
-	flag.StringVar(&variants, "variants", "A,B", "A: one alias for all classes; B: a distinct selector per class")
+	flag.StringVar(&variants, "variants", "A,B,R", "A: one alias for all classes; B: a distinct selector per class; R: A against a region-sized instance-type catalogue (../shared/data, skipped when absent)")
 	flag.IntVar(&o.Runs, "runs", 5, "timed plans per cell")
 	flag.IntVar(&o.StartupRuns, "startup-runs", 20, "provider starts for the startup figure (0: skip)")
 	flag.StringVar(&o.PluginDir, "plugin-dir", "/opt/tf-plugins", "local plugin directory (filesystem mirror layout) searched for hashicorp/aws; empty skips the conventional stack")
@@ -44,6 +44,7 @@ func main() {
 	flag.StringVar(&o.Note, "note", "", "a line added under the machine description (e.g. \"machine shared with other jobs\")")
 	flag.BoolVar(&o.GoBench, "gobench", false, "run the Go benchmarks (go test -bench . -benchmem ./...) first and add them to the report")
 	flag.BoolVar(&o.NoPlan, "no-plan", false, "skip the terraform plan measurements")
+	flag.StringVar(&o.TimeCache, "time-cache", defaultTimeCache(), "where hashicorp/time "+timeVersion+" is built (go install through the module proxy) for the time_static peer row; empty skips the row")
 	flag.StringVar(&o.Provider, "provider", "", "measure this provider binary instead of building the working tree (e.g. an older build, for a before/after)")
 	flag.Parse()
 	var err error
@@ -52,7 +53,7 @@ func main() {
 	}
 	for _, v := range strings.Split(variants, ",") {
 		switch Variant(strings.TrimSpace(v)) {
-		case VariantA, VariantB:
+		case VariantA, VariantB, VariantR:
 			o.Variants = append(o.Variants, Variant(strings.TrimSpace(v)))
 		default:
 			fatal(fmt.Errorf("-variants: unknown variant %q", v))

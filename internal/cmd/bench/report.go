@@ -31,16 +31,33 @@ func (r *Report) Markdown() string {
 	if r.AWSAbsent != "" {
 		fmt.Fprintf(&b, "Conventional stack skipped: %s.\n\n", r.AWSAbsent)
 	}
+	if r.TimeAbsent != "" && len(r.Cells) > 0 {
+		fmt.Fprintf(&b, "time_static peer row (hashicorp/time %s) skipped: %s.\n\n", timeVersion, r.TimeAbsent)
+	}
+	if r.RealisticAbsent != "" {
+		fmt.Fprintf(&b, "Variant R skipped: %s.\n\n", r.RealisticAbsent)
+	}
+	if n, ok := r.CatalogueTypes[VariantR]; ok && len(r.Cells) > 0 {
+		fmt.Fprintf(&b, "Variant R: variant A's fleet against an emulator serving %d instance types (../shared/data/instance-types.csv; %d DescribeInstanceTypes pages of 100) instead of the fixtures' %d. "+
+			"The time_static row is hashicorp/time %s (a terraform-plugin-framework provider with a trivial schema and no remote calls: the floor of any framework provider), built with go install through the module proxy.\n\n",
+			n, pages(n), r.CatalogueTypes[VariantA], timeVersion)
+	}
 
 	if len(r.Cells) > 0 {
-		b.WriteString("| variant | N | stack | resources | plan median | min – max | × terraform_data | CPU, all processes | plugin peak RSS | plugin CPU | plugin starts | AWS requests | per action |\n")
-		b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+		b.WriteString("| variant | N | stack | resources | plan median | min – max | × terraform_data | × time_static | CPU, all processes | × time_static CPU | plugin peak RSS | plugin CPU | plugin starts | AWS requests | per action |\n")
+		b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	}
 	for _, c := range r.Cells {
 		base := r.find(c.Variant, c.N, StackBaseline)
-		ratio := "–"
+		ratio, peer, peerCPU := "–", "–", "–"
 		if base != nil && c.Stack != StackBaseline {
 			ratio = fmt.Sprintf("%.1f×", float64(c.Median())/float64(base.Median()))
+		}
+		if t := r.find(c.Variant, c.N, StackTime); t != nil && c.Stack != StackBaseline && c.Stack != StackTime {
+			peer = fmt.Sprintf("%.1f×", float64(c.Median())/float64(t.Median()))
+			if t.TotalCPU > 0 {
+				peerCPU = fmt.Sprintf("%.1f×", float64(c.TotalCPU)/float64(t.TotalCPU))
+			}
 		}
 		rss, cpu, starts := "–", "–", "–"
 		if c.PluginStarts > 0 {
@@ -49,16 +66,16 @@ func (r *Report) Markdown() string {
 			starts = fmt.Sprint(c.PluginStarts)
 		}
 		total, actions := "–", "–"
-		if c.Stack != StackBaseline {
+		if c.Stack != StackBaseline && c.Stack != StackTime {
 			total = fmt.Sprint(c.Requests["total"])
 			actions = perAction(c.Requests)
 			if len(c.Varying) > 0 {
 				actions += " (varied between runs: " + strings.Join(c.Varying, ", ") + ")"
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s – %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s | %s – %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			c.Variant, c.N, c.Stack, c.Resources, seconds(c.Median()), seconds(minD(c.Walls)), seconds(maxD(c.Walls)),
-			ratio, seconds(c.TotalCPU), rss, cpu, starts, total, actions)
+			ratio, peer, seconds(c.TotalCPU), peerCPU, rss, cpu, starts, total, actions)
 	}
 
 	if r.AWS != "" {
@@ -80,6 +97,13 @@ func (r *Report) Markdown() string {
 
 	if t := r.targets(); len(t) > 0 {
 		b.WriteString("\nTargets (issue \"Performance and reliability\"), read off the tables above:\n\n| target | measured | met |\n|---|---|---|\n")
+		for _, row := range t {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", row[0], row[1], row[2])
+		}
+	}
+
+	if t := r.costTargets(); len(t) > 0 {
+		b.WriteString("\nTargets (issue \"Plan cost per resource close to the framework's floor, and one catalogue read per plan\"), read off the tables above and the Go benchmarks below (cpu-ns/op: the benchmark process's CPU time per operation, garbage collection included, which the machine's load inflates much less than ns/op):\n\n| target | measured | met |\n|---|---|---|\n")
 		for _, row := range t {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", row[0], row[1], row[2])
 		}
@@ -150,6 +174,122 @@ func (r *Report) targets() [][3]string {
 		out = append(out, [3]string{"provider ready to serve (GetProviderSchema answered) < 150 ms", "median " + millis(m), yes(m < 150*time.Millisecond)})
 	}
 	return out
+}
+
+// costTargets checks the targets of the plan-cost issue against the cells
+// and Go benchmarks that measure them.
+func (r *Report) costTargets() [][3]string {
+	var out [][3]string
+	for _, bt := range []struct {
+		name, label string
+		cpu, bytes  float64 // limits: ns, B per operation
+	}{
+		{"BenchmarkProtocol/karpenter_nodepool/PlanResourceChange", "NodePool PlanResourceChange ≤ 5 ms CPU and ≤ 2 MB allocated", 5e6, 2e6},
+		{"BenchmarkProtocol/karpenter_nodepool/ValidateResourceConfig", "NodePool ValidateResourceConfig ≤ 1 ms CPU", 1e6, 0},
+		{"BenchmarkProtocol/karpenter_ec2nodeclass/PlanResourceChange", "EC2NodeClass PlanResourceChange ≤ 5 ms CPU and ≤ 2 MB allocated", 5e6, 2e6},
+		{"BenchmarkProtocol/karpenter_ec2nodeclass/ValidateResourceConfig", "EC2NodeClass ValidateResourceConfig ≤ 1 ms CPU", 1e6, 0},
+	} {
+		m, ok := benchMetrics(r.GoBench, bt.name)
+		if !ok {
+			continue
+		}
+		cpu, hasCPU := m["cpu-ns/op"]
+		if !hasCPU {
+			cpu = m["ns/op"]
+		}
+		met := cpu <= bt.cpu
+		measured := fmt.Sprintf("%.1f ms CPU", cpu/1e6)
+		if !hasCPU {
+			measured = fmt.Sprintf("%.1f ms (wall)", cpu/1e6)
+		}
+		if bt.bytes > 0 {
+			met = met && m["B/op"] <= bt.bytes
+			measured += fmt.Sprintf(", %.1f MB", m["B/op"]/1e6)
+		}
+		out = append(out, [3]string{bt.label, measured, yesNo(met)})
+	}
+	for _, v := range []Variant{VariantA, VariantR} {
+		c, t := r.find(v, 60, StackKarpenter), r.find(v, 60, StackTime)
+		if c == nil || t == nil {
+			continue
+		}
+		ratio := float64(c.Median()) / float64(t.Median())
+		cpu := "–"
+		if t.TotalCPU > 0 {
+			cpu = fmt.Sprintf("%.1f×", float64(c.TotalCPU)/float64(t.TotalCPU))
+		}
+		out = append(out, [3]string{fmt.Sprintf("plan of 60 classes + 60 pools ≤ 1.5× the plan of 120 time_static (variant %s)", v),
+			fmt.Sprintf("%.1f× (%s vs %s; CPU of all processes %s)", ratio, seconds(c.Median()), seconds(t.Median()), cpu), yesNo(ratio <= 1.5)})
+	}
+	if n, ok := r.CatalogueTypes[VariantR]; ok {
+		for _, size := range r.Options.Sizes {
+			c, a := r.find(VariantR, size, StackKarpenter), r.find(VariantA, size, StackKarpenter)
+			if c == nil {
+				continue
+			}
+			// One full read (its pages) and, for every other action, no
+			// more calls than the same fleet makes on the small catalogue
+			// (one per distinct query there).
+			met := c.Requests["ec2:DescribeInstanceTypes"] <= pages(n)
+			var extra []string
+			for k, got := range c.Requests {
+				if k == "total" || k == "throttled" || k == "ec2:DescribeInstanceTypes" || a == nil {
+					continue
+				}
+				if got > a.Requests[k] {
+					met = false
+					extra = append(extra, fmt.Sprintf("%s %d against %d on the small catalogue", k, got, a.Requests[k]))
+				}
+			}
+			sort.Strings(extra)
+			measured := fmt.Sprintf("%d (%s)", c.Requests["total"], perAction(c.Requests))
+			if len(extra) > 0 {
+				measured += "; more than one per distinct query: " + strings.Join(extra, ", ")
+			}
+			if len(c.Varying) > 0 {
+				measured += "; varied between runs: " + strings.Join(c.Varying, ", ")
+			}
+			out = append(out, [3]string{fmt.Sprintf("AWS requests of N=%d with a %d-type catalogue: ≤ one full read (%d pages) + one per other distinct query", size, n, pages(n)),
+				measured, yesNo(met)})
+		}
+	}
+	return out
+}
+
+// benchMetrics finds a Go benchmark's result line (the -N CPU suffix and
+// trailing spaces ignored) and returns its metrics by unit.
+func benchMetrics(lines []string, name string) (map[string]float64, bool) {
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 4 {
+			continue
+		}
+		n := f[0]
+		if i := strings.LastIndex(n, "-"); i > 0 {
+			n = n[:i]
+		}
+		if n != name {
+			continue
+		}
+		m := map[string]float64{}
+		for i := 2; i+1 < len(f); i += 2 {
+			var v float64
+			if _, err := fmt.Sscan(f[i], &v); err == nil {
+				m[f[i+1]] = v
+			}
+		}
+		return m, true
+	}
+	return nil, false
+}
+
+func pages(types int) int { return (types + 99) / 100 }
+
+func yesNo(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
 }
 
 // fewer says how many times fewer requests ours made than theirs, or more.

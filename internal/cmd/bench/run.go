@@ -34,6 +34,8 @@ type Options struct {
 	GoBench     bool
 	NoPlan      bool
 	Provider    string
+	// TimeCache is where hashicorp/time is built (empty: no peer row).
+	TimeCache string
 }
 
 // Cell is one (variant, N, stack) measurement.
@@ -68,7 +70,13 @@ type Report struct {
 	Cells     []Cell
 	AWS       string // hashicorp/aws version used, "" when absent
 	AWSAbsent string // why the conventional stack was skipped
-	Startup   map[string][]StartupSample
+	// TimeAbsent says why the time_static peer row was skipped;
+	// RealisticAbsent why variant R was.
+	TimeAbsent, RealisticAbsent string
+	// CatalogueTypes is the number of instance types each variant's
+	// emulator serves (DescribeInstanceTypes pages: 100 types each).
+	CatalogueTypes map[Variant]int
+	Startup        map[string][]StartupSample
 	// GoBench is the output of the Go benchmarks: "pkg:" lines and results.
 	GoBench []string
 }
@@ -80,9 +88,14 @@ type env struct {
 	overDir    string // dev_overrides: wrappers by file name
 	recDir     string // wrapper records
 	tfEnv      []string
-	emu        *awsemu.Server
-	url        string
+	emus       map[Variant]emulator
 	log        io.Writer
+}
+
+// emulator is one in-process emulator on loopback.
+type emulator struct {
+	srv *awsemu.Server
+	url string
 }
 
 // Run builds the provider, starts the emulator and measures.
@@ -90,12 +103,12 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	if o.Runs < 1 {
 		return nil, errors.New("-runs must be at least 1")
 	}
-	rep := &Report{Options: o, Startup: map[string][]StartupSample{}}
+	rep := &Report{Options: o, Startup: map[string][]StartupSample{}, CatalogueTypes: map[Variant]int{}}
 	var err error
 	if rep.Machine, err = describeMachine(ctx); err != nil {
 		return nil, err
 	}
-	e := &env{log: log}
+	e := &env{log: log, emus: map[Variant]emulator{}}
 	if e.root, err = moduleRoot(); err != nil {
 		return nil, err
 	}
@@ -151,6 +164,19 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		rep.AWSAbsent = why
 		fmt.Fprintln(log, "bench: conventional stack skipped:", why)
 	}
+	if o.TimeCache != "" && !o.NoPlan {
+		if bin, why := timeProvider(ctx, o.TimeCache, log); bin != "" {
+			if err := os.Symlink(bin, filepath.Join(e.realDir, "terraform-provider-time")); err != nil {
+				return nil, err
+			}
+			providers["hashicorp/time"] = "terraform-provider-time"
+		} else {
+			rep.TimeAbsent = why
+			fmt.Fprintln(log, "bench: time_static peer row skipped:", why)
+		}
+	} else if o.TimeCache == "" {
+		rep.TimeAbsent = "no -time-cache given"
+	}
 	var tfrc strings.Builder
 	tfrc.WriteString("provider_installation {\n  dev_overrides {\n")
 	for addr, file := range providers {
@@ -177,17 +203,31 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.emu = awsemu.New(fixtures, awsemu.Options{})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
+	var variants []Variant
+	for _, v := range o.Variants {
+		f := fixtures
+		if v == VariantR {
+			if f, err = realisticFixtures(maxN); err != nil {
+				rep.RealisticAbsent = err.Error()
+				fmt.Fprintln(log, "bench: variant R skipped:", err)
+				continue
+			}
+		}
+		em, stop, err := startEmulator(f)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+		e.emus[v] = em
+		rep.CatalogueTypes[v] = len(f.InstanceTypes)
+		variants = append(variants, v)
 	}
-	srv := &http.Server{Handler: e.emu, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
-	e.url = "http://" + ln.Addr().String()
+	o.Variants = variants
 
 	stacks := []Stack{StackBaseline, StackKarpenter}
+	if _, ok := providers["hashicorp/time"]; ok {
+		stacks = []Stack{StackBaseline, StackTime, StackKarpenter}
+	}
 	if rep.AWS != "" {
 		stacks = append(stacks, StackConventional)
 	}
@@ -196,14 +236,21 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	}
 	// One untimed plan per stack: the first start of a 100 MB plugin reads
 	// it from disk.
-	for _, s := range stacks {
-		if _, err := e.plan(ctx, s, VariantA, 1, 1); err != nil {
-			return nil, err
+	for _, v := range o.Variants[:min(1, len(o.Variants))] {
+		for _, s := range stacks {
+			if _, err := e.plan(ctx, s, v, 1, 1); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, v := range o.Variants {
 		for _, n := range o.Sizes {
 			for _, s := range stacks {
+				if v == VariantR && s == StackConventional {
+					// Its aws_ec2_instance_types per pool would read the
+					// whole catalogue per pool: variant A shows that shape.
+					continue
+				}
 				t := time.Now()
 				c, err := e.plan(ctx, s, v, n, o.Runs)
 				if err != nil {
@@ -251,7 +298,7 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return c, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(Config(s, v, n, e.url)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(Config(s, v, n, e.emus[v].url)), 0o644); err != nil {
 		return c, err
 	}
 	var cpu, total []time.Duration
@@ -259,9 +306,13 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 		if _, err := readWrapRecords(e.recDir); err != nil { // leftovers
 			return c, err
 		}
-		e.emu.ResetStats()
+		em := e.emus[v]
+		em.srv.ResetStats()
 		cmd := exec.CommandContext(ctx, "terraform", "plan", "-input=false", "-no-color")
-		cmd.Dir, cmd.Env = dir, e.tfEnv
+		// The provider block names no IAM endpoint (the bench runs older
+		// builds too, through -provider); the readiness checks' IAM reads
+		// go to the emulator through the SDK's environment variable.
+		cmd.Dir, cmd.Env = dir, append(e.tfEnv, "AWS_ENDPOINT_URL_IAM="+em.url)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
@@ -274,7 +325,7 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			total = append(total, time.Duration(ru.Utime.Nano()+ru.Stime.Nano()))
 		}
-		stats := e.emu.Stats()
+		stats := em.srv.Stats()
 		for _, k := range []string{"total", "throttled"} {
 			if stats[k] == 0 {
 				delete(stats, k)
@@ -304,6 +355,19 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 	c.TotalCPU = median(total)
 	sort.Strings(c.Varying)
 	return c, nil
+}
+
+// startEmulator serves f on a loopback port until stop.
+func startEmulator(f *awsemu.Fixtures) (em emulator, stop func(), err error) {
+	em.srv = awsemu.New(f, awsemu.Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return em, nil, err
+	}
+	srv := &http.Server{Handler: em.srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	em.url = "http://" + ln.Addr().String()
+	return em, func() { _ = srv.Close() }, nil
 }
 
 // goBenchmarks runs the repository's Go benchmarks and keeps the package

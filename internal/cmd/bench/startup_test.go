@@ -12,8 +12,13 @@ import (
 )
 
 // The test binary doubles as the provider plugin, so the probe is tested
-// without building the provider.
+// without building the provider, and as the plugin wrapper Run installs
+// (os.Executable under a plugin's name), as the bench program does.
 func TestMain(m *testing.M) {
+	if real := os.Getenv(envWrapReal); real != "" {
+		wrapMain(real, os.Getenv(envWrapOut))
+		return
+	}
 	if os.Getenv("KARPENTER_BENCH_TEST_PLUGIN") == "1" {
 		if err := providerserver.Serve(context.Background(), provider.New("test"), providerserver.ServeOpts{Address: "registry.terraform.io/karpenter-tf/karpenter"}); err != nil {
 			os.Exit(1)
