@@ -143,14 +143,25 @@ func snippetScenarios() []snippetScenario {
 				// configuration and the state, the cluster objects stay.
 				blocks: []string{`yaml_body  = karpenter_ec2nodeclass.default.manifest`, `from = kubectl_manifest.karpenter_node_class`},
 				edit:   withoutKubectl,
-				check: tfresource.ComposeTestCheckFunc(stubNotDeleted("kubectl_manifest"), func(s *terraform.State) error {
-					for addr := range s.RootModule().Resources {
-						if strings.HasPrefix(addr, "kubectl_manifest.") {
-							return fmt.Errorf("%s is still in the state", addr)
-						}
-					}
-					return nil
-				}),
+				check:  tfresource.ComposeTestCheckFunc(stubNotDeleted("kubectl_manifest"), notInState("kubectl_manifest.")),
+			},
+		}},
+		{name: "coming from v1beta1", page: migrating, steps: []snippetStep{
+			{blocks: []string{"apiVersion: karpenter.k8s.aws/v1beta1"}},
+			{
+				// The old resources are forgotten, the v1 manifests applied by
+				// new ones: nothing is deleted in the cluster.
+				blocks: []string{`resource "kubectl_manifest" "karpenter_node_class_v1"`, `from = kubectl_manifest.karpenter_node_class`},
+				planChecks: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("kubectl_manifest.karpenter_node_class_v1", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("kubectl_manifest.karpenter_node_pool_v1", plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest"),
+						knownvalue.StringRegexp(regexp.MustCompile(`(?m)^  kubelet:\n    maxPods: 110\n`))),
+					plancheck.ExpectKnownValue("karpenter_nodepool.default", tfjsonpath.New("manifest"),
+						knownvalue.StringRegexp(regexp.MustCompile(`(?s)\n    consolidateAfter: 0s\n    consolidationPolicy: WhenEmptyOrUnderutilized\n.*\n      expireAfter: 720h\n`))),
+				},
+				check: tfresource.ComposeTestCheckFunc(stubNotDeleted("kubectl_manifest"),
+					notInState("kubectl_manifest.karpenter_node_class", "kubectl_manifest.karpenter_node_pool")),
 			},
 		}},
 		{name: "a new release under @latest", page: rollouts, steps: []snippetStep{
@@ -505,6 +516,21 @@ func resetStubCalls() {
 	stubMu.Lock()
 	defer stubMu.Unlock()
 	stubDeletes = map[string]int{}
+}
+
+// notInState fails when a resource whose address is one of addrs, or
+// starts with one ending in ".", is still in the state.
+func notInState(addrs ...string) tfresource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		for addr := range s.RootModule().Resources {
+			for _, a := range addrs {
+				if addr == a || strings.HasSuffix(a, ".") && strings.HasPrefix(addr, a) {
+					return fmt.Errorf("%s is still in the state", addr)
+				}
+			}
+		}
+		return nil
+	}
 }
 
 func stubNotDeleted(typeName string) tfresource.TestCheckFunc {
