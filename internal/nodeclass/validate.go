@@ -101,9 +101,12 @@ func knownTermFindings(c Class, kv versions.Karpenter) rules.Findings {
 	return ami.ValidateTerms(c.Terms, kv)
 }
 
+// notInName is what a DNS subdomain name cannot hold, compiled once.
+var notInName = regexp.MustCompile(`[^a-z0-9.-]+`)
+
 func suggestName(s string) string {
 	s = strings.ToLower(s)
-	s = regexp.MustCompile(`[^a-z0-9.-]+`).ReplaceAllString(s, "-")
+	s = notInName.ReplaceAllString(s, "-")
 	return strings.Trim(s, "-.")
 }
 
