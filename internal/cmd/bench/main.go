@@ -33,7 +33,7 @@ func main() {
 		return
 	}
 	var o Options
-	var sizes, variants string
+	var sizes, variants, benchPkgs string
 	flag.StringVar(&sizes, "n", "1,10,60,200", "fleet sizes: N classes + N pools each")
 	flag.StringVar(&variants, "variants", "A,B,R", "A: one alias for all classes; B: a distinct selector per class; R: A against a region-sized instance-type catalogue (../shared/data, skipped when absent)")
 	flag.IntVar(&o.Runs, "runs", 5, "timed plans per cell")
@@ -43,10 +43,16 @@ func main() {
 	flag.BoolVar(&o.Keep, "keep", false, "keep the work directory")
 	flag.StringVar(&o.Note, "note", "", "a line added under the machine description (e.g. \"machine shared with other jobs\")")
 	flag.BoolVar(&o.GoBench, "gobench", false, "run the Go benchmarks (go test -bench . -benchmem ./...) first and add them to the report")
+	flag.StringVar(&benchPkgs, "gobench-pkgs", "./...", "comma-separated packages whose Go benchmarks -gobench runs (e.g. ./internal/provider,./internal/crd on a shared machine)")
 	flag.BoolVar(&o.NoPlan, "no-plan", false, "skip the terraform plan measurements")
 	flag.StringVar(&o.TimeCache, "time-cache", defaultTimeCache(), "where hashicorp/time "+timeVersion+" is built (go install through the module proxy) for the time_static peer row; empty skips the row")
 	flag.StringVar(&o.Provider, "provider", "", "measure this provider binary instead of building the working tree (e.g. an older build, for a before/after)")
 	flag.Parse()
+	for _, p := range strings.Split(benchPkgs, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			o.GoBenchPkgs = append(o.GoBenchPkgs, p)
+		}
+	}
 	var err error
 	if o.Sizes, err = parseSizes(sizes); err != nil {
 		fatal(err)

@@ -110,7 +110,11 @@ func (r *Report) Markdown() string {
 	}
 
 	if len(r.GoBench) > 0 {
-		b.WriteString("\nGo benchmarks (`go test -run '^$' -bench . -benchmem ./...`, same run):\n\n```\n")
+		pkgs := r.Options.GoBenchPkgs
+		if len(pkgs) == 0 {
+			pkgs = []string{"./..."}
+		}
+		fmt.Fprintf(&b, "\nGo benchmarks (`go test -run '^$' -bench . -benchmem %s`, same run):\n\n```\n", strings.Join(pkgs, " "))
 		for _, l := range r.GoBench {
 			b.WriteString(l + "\n")
 		}

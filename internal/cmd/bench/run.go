@@ -32,6 +32,8 @@ type Options struct {
 	Keep        bool
 	Note        string
 	GoBench     bool
+	// GoBenchPkgs are the packages whose benchmarks -gobench runs.
+	GoBenchPkgs []string
 	NoPlan      bool
 	Provider    string
 	// TimeCache is where hashicorp/time is built (empty: no peer row).
@@ -124,7 +126,7 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	if o.GoBench {
-		if rep.GoBench, err = goBenchmarks(ctx, e.root, log); err != nil {
+		if rep.GoBench, err = goBenchmarks(ctx, e.root, o.GoBenchPkgs, log); err != nil {
 			return nil, err
 		}
 	}
@@ -370,11 +372,15 @@ func startEmulator(f *awsemu.Fixtures) (em emulator, stop func(), err error) {
 	return em, func() { _ = srv.Close() }, nil
 }
 
-// goBenchmarks runs the repository's Go benchmarks and keeps the package
-// lines and the results.
-func goBenchmarks(ctx context.Context, root string, log io.Writer) ([]string, error) {
-	fmt.Fprintln(log, "bench: go test -run '^$' -bench . -benchmem ./...")
-	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", ".", "-benchmem", "./...")
+// goBenchmarks runs the Go benchmarks of pkgs (default ./...) and keeps
+// the package lines and the results.
+func goBenchmarks(ctx context.Context, root string, pkgs []string, log io.Writer) ([]string, error) {
+	if len(pkgs) == 0 {
+		pkgs = []string{"./..."}
+	}
+	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem"}, pkgs...)
+	fmt.Fprintln(log, "bench: go", strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir, cmd.Stderr = root, log
 	out, err := cmd.Output()
 	if err != nil {
