@@ -103,6 +103,15 @@ func TestAccReadinessErrors(t *testing.T) {
 			[]string{"nodepool-zones-without-subnet", `The pool admits zones "us-east-1d"`, `"us-east-1a", "us-east-1b", "us-east-1c"`}},
 		"pool zone id without subnet": {demoClass + rdPool("topology.k8s.aws/zone-id", `"use1-az6"`),
 			[]string{"nodepool-zones-without-subnet", `zone ids "use1-az6"`}},
+		"pool excludes every zone of the class": {demoClass + strings.Replace(rdPool("topology.kubernetes.io/zone", `"us-east-1a", "us-east-1b", "us-east-1c"`), `"In"`, `"NotIn"`, 1),
+			[]string{"nodepool-zones-without-subnet", "The pool admits zones none of them", `"us-east-1a", "us-east-1b", "us-east-1c"`}},
+		"pool zone label without subnet": {demoClass + `
+resource "karpenter_nodepool" "x" {
+  name       = "x"
+  node_class = karpenter_ec2nodeclass.x.node_class
+  labels     = { "topology.kubernetes.io/zone" = "us-east-1d" }
+}
+`, []string{"nodepool-zones-without-subnet", `The pool admits zones "us-east-1d"`}},
 		"pool family offered nowhere": {demoClass + rdPool("karpenter.k8s.aws/instance-family", `"p4d"`),
 			[]string{"nodepool-families-not-offered", `Instance family "p4d" is offered in none of the zones`, "No admitted family remains"}},
 		"pool instance type offered nowhere": {demoClass + rdPool("node.kubernetes.io/instance-type", `"p4d.24xlarge"`),
@@ -183,6 +192,13 @@ func TestReadinessDiagnosticsPointAtTheValue(t *testing.T) {
 		{strings.Replace(rdClass("x", demoSubnetTerm+demoGroupTerm), "KarpenterNodeRole-demo", "KarpenterNodeRole-prod", 1), "role-not-found", "KarpenterNodeRole-prod"},
 		{rdClass("x", demoSubnetTerm+demoGroupTerm) + rdPool("topology.kubernetes.io/zone", `"us-east-1d"`), "nodepool-zones-without-subnet", `"us-east-1d"`},
 		{rdClass("x", demoSubnetTerm+demoGroupTerm) + rdPool("karpenter.k8s.aws/instance-family", `"p4d"`), "nodepool-families-not-offered", `["p4d"]`},
+		{rdClass("x", demoSubnetTerm+demoGroupTerm) + `
+resource "karpenter_nodepool" "x" {
+  name       = "x"
+  node_class = karpenter_ec2nodeclass.x.node_class
+  labels     = { "topology.kubernetes.io/zone" = "us-east-1d" }
+}
+`, "nodepool-zones-without-subnet", `labels     = {`},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {

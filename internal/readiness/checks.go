@@ -359,11 +359,14 @@ func UsableZones(p Pool, classSubnets []Subnet) []string {
 
 func poolZones(p Pool) string {
 	var parts []string
-	if p.Zones != nil {
+	if len(p.Zones) > 0 {
 		parts = append(parts, quoteAll(p.Zones))
 	}
-	if p.ZoneIDs != nil {
+	if len(p.ZoneIDs) > 0 {
 		parts = append(parts, "zone ids "+quoteAll(p.ZoneIDs))
+	}
+	if len(parts) == 0 { // NotIn requirements that exclude every zone of the class
+		return "none of them"
 	}
 	return strings.Join(parts, " and ")
 }
