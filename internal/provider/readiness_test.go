@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -480,4 +481,41 @@ func inDemoAccount(src string) string {
 		`"karpenter.sh/discovery" = "prod"`, `"karpenter.sh/discovery" = "demo"`,
 		`"KarpenterNodeRole-prod"`, `"KarpenterNodeRole-demo"`,
 	).Replace(src)
+}
+
+// Free address counts change with every pod a busy cluster starts: while
+// the same subnets are selected the plan keeps the recorded counts, so the
+// class is not updated on every run; the warning uses the fresh ones.
+func TestAccReadinessKeepsRecordedAddressCounts(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	before, _ := awsemutest.Start(t)
+	f, err := awsemu.DefaultFixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Subnets {
+		if aws.ToString(f.Subnets[i].SubnetId) == awsemu.SubnetDemoPrivateA {
+			f.Subnets[i].AvailableIpAddressCount = aws.Int32(20) // a zone almost full since the apply
+		}
+	}
+	after, _ := awsemutest.StartWith(t, f)
+	class := rdClass("x", demoSubnetTerm+demoGroupTerm)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: emulatorProviderHCL(before, `cluster { name = "demo" }`) + class},
+			{
+				Config: emulatorProviderHCL(after, `cluster { name = "demo" }`) + class,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("karpenter_ec2nodeclass.x", plancheck.ResourceActionNoop),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("subnets"), demoSubnets),
+				}},
+			},
+		},
+	})
+	// The same plan warns with the count of now.
+	diags := planDiagnostics(t, emulatorProviderHCL(after, `cluster { name = "demo" }`)+class)
+	expectDiagnostic(t, diags, "warning", "subnet-free-addresses-low", awsemu.SubnetDemoPrivateA+" has 20 free addresses")
 }
