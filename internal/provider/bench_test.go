@@ -126,6 +126,33 @@ func BenchmarkProtocol(b *testing.B) {
 	}
 }
 
+// BenchmarkProtocolFloor is what reading a request costs before any
+// framework or provider work: decoding the configuration Terraform sends
+// (msgpack) into a tftypes value and visiting its values once. It is the
+// floor a ValidateResourceConfig written against tftypes directly would
+// pay, next to BenchmarkProtocol's figures through the framework.
+func BenchmarkProtocolFloor(b *testing.B) {
+	_, _, schemas, bases := benchServer(b)
+	for _, name := range []string{"karpenter_ec2nodeclass", "karpenter_nodepool"} {
+		typ := schemas[name].schema.ValueType()
+		cfg := dynamicValue(b, typ, bases[name][0])
+		values := knownValues(bases[name][0])
+		b.Run(name+"/DecodeConfig", func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b, values)()
+			for b.Loop() {
+				v, err := cfg.Unmarshal(typ)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if knownValues(v) != values {
+					b.Fatal("decoded another value")
+				}
+			}
+		})
+	}
+}
+
 // nameOnlyClass is pool with node_class = { name = <its class's name> }:
 // every other attribute of node_class null.
 func nameOnlyClass(b *testing.B, pool tftypes.Value) tftypes.Value {
