@@ -85,7 +85,7 @@ func queryFingerprint(form url.Values) string {
 		if k == "NextToken" || k == "MaxResults" {
 			continue
 		}
-		fmt.Fprintf(h, "%s=%q;", k, form[k])
+		_, _ = fmt.Fprintf(h, "%s=%q;", k, form[k]) // hash.Hash writes never fail
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

@@ -61,10 +61,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	if _, err := fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr()); err != nil {
-		ln.Close()
+		_ = ln.Close() // the write error is the one worth reporting
 		return err
 	}
-	fmt.Fprintf(stderr, "awsemu: %d images, %d instance types, %d parameters, %d clusters\n",
+	// A lost stderr line is only a log line: serving matters more.
+	_, _ = fmt.Fprintf(stderr, "awsemu: %d images, %d instance types, %d parameters, %d clusters\n",
 		len(f.Images), len(f.InstanceTypes), len(f.Parameters), len(f.Clusters))
 
 	served := make(chan error, 1)

@@ -28,7 +28,7 @@ func startRun(t *testing.T, args ...string) (firstLine string, stop func() error
 		cancel()
 		t.Fatalf("no first line: %v (Run: %v)", err, <-done)
 	}
-	go io.Copy(io.Discard, pr) // keep later output from blocking
+	go func() { _, _ = io.Copy(io.Discard, pr) }() // keep later output from blocking
 	return strings.TrimSuffix(line, "\n"), func() error {
 		cancel()
 		select {

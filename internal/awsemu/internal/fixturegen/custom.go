@@ -22,8 +22,8 @@ type customImage struct {
 	stateReason  *ec2types.StateReason
 }
 
-func at(y int, m time.Month, d, h, min int) time.Time {
-	return time.Date(y, m, d, h, min, 0, 0, time.UTC)
+func in2025(m time.Month, d, h, mi int) time.Time {
+	return time.Date(2025, m, d, h, mi, 0, 0, time.UTC)
 }
 
 var (
@@ -41,73 +41,73 @@ var customSpecs = []customImage{
 	{
 		ident: "CustomDeregistered", doc: "state deregistered: returned by DescribeImages only when named in ImageId.N (the custom SSM parameter " + paramCustomDeregistered + " points at it)",
 		name: "team-eks-node-al2023-x86_64-20250701", arch: "x86_64", state: ec2types.ImageStateDeregistered,
-		created: at(2025, 7, 1, 8, 0), tags: demoTags,
+		created: in2025(7, 1, 8, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomAvailableOld", doc: "available, non-deprecated, but older than the tie pair; the custom SSM parameter " + paramCustomX86 + " points at it",
 		name: "team-eks-node-al2023-x86_64-20250901", arch: "x86_64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 9, 1, 9, 30), tags: demoTags,
+		created: in2025(9, 1, 9, 30), tags: demoTags,
 	},
 	{
 		ident: "CustomTieLoser", doc: "available; same CreationDate as CustomTieWinner and the lesser Name, so it loses the tie",
 		name: "team-eks-node-al2023-x86_64-20251015-r1", arch: "x86_64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 10, 15, 10, 0), tags: demoTags,
+		created: in2025(10, 15, 10, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomTieWinner", doc: "available; same CreationDate as CustomTieLoser, greater Name: the x86_64 image Karpenter picks for the series' name and for tag karpenter.sh/discovery=demo",
 		name: "team-eks-node-al2023-x86_64-20251015-r2", arch: "x86_64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 10, 15, 10, 0), tags: demoTags,
+		created: in2025(10, 15, 10, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomArm64", doc: "available arm64 sibling of the series: the arm64 image for tag karpenter.sh/discovery=demo; the custom SSM parameter " + paramCustomArm64 + " points at it",
 		name: "team-eks-node-al2023-arm64-20251015", arch: "arm64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 10, 15, 11, 0), tags: demoTags,
+		created: in2025(10, 15, 11, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomDeprecated", doc: "available but deprecated (DeprecationTime 2025-12-01), newer than every non-deprecated x86_64 image of the series: ranked last; hidden unless IncludeDeprecated=true",
 		name: "team-eks-node-al2023-x86_64-20251101", arch: "x86_64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 11, 1, 9, 0), deprecation: at(2025, 12, 1, 0, 0), tags: demoTags,
+		created: in2025(11, 1, 9, 0), deprecation: in2025(12, 1, 0, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomArchLiar", doc: "available; its name says x86_64 but Architecture is arm64, so the series' name pattern also yields an arm64 image (this one)",
 		name: "team-eks-node-al2023-x86_64-20251110", arch: "arm64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 11, 10, 9, 0), tags: teamTags,
+		created: in2025(11, 10, 9, 0), tags: teamTags,
 	},
 	{
 		ident: "CustomFailed", doc: "state failed",
 		name: "team-eks-node-al2023-x86_64-20251120", arch: "x86_64", state: ec2types.ImageStateFailed,
-		created: at(2025, 11, 20, 9, 0), tags: demoTags,
+		created: in2025(11, 20, 9, 0), tags: demoTags,
 		stateReason: &ec2types.StateReason{Code: ptr("Server.InternalError"), Message: ptr("Server.InternalError: Snapshot creation failed")},
 	},
 	{
 		ident: "CustomDisabled", doc: "state disabled: returned only with IncludeDisabled=true",
 		name: "team-eks-node-al2023-x86_64-20251125", arch: "x86_64", state: ec2types.ImageStateDisabled,
-		created: at(2025, 11, 25, 9, 0), tags: demoTags,
+		created: in2025(11, 25, 9, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomPending", doc: "state pending with the newest CreationDate of the series: Karpenter (state=available) must not pick it",
 		name: "team-eks-node-al2023-x86_64-20251205", arch: "x86_64", state: ec2types.ImageStatePending,
-		created: at(2025, 12, 5, 9, 0), tags: demoTags,
+		created: in2025(12, 5, 9, 0), tags: demoTags,
 	},
 	{
 		ident: "CustomI386", doc: "available i386 image: Karpenter drops unsupported architectures silently",
 		name: "team-legacy-node-i386-20250301", arch: "i386", state: ec2types.ImageStateAvailable,
-		created: at(2025, 3, 1, 9, 0), tags: map[string]string{"team": "platform", "karpenter.sh/discovery": "demo"},
+		created: in2025(3, 1, 9, 0), tags: map[string]string{"team": "platform", "karpenter.sh/discovery": "demo"},
 	},
 	{
 		ident: "CustomMac", doc: "available x86_64_mac image: Karpenter drops unsupported architectures silently",
 		name: "team-mac-node-x86_64_mac-20250301", arch: "x86_64_mac", state: ec2types.ImageStateAvailable,
-		created: at(2025, 3, 1, 9, 0), tags: map[string]string{"team": "platform", "karpenter.sh/discovery": "demo"},
+		created: in2025(3, 1, 9, 0), tags: map[string]string{"team": "platform", "karpenter.sh/discovery": "demo"},
 	},
 	{
 		ident: "CustomGPUPendingOnly", doc: "the only image matching team-gpu-node-*, and it is pending: a name selector for it resolves to nothing",
 		name: "team-gpu-node-al2023-x86_64-nvidia-20251201", arch: "x86_64", state: ec2types.ImageStatePending,
-		created: at(2025, 12, 1, 9, 0), tags: map[string]string{"team": "platform", "os": "al2023", "variant": "nvidia"},
+		created: in2025(12, 1, 9, 0), tags: map[string]string{"team": "platform", "os": "al2023", "variant": "nvidia"},
 	},
 	{
 		ident: "CustomBottlerocketNvidiaArm64", doc: "available custom Bottlerocket NVIDIA arm64 image (for g5g); the newest available arm64 image with tag team=platform",
 		name: "team-bottlerocket-aws-k8s-1.32-nvidia-aarch64-20251120", arch: "arm64", state: ec2types.ImageStateAvailable,
-		created: at(2025, 11, 20, 12, 0), tags: map[string]string{"team": "platform", "os": "bottlerocket"},
+		created: in2025(11, 20, 12, 0), tags: map[string]string{"team": "platform", "os": "bottlerocket"},
 		bottlerocket: true,
 	},
 }

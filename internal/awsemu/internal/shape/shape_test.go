@@ -32,6 +32,7 @@ func TestMarshalJSONStyles(t *testing.T) {
 	v := sample{
 		Name: ptr(`a"<&>`), Count: ptr(int32(3)), Ratio: ptr(2.5), On: ptr(false), When: &when,
 		Tags: map[string]string{"z": "1", "a": "2"}, List: []inner{{ptr("x")}}, Empty: []string{}, Nested: &inner{},
+		unexported: 7, // not marshalled: absent from every want
 	}
 	for _, tc := range []struct {
 		style JSONStyle
