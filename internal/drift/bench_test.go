@@ -23,9 +23,9 @@ func BenchmarkNodePoolHash(b *testing.B) {
 
 func BenchmarkEC2NodeClassChanges(b *testing.B) {
 	cs := classCases()
-	old, new := cs[0].spec, cs[len(cs)-1].spec
+	old, updated := cs[0].spec, cs[len(cs)-1].spec
 	for b.Loop() {
-		if _, err := EC2NodeClassChanges(old, new, testCABundle, testCABundle, latest); err != nil {
+		if _, err := EC2NodeClassChanges(old, updated, testCABundle, testCABundle, latest); err != nil {
 			b.Fatal(err)
 		}
 	}

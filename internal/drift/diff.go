@@ -76,12 +76,12 @@ var resolvedFields = map[string]bool{
 // ReplacesAll; selector terms ReplacesMismatched; anything else
 // NoReplacement (a value equal to its CRD default, kubelet before 1.1). The
 // list is sorted by path. An error is one EC2NodeClassHash would return.
-func EC2NodeClassChanges(old, new manifest.EC2NodeClassSpec, oldCABundle, newCABundle string, kv versions.Karpenter) ([]Change, error) {
+func EC2NodeClassChanges(old, updated manifest.EC2NodeClassSpec, oldCABundle, newCABundle string, kv versions.Karpenter) ([]Change, error) {
 	oldS, oldFamily, err := classShape(old, kv)
 	if err != nil {
 		return nil, err
 	}
-	newS, newFamily, err := classShape(new, kv)
+	newS, newFamily, err := classShape(updated, kv)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func EC2NodeClassChanges(old, new manifest.EC2NodeClassSpec, oldCABundle, newCAB
 	if oldFamily != newFamily {
 		// Hash() hashes AMIFamily(): spec.amiFamily, else the alias's family.
 		p := "spec.amiFamily"
-		if old.AMIFamily == new.AMIFamily {
+		if old.AMIFamily == updated.AMIFamily {
 			p = "spec.amiSelectorTerms"
 		}
 		hashed = append(hashed, p)
@@ -97,7 +97,7 @@ func EC2NodeClassChanges(old, new manifest.EC2NodeClassSpec, oldCABundle, newCAB
 	if HashUsesCABundle(kv) && oldCABundle != newCABundle {
 		hashed = append(hashed, CABundleField)
 	}
-	other, err := jsonDiff(old, new, "spec")
+	other, err := jsonDiff(old, updated, "spec")
 	if err != nil {
 		return nil, err
 	}
@@ -107,17 +107,17 @@ func EC2NodeClassChanges(old, new manifest.EC2NodeClassSpec, oldCABundle, newCAB
 // NodePoolChanges is EC2NodeClassChanges for NodePools: spec.template is
 // hashed (requirements aside, which are ReplacesMismatched); weight, limits,
 // disruption and replicas are NoReplacement.
-func NodePoolChanges(old, new manifest.NodePoolSpec, kv versions.Karpenter) ([]Change, error) {
+func NodePoolChanges(old, updated manifest.NodePoolSpec, kv versions.Karpenter) ([]Change, error) {
 	ot, err := templateShape(old.Template)
 	if err != nil {
 		return nil, err
 	}
-	nt, err := templateShape(new.Template)
+	nt, err := templateShape(updated.Template)
 	if err != nil {
 		return nil, err
 	}
 	hashed := diffHashed(reflect.ValueOf(*ot), reflect.ValueOf(*nt), "spec.template", nil)
-	oldRest, newRest := old, new
+	oldRest, newRest := old, updated
 	oldRest.Template, newRest.Template = manifest.NodeClaimTemplate{}, manifest.NodeClaimTemplate{}
 	other, err := jsonDiff(oldRest, newRest, "spec")
 	if err != nil {
@@ -129,8 +129,8 @@ func NodePoolChanges(old, new manifest.NodePoolSpec, kv versions.Karpenter) ([]C
 		path     string
 		old, new any
 	}{
-		{"spec.template.metadata", old.Template.Metadata, new.Template.Metadata},
-		{"spec.template.spec", old.Template.Spec, new.Template.Spec},
+		{"spec.template.metadata", old.Template.Metadata, updated.Template.Metadata},
+		{"spec.template.spec", old.Template.Spec, updated.Template.Spec},
 	} {
 		d, err := jsonDiff(part.old, part.new, part.path)
 		if err != nil {

@@ -111,16 +111,16 @@ func TestEC2NodeClassChanges(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			old := baseClass()
-			var new manifest.EC2NodeClassSpec
+			var updated manifest.EC2NodeClassSpec
 			if tc.edit == nil {
 				old.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "1024Gi"}}}
-				new = class(func(s *manifest.EC2NodeClassSpec) {
+				updated = class(func(s *manifest.EC2NodeClassSpec) {
 					s.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "1Ti"}}}
 				})
 			} else {
-				new = class(tc.edit)
+				updated = class(tc.edit)
 			}
-			got, err := EC2NodeClassChanges(old, new, "", tc.newCA, tc.kv)
+			got, err := EC2NodeClassChanges(old, updated, "", tc.newCA, tc.kv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +128,7 @@ func TestEC2NodeClassChanges(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 			ho, _ := EC2NodeClassHash(old, "", tc.kv)
-			hn, _ := EC2NodeClassHash(new, tc.newCA, tc.kv)
+			hn, _ := EC2NodeClassHash(updated, tc.newCA, tc.kv)
 			if (ho == hn) != tc.hashSame {
 				t.Errorf("hashes equal %v, want %v", ho == hn, tc.hashSame)
 			}

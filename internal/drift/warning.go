@@ -23,14 +23,14 @@ type ImageChange struct {
 
 // ImageChanges compares two resolved image maps (stable key -> the image as
 // it should be shown) and returns the keys whose image differs, sorted.
-func ImageChanges(old, new map[string]string) []ImageChange {
+func ImageChanges(old, updated map[string]string) []ImageChange {
 	var out []ImageChange
 	for k, o := range old {
-		if n := new[k]; n != o {
+		if n := updated[k]; n != o {
 			out = append(out, ImageChange{Key: k, Old: o, New: n})
 		}
 	}
-	for k, n := range new {
+	for k, n := range updated {
 		if _, ok := old[k]; !ok {
 			out = append(out, ImageChange{Key: k, New: n})
 		}

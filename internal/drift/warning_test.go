@@ -22,8 +22,8 @@ func mustContain(t *testing.T, text string, parts ...string) {
 
 func TestWarningOnHashedChange(t *testing.T) {
 	old := baseClass()
-	new := class(func(s *manifest.EC2NodeClassSpec) { s.Kubelet = &manifest.Kubelet{MaxPods: p(int32(58))} })
-	ch, err := EC2NodeClassChanges(old, new, "", "", latest)
+	updated := class(func(s *manifest.EC2NodeClassSpec) { s.Kubelet = &manifest.Kubelet{MaxPods: p(int32(58))} })
+	ch, err := EC2NodeClassChanges(old, updated, "", "", latest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,10 @@ func TestWarningOnImageChange(t *testing.T) {
 	old := class(func(s *manifest.EC2NodeClassSpec) {
 		s.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: "al2023@v20251112"}}
 	})
-	new := class(func(s *manifest.EC2NodeClassSpec) {
+	updated := class(func(s *manifest.EC2NodeClassSpec) {
 		s.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: "al2023@v20251209"}}
 	})
-	ch, err := EC2NodeClassChanges(old, new, "", "", latest)
+	ch, err := EC2NodeClassChanges(old, updated, "", "", latest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,13 +79,13 @@ func TestNoWarningOnUnhashedChange(t *testing.T) {
 		},
 		func(s *manifest.NodePoolSpec) { s.Template.Spec.ExpireAfter = "720h" },
 	} {
-		new := pool(edit)
-		ch, err := NodePoolChanges(basePool(), new, latest)
+		updated := pool(edit)
+		ch, err := NodePoolChanges(basePool(), updated, latest)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(ch) == 0 {
-			t.Fatalf("no change found for %+v", new)
+			t.Fatalf("no change found for %+v", updated)
 		}
 		pv := Preview{Kind: manifest.NodePoolKind, Name: "default", Changes: ch, Pools: []Pool{{Name: "default"}}}
 		if _, ok := pv.Finding(); ok || pv.Drifts() {
