@@ -63,7 +63,7 @@ func Plan(in PlanInput) Planned {
 		out.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
 	}
 	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
-	out.Findings = append(out.Findings, imageFamilyFindings(c, family, out.UserData, in.AMIs, kv)...)
+	out.Findings = append(out.Findings, imageFamilyFindings(family, out.UserData, in.AMIs, kv)...)
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
 	if i, ok := ami.AliasTerm(c.Terms); ok && !c.PinAMIs && strings.HasSuffix(c.Terms[i].Alias, "@latest") {
 		fix := fmt.Sprintf("Pin a release (e.g. %q) or set pin_amis = true so that a new release shows up as a diff of this resource in a plan.", pinnedExample(in.AMIs, c.Terms[i].Alias))
@@ -223,7 +223,7 @@ func buildManifest(c Class, family ami.Family, userData *string, res ami.Result)
 // of the images it can launch: amiFamily only picks the userData format
 // (aws/karpenter-provider-aws website/content/en/docs/concepts/nodeclasses.md
 // "amiFamily"), which the image must be able to read.
-func imageFamilyFindings(c Class, family ami.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
+func imageFamilyFindings(family ami.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
 	if res.Alias != nil && family != ami.Custom {
 		return nil // alias images are the alias family, which CEL ties to amiFamily
 	}

@@ -22,7 +22,7 @@ func mixedArchitectures(p Pool, a instancetype.Admission, kept []string, archs m
 		}
 	}
 	if len(missing) == 0 {
-		return namedMixedArchitectures(p, a, kept, archs)
+		return namedMixedArchitectures(p, a, kept)
 	}
 	dropped := map[string][]string{}
 	for _, arch := range missing {
@@ -39,8 +39,9 @@ func mixedArchitectures(p Pool, a instancetype.Admission, kept []string, archs m
 
 // namedMixedArchitectures: families written in instance-family or
 // instance-type requirements span amd64 and arm64, and nothing pins the
-// architecture. archs is nil when the class's images are not known.
-func namedMixedArchitectures(p Pool, a instancetype.Admission, kept []string, archs map[string]bool) rules.Findings {
+// architecture. It needs no class images, so it also runs when they are
+// not known.
+func namedMixedArchitectures(p Pool, a instancetype.Admission, kept []string) rules.Findings {
 	reqs := knownRequirements(p)
 	if reqs.Has(requirements.LabelArch) {
 		return nil

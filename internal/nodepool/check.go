@@ -84,7 +84,7 @@ func Check(p Pool, cat *instancetype.Catalogue, kv versions.Karpenter) Result {
 		// selection failed, which its own resource reports). The
 		// family-table checks on a known ami_family are Validate's.
 		if a.Complete {
-			r.Findings = append(r.Findings, namedMixedArchitectures(p, a, kept, nil)...)
+			r.Findings = append(r.Findings, namedMixedArchitectures(p, a, kept)...)
 		}
 		return r
 	}

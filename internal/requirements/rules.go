@@ -20,9 +20,10 @@ func ExampleRequirement(key, op string, args ...string) string {
 	return rules.Block("requirements", append([]string{`key = "` + key + `"`, `operator = "` + op + `"`}, args...)...)
 }
 
-// atKarpenter prefixes the provider block that sets karpenter_version.
-func atKarpenter(v, hcl string) string {
-	return rules.WithProvider(hcl, `karpenter_version = "`+v+`"`)
+// before19 prefixes the provider block that sets karpenter_version to 1.8,
+// the last minor release before 1.9 relaxed the requirement rules.
+func before19(hcl string) string {
+	return rules.WithProvider(hcl, `karpenter_version = "1.8"`)
 }
 
 var pool, req = ExamplePool, ExampleRequirement
@@ -65,8 +66,8 @@ var (
 		Title:     "Gte and Lte need Karpenter 1.9 or newer",
 		Behaviour: "Gte and Lte were added in kubernetes-sigs/karpenter#2674 and first shipped in v1.9.0; older CRDs reject them as not in the operator enum.",
 		Source:    "kubernetes-sigs/karpenter#2674 (v1.9.0); NodePool CRD requirements[].operator enum",
-		Bad:       atKarpenter("1.8", pool(req("karpenter.k8s.aws/instance-cpu", "Gte", `values = ["4"]`))),
-		Good:      atKarpenter("1.8", pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["3"]`))),
+		Bad:       before19(pool(req("karpenter.k8s.aws/instance-cpu", "Gte", `values = ["4"]`))),
+		Good:      before19(pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["3"]`))),
 	})
 	ruleInWithoutValues = rules.Register(rules.Rule{
 		ID: "requirement-in-without-values", Severity: rules.Error, Category: Category,
@@ -185,7 +186,7 @@ var (
 		Title:     "kubernetes.io / k8s.io key restricted before Karpenter 1.9",
 		Behaviour: "Up to v1.8.x the CRD rejects keys in the kubernetes.io and k8s.io domains (\"label domain \\\"kubernetes.io\\\" is restricted\" / \"label domain \\\"k8s.io\\\" is restricted\") except the well-known labels, *node.kubernetes.io, *node-restriction.kubernetes.io and kops.k8s.io; from v1.9.0 they are allowed (kubernetes-sigs/karpenter#2586).",
 		Source:    "kubernetes-sigs/karpenter hack/validation/requirements.sh (≤v1.8), PR #2586",
-		Bad:       atKarpenter("1.8", pool(req("node-role.kubernetes.io/worker", "Exists"))),
-		Good:      atKarpenter("1.8", pool(req("node.kubernetes.io/worker", "Exists"))),
+		Bad:       before19(pool(req("node-role.kubernetes.io/worker", "Exists"))),
+		Good:      before19(pool(req("node.kubernetes.io/worker", "Exists"))),
 	})
 )
