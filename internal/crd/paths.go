@@ -144,8 +144,8 @@ func resolve(root *node, s string) rules.Path {
 	var p rules.Path
 	cur := root
 	for s != "" {
-		switch {
-		case s[0] == '.':
+		switch s[0] {
+		case '.':
 			s = s[1:]
 			if cur.dict {
 				// OpenAPI and pruning print map keys after a dot, and keys
@@ -153,7 +153,7 @@ func resolve(root *node, s string) rules.Path {
 				// so the rest of the path is the key.
 				return p.Key(s)
 			}
-		case s[0] == '[':
+		case '[':
 			end := strings.IndexByte(s, ']')
 			if end < 0 {
 				return p

@@ -63,7 +63,7 @@ func TestYAMLMatchesJSONToYAMLOnManifests(t *testing.T) {
 					NodeClassRef: NodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"},
 					Requirements: []Requirement{{Key: "karpenter.k8s.aws/instance-cpu", Operator: "Gt", Values: []string{"3"}, MinValues: &big}},
 				}}}},
-		map[string]any{"f": 1.5, "i": 3, "u": uint64(math.MaxUint64), "n": -0.0, "e": 1e21, "small": 1e-7},
+		map[string]any{"f": 1.5, "i": 3, "u": uint64(math.MaxUint64), "n": math.Copysign(0, -1), "e": 1e21, "small": 1e-7},
 	} {
 		compareYAML(t, obj)
 	}

@@ -13,7 +13,7 @@ import (
 // nearest sibling field of the project's manifest model, which declares
 // the CRD's fields with their JSON names.
 func fieldHint(k *crd.Kind, p string) string {
-	var t reflect.Type = reflect.TypeOf(manifest.EC2NodeClass{})
+	t := reflect.TypeOf(manifest.EC2NodeClass{})
 	if k == crd.NodePool {
 		t = reflect.TypeOf(manifest.NodePool{})
 	}

@@ -174,10 +174,10 @@ func checkPolicy(policy string, kv versions.Karpenter) rules.Findings {
 		return nil
 	}
 	detail := "consolidation_policy = %q is not in the CRD enum of Karpenter %s (%s); the API server rejects the NodePool (\"Unsupported value\")."
-	switch {
-	case policy == "Balanced":
+	switch policy {
+	case "Balanced":
 		detail += " Balanced was added in Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962): use WhenEmptyOrUnderutilized, or set karpenter_version to the 1.14+ release you run."
-	case policy == "":
+	case "":
 		detail += " Leave it null for the default, WhenEmptyOrUnderutilized."
 	default:
 		for _, c := range consolidations {

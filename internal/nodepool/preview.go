@@ -20,10 +20,10 @@ import (
 // for a class of family f, for the resource to resolve (cluster.Resolve)
 // before calling Preview. Custom needs none: its userData is passed through.
 func PreviewNeeds(f ami.Family) []string {
-	switch {
-	case f == ami.Custom || f == "":
+	switch f {
+	case ami.Custom, "":
 		return nil
-	case f == ami.AL2023:
+	case ami.AL2023:
 		return []string{cluster.FieldName, cluster.FieldEndpoint, cluster.FieldCertificateAuthority, cluster.FieldServiceCIDR, cluster.FieldClusterDNS}
 	}
 	return []string{cluster.FieldName, cluster.FieldEndpoint, cluster.FieldCertificateAuthority, cluster.FieldClusterDNS}

@@ -197,5 +197,5 @@ func isIPv6DNS(dns []string) bool {
 		return false
 	}
 	a, err := netip.ParseAddr(dns[0])
-	return err != nil || !(a.Is4() || a.Is4In6())
+	return err != nil || (!a.Is4() && !a.Is4In6())
 }

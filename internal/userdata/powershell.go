@@ -158,7 +158,7 @@ func (lx *psLexer) run() {
 			}
 		case r == '<' && lx.peek(1) == '#':
 			lx.endWord()
-			for lx.i < len(lx.src) && !(lx.peek(0) == '#' && lx.peek(1) == '>') {
+			for lx.i < len(lx.src) && (lx.peek(0) != '#' || lx.peek(1) != '>') {
 				lx.next()
 			}
 			lx.i = min(lx.i+2, len(lx.src))

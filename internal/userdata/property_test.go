@@ -46,16 +46,16 @@ func (g gen) word(n int, middle, edge string) string {
 	return string(b)
 }
 
-// length is a random length in [1, max], short more often than long, with
-// the maximum itself now and then.
-func (g gen) length(max int) int {
+// length is a random length in [1, limit], short more often than long, with
+// the limit itself now and then.
+func (g gen) length(limit int) int {
 	switch g.r.IntN(10) {
 	case 0:
-		return max
+		return limit
 	case 1, 2:
-		return 1 + g.r.IntN(max)
+		return 1 + g.r.IntN(limit)
 	}
-	return 1 + g.r.IntN(min(max, 12))
+	return 1 + g.r.IntN(min(limit, 12))
 }
 
 // qualifiedName is an optional DNS-subdomain prefix and "/", then a name.

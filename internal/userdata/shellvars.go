@@ -98,7 +98,7 @@ func collectVars(f *syntax.File) *scriptVars {
 			sv.declEvents(n, at)
 		case *syntax.ForClause:
 			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
-				sv.events = append(sv.events, varEvent{offset: uint(wi.Name.Pos().Offset()), scopes: at, name: wi.Name.Value, set: unknownVar})
+				sv.events = append(sv.events, varEvent{offset: wi.Name.Pos().Offset(), scopes: at, name: wi.Name.Value, set: unknownVar})
 			}
 		}
 		return true
@@ -168,7 +168,7 @@ func (sv *scriptVars) callEvents(ce *syntax.CallExpr, at []scopeKey) {
 				if unset {
 					set = func(shellEnv, shellVar) shellVar { return shellVar{Known: true} }
 				}
-				sv.events = append(sv.events, varEvent{offset: uint(w.Pos().Offset()), scopes: at, name: a.Value, set: set})
+				sv.events = append(sv.events, varEvent{offset: w.Pos().Offset(), scopes: at, name: a.Value, set: set})
 			}
 		}
 	}
@@ -204,7 +204,7 @@ func (sv *scriptVars) declEvents(d *syntax.DeclClause, at []scopeKey) {
 		}
 		if a.Naked {
 			exp, local := export, variant == "local"
-			sv.events = append(sv.events, varEvent{offset: uint(a.Pos().Offset()), scopes: at, name: a.Name.Value, exports: exp,
+			sv.events = append(sv.events, varEvent{offset: a.Pos().Offset(), scopes: at, name: a.Name.Value, exports: exp,
 				set: func(_ shellEnv, old shellVar) shellVar {
 					if local {
 						old = shellVar{Known: true}
@@ -238,7 +238,7 @@ func (sv *scriptVars) assign(a *syntax.Assign, at []scopeKey, export bool) {
 		v.Value, v.Known = val, true
 		return v
 	}
-	sv.events = append(sv.events, varEvent{offset: uint(a.Pos().Offset()), scopes: at, name: a.Name.Value, set: set, exports: export})
+	sv.events = append(sv.events, varEvent{offset: a.Pos().Offset(), scopes: at, name: a.Name.Value, set: set, exports: export})
 }
 
 // envAt is the environment a command sees: every change before it that
@@ -250,7 +250,7 @@ func (sv *scriptVars) assign(a *syntax.Assign, at []scopeKey, export bool) {
 func (sv *scriptVars) envAt(ce *syntax.CallExpr) shellEnv {
 	env := shellEnv{}
 	at := sv.scopes[ce]
-	pos := uint(ce.Pos().Offset())
+	pos := ce.Pos().Offset()
 	for _, e := range sv.events {
 		extra := notIn(e.scopes, at)
 		if e.offset >= pos {
@@ -301,7 +301,7 @@ func isShellName(s string) bool {
 		return false
 	}
 	for _, c := range []byte(s) {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
 			return false
 		}
 	}

@@ -81,6 +81,10 @@ func Problems(src string) []string {
 			walk(blk.Body)
 		}
 	}
-	walk(f.Body.(*hclsyntax.Body))
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok { // ParseConfig always returns native syntax; guard without panicking
+		return append(out, "not native HCL syntax")
+	}
+	walk(body)
 	return out
 }
