@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,7 +27,7 @@ var (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if buildDir != "" {
-		os.RemoveAll(buildDir)
+		_ = os.RemoveAll(buildDir) // a leftover temp dir fails nothing
 	}
 	os.Exit(code)
 }
@@ -44,31 +43,34 @@ func cliConfig(t *testing.T) string {
 	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Skip("terraform is not on PATH")
 	}
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "karpenter-reliability-"); buildErr != nil {
-			return
-		}
-		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goBin); err != nil {
-			goBin = "go"
-		}
-		cmd := exec.Command(goBin, "build", "-o", filepath.Join(buildDir, "bin", "terraform-provider-karpenter"), "github.com/karpenter-tf/terraform-provider-karpenter")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		buildErr = os.WriteFile(filepath.Join(buildDir, "dev.tfrc"), []byte(fmt.Sprintf(`provider_installation {
+	buildOnce.Do(func() { buildDir, buildErr = buildProvider() })
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(buildDir, "dev.tfrc")
+}
+
+// buildProvider builds the provider into a new directory with a CLI
+// configuration beside it. The directory outlives any one test (every test
+// of the binary shares the build), so TestMain removes it, not t.TempDir.
+func buildProvider() (string, error) {
+	dir, err := os.MkdirTemp("", "karpenter-reliability-")
+	if err != nil {
+		return "", err
+	}
+	// go test puts its own GOROOT/bin first on PATH, so this is the
+	// toolchain running the tests.
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "bin", "terraform-provider-karpenter"), "github.com/karpenter-tf/terraform-provider-karpenter")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return dir, fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return dir, os.WriteFile(filepath.Join(dir, "dev.tfrc"), []byte(fmt.Sprintf(`provider_installation {
   dev_overrides {
     "karpenter-tf/karpenter" = %q
   }
   direct {}
 }
-`, filepath.Join(buildDir, "bin"))), 0o644)
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return filepath.Join(buildDir, "dev.tfrc")
+`, filepath.Join(dir, "bin"))), 0o644)
 }
 
 // terraformEnv is the environment of a plan: the developer's Terraform and
