@@ -12,12 +12,16 @@ func unsetTFLog(t *testing.T) {
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "TF_LOG") {
 			t.Setenv(k, "") // restored after the test
-			os.Unsetenv(k)
+			if err := os.Unsetenv(k); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	for _, k := range sdkLogLevels {
 		t.Setenv(k, "")
-		os.Unsetenv(k)
+		if err := os.Unsetenv(k); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -232,7 +232,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 			return
 		}
 	}
-	data, err := providerDataFromModel(ctx, m)
+	data, err := providerDataFromModel(m)
 	if err != nil {
 		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleProviderConfig, err.Error())
 		return
@@ -241,7 +241,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	resp.ResourceData = data
 }
 
-func providerDataFromModel(ctx context.Context, m providerModel) (*ProviderData, error) {
+func providerDataFromModel(m providerModel) (*ProviderData, error) {
 	var unknown []string
 	str := func(v types.String, name string) string {
 		if v.IsUnknown() {
@@ -261,10 +261,10 @@ func providerDataFromModel(ctx context.Context, m providerModel) (*ProviderData,
 		cfg.MaxRetries = int(m.MaxRetries.ValueInt64())
 	}
 	var ok bool
-	if cfg.SharedConfigFiles, ok = knownStrings(ctx, m.SharedConfigFiles); !ok {
+	if cfg.SharedConfigFiles, ok = knownStrings(m.SharedConfigFiles); !ok {
 		unknown = append(unknown, "shared_config_files")
 	}
-	if cfg.SharedCredentialsFiles, ok = knownStrings(ctx, m.SharedCredentialsFiles); !ok {
+	if cfg.SharedCredentialsFiles, ok = knownStrings(m.SharedCredentialsFiles); !ok {
 		unknown = append(unknown, "shared_credentials_files")
 	}
 	if m.AssumeRole.IsUnknown() {

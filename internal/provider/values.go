@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -37,7 +35,7 @@ func knownAttrs(o types.Object) (map[string]attr.Value, bool) {
 
 // knownStrings converts a list of strings; ok is false when the list or an
 // element is unknown. A null list is an empty, known list.
-func knownStrings(ctx context.Context, l types.List) ([]string, bool) {
+func knownStrings(l types.List) ([]string, bool) {
 	if l.IsUnknown() {
 		return nil, false
 	}
