@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
-// Family facts as karpenter-reference §7.2 and the research data state them.
+// Family facts as aws/karpenter-provider-aws pkg/providers/instancetype/types.go (getArchitecture, GPU and accelerator labels) derives them from DescribeInstanceTypes.
 var familyTable = []struct {
 	family, arch, gpu, accelerator string
 }{
