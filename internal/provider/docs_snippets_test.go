@@ -102,7 +102,7 @@ func snippetScenarios() []snippetScenario {
 		{name: "cluster from module.eks", page: idx, steps: []snippetStep{{
 			blocks: []string{`kubernetes_version    = module.eks.cluster_version`, classAndPool},
 			planChecks: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtSliceIndex(1).AtMapKey("ami_name"),
+				plancheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtMapKey("arm64/nvidia").AtMapKey("ami_name"),
 					knownvalue.StringExact("amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209")),
 				// The userData preview uses the endpoint, CA and CIDR given in
 				// the cluster block.
@@ -172,7 +172,7 @@ func snippetScenarios() []snippetScenario {
 					plancheck.ExpectResourceAction("karpenter_ec2nodeclass.default", plancheck.ResourceActionUpdate),
 					plancheck.ExpectResourceAction("karpenter_nodepool.gpu", plancheck.ResourceActionUpdate),
 					unchangedAttribute{"karpenter_ec2nodeclass.default", "manifest"},
-					plancheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtSliceIndex(0).AtMapKey("ami_name"),
+					plancheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtMapKey("amd64/nvidia").AtMapKey("ami_name"),
 						knownvalue.StringExact("amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209")),
 				},
 			},
@@ -181,7 +181,7 @@ func snippetScenarios() []snippetScenario {
 			{
 				blocks: []string{pinned, `data "karpenter_ami" "candidate_g5g"`},
 				stateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtSliceIndex(0).AtMapKey("ami_name"),
+					statecheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtMapKey("amd64/nvidia").AtMapKey("ami_name"),
 						knownvalue.StringExact("amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251112")),
 					statecheck.ExpectKnownOutputValueAtPath("candidate", tfjsonpath.New("g5g_xl"), knownvalue.StringExact("amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209")),
 				},
@@ -193,7 +193,7 @@ func snippetScenarios() []snippetScenario {
 					plancheck.ExpectResourceAction("karpenter_ec2nodeclass.default", plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest"),
 						knownvalue.StringRegexp(regexp.MustCompile(`(?m)^  - alias: al2023@v20251209$`))),
-					plancheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtSliceIndex(1).AtMapKey("ami_name"),
+					plancheck.ExpectKnownValue("karpenter_nodepool.gpu", tfjsonpath.New("ami_assignments").AtMapKey("arm64/nvidia").AtMapKey("ami_name"),
 						knownvalue.StringExact("amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209")),
 				},
 			},

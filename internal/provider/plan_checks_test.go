@@ -53,11 +53,13 @@ resource "karpenter_nodepool" "x" {
   node_class = {
     name       = "custom"
     ami_family = "Custom"
-    amis = [{
-      id = "ami-0aaf333b614a08570", name = "team-eks-node-al2023-x86_64-20251015-r2", architecture = "amd64", variant = ""
-      deprecated = false, creation_date = "2025-10-15T09:00:00.000Z", owner_id = "123456789012"
-      requirements = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
-    }]
+    amis = {
+      amd64 = {
+        id = "ami-0aaf333b614a08570", name = "team-eks-node-al2023-x86_64-20251015-r2", architecture = "amd64", variant = ""
+        creation_date = "2025-10-15T09:00:00.000Z"
+        requirements  = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
+      }
+    }
     registered_taints = [{ key = "example.com/dedicated", value = "ml", effect = "NoSchedule" }]
   }
   requirements {

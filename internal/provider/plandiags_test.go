@@ -42,6 +42,19 @@ func planDiagnostics(t *testing.T, config string) []planDiagnostic {
 // the in-process provider and returns its diagnostics.
 func terraformDiagnostics(t *testing.T, config string, command ...string) []planDiagnostic {
 	t.Helper()
+	return terraformSteps(t, terraformStep{config, command})
+}
+
+// terraformStep is one terraform command run on a configuration.
+type terraformStep struct {
+	config  string
+	command []string
+}
+
+// terraformSteps runs the steps in one working directory (so a later step
+// sees the state an apply left) and returns the diagnostics of the last.
+func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
+	t.Helper()
 	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Skip("terraform not on PATH")
 	}
@@ -66,10 +79,13 @@ func terraformDiagnostics(t *testing.T, config string, command ...string) []plan
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	src := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" + config
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
-		t.Fatal(err)
+	write := func(config string) {
+		src := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" + config
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
+	write(steps[0].config)
 	run := func(args ...string) []byte {
 		cmd := exec.CommandContext(ctx, "terraform", args...)
 		cmd.Dir = dir
@@ -78,8 +94,12 @@ func terraformDiagnostics(t *testing.T, config string, command ...string) []plan
 		return out
 	}
 	run("init", "-input=false", "-backend=false")
+	var out []byte
+	for _, st := range steps {
+		write(st.config)
+		out = run(st.command...)
+	}
 	var diags []planDiagnostic
-	out := run(command...)
 	// plan -json streams one message per line; validate -json is a single
 	// document with a diagnostics list.
 	var doc struct {

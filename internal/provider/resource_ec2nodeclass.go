@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -103,7 +104,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// Inputs are unknown until apply: leave the computed values unknown;
 		// ModifyPlan runs again at apply with them known.
 		plan.Manifest = types.StringUnknown()
-		plan.AMIs = types.ListUnknown(types.ObjectType{AttrTypes: amiAttrTypes})
+		plan.AMIs = types.MapUnknown(types.ObjectType{AttrTypes: amiAttrTypes})
 		plan.NodeClass = types.ObjectUnknown(nodeClassAttrTypes)
 		if renderUserData {
 			plan.UserData = types.StringUnknown()
@@ -134,6 +135,15 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !deferred {
 		plan.NodeClass, d = withAttribute(plan.NodeClass, "zones", values.zones)
 		resp.Diagnostics.Append(d...)
+	}
+	plan.DriftHash = types.StringUnknown()
+	plan.DriftHashVersion = types.StringValue(drift.EC2NodeClassHashVersion(pd.Karpenter))
+	if !deferred && computed.spec != nil {
+		ca, caKnown := classCABundle(ctx, pd)
+		plan.DriftHash = classDriftHash(*computed.spec, ca, caKnown, pd)
+		if preview, ok := classDriftPreview(prior, plan, *computed.spec, ca, pd); ok {
+			warnDrift(&resp.Diagnostics, preview)
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -183,10 +193,12 @@ func suggestFamily(ctx context.Context, pd *ProviderData, c nodeclass.Class, fs 
 }
 
 type nodeClassComputed struct {
-	amis      types.List
+	amis      types.Map
 	nodeClass types.Object
 	manifest  types.String
 	userData  types.String
+	// spec is the rendered spec when every input of the manifest is known.
+	spec *manifest.EC2NodeClassSpec
 }
 
 func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c nodeclass.Class, diags *diag.Diagnostics) (nodeClassComputed, error) {
@@ -226,10 +238,12 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 		return out, nil
 	}
 	var d diag.Diagnostics
-	out.amis, d = amisValue(res.result.AMIs)
+	out.amis, d = amisMapValue(res.result.AMIs)
 	diags.Append(d...)
 	out.userData = types.StringPointerValue(p.UserData)
-	out.nodeClass, d = nodeClassValue(c, p, out.amis)
+	classAMIs, d := classAMIsValue(res.result.AMIs)
+	diags.Append(d...)
+	out.nodeClass, d = nodeClassValue(c, p, classAMIs)
 	diags.Append(d...)
 	// The manifest needs every spec value; role, subnets and tags may come
 	// from resources created in the same run, node_class does not need them.
@@ -238,6 +252,7 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 		return out, nil
 	}
 	out.manifest = r.renderManifest(ctx, p.Manifest, diags)
+	out.spec = &p.Manifest.Spec
 	return out, nil
 }
 
@@ -255,7 +270,7 @@ func (r *ec2NodeClassResource) renderManifest(ctx context.Context, obj manifest.
 // whose inputs are not known yet (a name, user_data or kubelet setting from
 // a resource created in the same run) is planned unknown, so pools wait for
 // it instead of checking a value the apply would change.
-func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.List) (types.Object, diag.Diagnostics) {
+func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.Map) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	u := c.Unknown
 	var registered attr.Value = types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
@@ -283,10 +298,17 @@ func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.List) (ty
 	if u.Is(rules.Root("name")) {
 		name = types.StringUnknown()
 	}
+	var storePolicy attr.Value = types.StringNull()
+	switch {
+	case u.Is(rules.Root("instance_store_policy")):
+		storePolicy = types.StringUnknown()
+	case c.Spec.InstanceStorePolicy != "":
+		storePolicy = types.StringValue(c.Spec.InstanceStorePolicy)
+	}
 	o, d := types.ObjectValue(nodeClassAttrTypes, map[string]attr.Value{
 		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": name,
 		"ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
-		"user_data": userData, "kubelet": kubelet,
+		"user_data": userData, "kubelet": kubelet, "instance_store_policy": storePolicy,
 		// The plan sets the zones from the readiness reads.
 		"zones": types.MapNull(types.StringType),
 	})

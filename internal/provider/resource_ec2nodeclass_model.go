@@ -34,13 +34,15 @@ type ec2NodeClassModel struct {
 	Bootstrap                        types.Object `tfsdk:"bootstrap"`
 	PinAMIs                          types.Bool   `tfsdk:"pin_amis"`
 	Manifest                         types.String `tfsdk:"manifest"`
-	AMIs                             types.List   `tfsdk:"amis"`
+	AMIs                             types.Map    `tfsdk:"amis"`
 	NodeClass                        types.Object `tfsdk:"node_class"`
 	Subnets                          types.List   `tfsdk:"subnets"`
 	SecurityGroups                   types.List   `tfsdk:"security_groups"`
 	CapacityReservations             types.List   `tfsdk:"capacity_reservations"`
 	StatusConditions                 types.List   `tfsdk:"status_conditions"`
 	AcknowledgedWarnings             types.List   `tfsdk:"acknowledged_warnings"`
+	DriftHash                        types.String `tfsdk:"drift_hash"`
+	DriftHashVersion                 types.String `tfsdk:"drift_hash_version"`
 }
 
 // classFromModel converts the configuration into the domain model,

@@ -39,11 +39,14 @@ var nodeClassAttrTypes = map[string]attr.Type{
 	"kind":              types.StringType,
 	"name":              types.StringType,
 	"ami_family":        types.StringType,
-	"amis":              types.ListType{ElemType: types.ObjectType{AttrTypes: amiAttrTypes}},
+	"amis":              classAMIsType,
 	"registered_taints": types.ListType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}},
 	"user_data":         types.StringType,
 	"kubelet":           types.ObjectType{AttrTypes: kubeletAttrTypes},
 	"zones":             zonesType,
+	// instance_store_policy decides whether the pool's preview formats the
+	// instance stores as RAID0.
+	"instance_store_policy": types.StringType,
 }
 
 // kubeletDescriptions document each kubelet setting once.
@@ -98,19 +101,32 @@ func requirementsAttributeRS() schema.ListNestedAttribute {
 	}
 }
 
-func amisAttributeRS(description string) schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed: true, Description: description,
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
-			"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
-			"architecture":  schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
-			"variant":       schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."},
-			"deprecated":    schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."},
-			"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339)."},
-			"owner_id":      schema.StringAttribute{Computed: true, Description: "Owner account id."},
-			"requirements":  requirementsAttributeRS(),
-		}},
+// amiKeyDoc says how images are keyed, once for every keyed attribute.
+const amiKeyDoc = "Keyed `<architecture>/<variant>` for alias images (`amd64/standard`, `arm64/nvidia`), `<architecture>` otherwise; " +
+	"when several requirement sets share a key each gets `#<n>`. A new release changes ids and names under the same keys."
+
+func amiImageAttributes(full bool) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{
+		"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
+		"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
+		"architecture":  schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
+		"variant":       schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."},
+		"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339); Karpenter prefers newer images."},
+		"requirements":  requirementsAttributeRS(),
+	}
+	if full {
+		attrs["deprecated"] = schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."}
+		attrs["owner_id"] = schema.StringAttribute{Computed: true, Description: "Owner account id."}
+	}
+	return attrs
+}
+
+// amisAttributeRS is a keyed image map: full on the class's amis, only
+// what pools read in node_class.
+func amisAttributeRS(description string, full bool) schema.MapNestedAttribute {
+	return schema.MapNestedAttribute{
+		Computed: true, Description: description + " " + amiKeyDoc,
+		NestedObject: schema.NestedAttributeObject{Attributes: amiImageAttributes(full)},
 	}
 }
 
@@ -201,7 +217,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"manifest": schema.StringAttribute{
 				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",
 			},
-			"amis": amisAttributeRS("The images Karpenter would put in `status.amis`, resolved at plan."),
+			"amis": amisAttributeRS("The images Karpenter would put in `status.amis`, resolved at plan.", true),
 			"node_class": schema.SingleNestedAttribute{
 				Computed: true, Description: "What a karpenter_nodepool needs to know about this class: pass it as the pool's `node_class`.",
 				Attributes: map[string]schema.Attribute{
@@ -209,10 +225,12 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"kind":              schema.StringAttribute{Computed: true, Description: "`EC2NodeClass`."},
 					"name":              schema.StringAttribute{Computed: true, Description: "The class name."},
 					"ami_family":        schema.StringAttribute{Computed: true, Description: "The resolved amiFamily."},
-					"amis":              amisAttributeRS("The resolved images."),
+					"amis":              amisAttributeRS("The resolved images, with what pools check (no owner or deprecation).", false),
 					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
 					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
-					"kubelet":           schema.SingleNestedAttribute{Computed: true, Description: "The class's kubelet settings.", Attributes: kubeletAttributes(true)},
+					"instance_store_policy": schema.StringAttribute{Computed: true,
+						Description: "The class's `instance_store_policy` (`RAID0` or null): pools render it into `user_data_preview`."},
+					"kubelet": schema.SingleNestedAttribute{Computed: true, Description: "The class's kubelet settings.", Attributes: kubeletAttributes(true)},
 					"zones": schema.MapAttribute{
 						ElementType: types.StringType, Computed: true,
 						Description: "The zones of the class's subnets, each mapped to its zone id (`us-east-1a` = `use1-az1`): pools check their zone " +
@@ -321,6 +339,9 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 				},
 			},
 		},
+	}
+	for name, a := range driftHashAttributes("karpenter.k8s.aws/ec2nodeclass-hash", "karpenter.k8s.aws/ec2nodeclass-hash-version") {
+		resp.Schema.Attributes[name] = a
 	}
 }
 

@@ -46,8 +46,8 @@ resource "karpenter_ec2nodeclass" "x" {
 }`,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("node_class").AtMapKey("ami_family"), knownvalue.StringExact("AL2023")),
-					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.ListSizeExact(5)),
-					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("amis"), knownvalue.ListSizeExact(5)),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.MapSizeExact(5)),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("amis"), knownvalue.MapSizeExact(5)),
 					plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("manifest")),
 				}},
 			},
@@ -128,7 +128,7 @@ resource "karpenter_ec2nodeclass" "x" {
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("user_data")),
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("kubelet")),
 				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("name"), knownvalue.StringExact("default")),
-				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("amis"), knownvalue.ListSizeExact(5)),
+				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("amis"), knownvalue.MapSizeExact(5)),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("user_data"), knownvalue.StringExact("#!/bin/bash\necho hello\n")),

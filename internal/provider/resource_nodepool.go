@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
@@ -103,13 +104,15 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		plan.InstanceFamilies, d = types.ListValueFrom(ctx, types.StringType, nonNil(res.InstanceFamilies))
 		resp.Diagnostics.Append(d...)
 	}
-	plan.AMIAssignments = types.ListUnknown(types.ObjectType{AttrTypes: assignmentAttrTypes})
+	plan.AMIAssignments = types.MapUnknown(types.ObjectType{AttrTypes: assignmentAttrTypes})
 	if res.AssignmentsKnown {
-		plan.AMIAssignments, d = assignmentsValue(res.Assignments)
+		plan.AMIAssignments, d = assignmentsMapValue(p.Class.AMIs, res.Assignments)
 		resp.Diagnostics.Append(d...)
 	}
 	plan.UserDataPreview = r.preview(ctx, pd, p, res, &resp.Diagnostics)
 	plan.Manifest = types.StringUnknown()
+	plan.DriftHash = types.StringUnknown()
+	plan.DriftHashVersion = types.StringValue(drift.NodePoolHashVersion(pd.Karpenter))
 	if !manifestInputsUnknown(p) {
 		obj := nodepool.Object(p)
 		y, err := manifest.YAML(obj)
@@ -119,6 +122,14 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 		appendFindings(&resp.Diagnostics, path.Empty(), validateAgainstCRD(ctx, obj))
 		plan.Manifest = types.StringValue(y)
+		plan.DriftHash = poolDriftHash(obj.Spec, pd)
+		if !req.State.Raw.IsNull() {
+			var prior nodePoolModel
+			resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+			if preview, ok := poolDriftPreview(prior, plan, obj.Spec, pd); ok {
+				warnDrift(&resp.Diagnostics, preview)
+			}
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -167,30 +178,15 @@ func (r *nodePoolResource) preview(ctx context.Context, pd *ProviderData, p node
 			return types.StringNull()
 		}
 	}
-	ud, fs := nodepool.Preview(p, res, facts, pd.Karpenter)
-	appendFindings(diags, path.Empty(), nodepool.Locate(p, fs))
-	if ud == "" {
+	// An Unavailable outcome (maxPods needs instance-type facts an offline
+	// catalogue lacks) is null without a warning: it would repeat on every
+	// offline plan.
+	o := nodepool.PreviewFor(p, res, facts, pd.Karpenter)
+	appendFindings(diags, path.Empty(), nodepool.Locate(p, o.Findings))
+	if o.UserData == "" {
 		return types.StringNull()
 	}
-	return types.StringValue(ud)
-}
-
-func assignmentsValue(as []nodepool.Assignment) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(as))
-	for _, a := range as {
-		fams, d := types.ListValueFrom(context.Background(), types.StringType, nonNil(a.InstanceFamilies))
-		diags.Append(d...)
-		o, d := types.ObjectValue(assignmentAttrTypes, map[string]attr.Value{
-			"architecture": types.StringValue(a.Architecture), "variant": types.StringValue(string(a.Variant)),
-			"ami_id": types.StringValue(a.AMIID), "ami_name": types.StringValue(a.AMIName), "instance_families": fams,
-		})
-		diags.Append(d...)
-		elems = append(elems, o)
-	}
-	l, d := types.ListValue(types.ObjectType{AttrTypes: assignmentAttrTypes}, elems)
-	diags.Append(d...)
-	return l, diags
+	return types.StringValue(o.UserData)
 }
 
 func (r *nodePoolResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

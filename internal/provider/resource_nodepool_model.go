@@ -31,9 +31,11 @@ type nodePoolModel struct {
 	Replicas               types.Int64  `tfsdk:"replicas"`
 	Manifest               types.String `tfsdk:"manifest"`
 	InstanceFamilies       types.List   `tfsdk:"instance_families"`
-	AMIAssignments         types.List   `tfsdk:"ami_assignments"`
+	AMIAssignments         types.Map    `tfsdk:"ami_assignments"`
 	UserDataPreview        types.String `tfsdk:"user_data_preview"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
+	DriftHash              types.String `tfsdk:"drift_hash"`
+	DriftHashVersion       types.String `tfsdk:"drift_hash_version"`
 }
 
 // poolFromModel converts the configuration into the domain model, recording
@@ -106,39 +108,17 @@ func poolFromModel(m nodePoolModel) nodepool.Pool {
 		if f := r.str(o["ami_family"], p.Attr("ami_family")); f != "" {
 			class.Family = ami.Family(f)
 		}
-		amis, ok := o["amis"].(types.List)
+		amis, ok := o["amis"].(types.Map)
 		class.Known = ok && !amis.IsNull()
-		class.AMIs = amisFromList(r, amis, p.Attr("amis"))
+		class.AMIs = amisFromMap(r, amis, p.Attr("amis"))
 		class.RegisteredTaints = taintsFromList(r, o["registered_taints"], p.Attr("registered_taints"))
 		class.UserData = r.str(o["user_data"], p.Attr("user_data"))
+		class.InstanceStorePolicy = r.str(o["instance_store_policy"], p.Attr("instance_store_policy"))
 		if k := kubeletFromObject(r, o["kubelet"], p.Attr("kubelet")); k != nil {
 			class.Kubelet = userdataKubelet(k)
 		}
 	}
 	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}
-}
-
-// amisFromList reads node_class.amis back into AMIs.
-func amisFromList(r *reader, v attr.Value, p rules.Path) []ami.AMI {
-	var out []ami.AMI
-	for i, o := range r.objects(v, p) {
-		ip := p.Index(i)
-		a := ami.AMI{
-			ID: r.str(o["id"], ip.Attr("id")), Name: r.str(o["name"], ip.Attr("name")), OwnerID: r.str(o["owner_id"], ip.Attr("owner_id")),
-			CreationDate: r.str(o["creation_date"], ip.Attr("creation_date")), Architecture: r.str(o["architecture"], ip.Attr("architecture")),
-			Variant: ami.Variant(r.str(o["variant"], ip.Attr("variant"))), Deprecated: r.boolean(o["deprecated"], ip.Attr("deprecated")),
-		}
-		rp := ip.Attr("requirements")
-		for j, q := range r.objects(o["requirements"], rp) {
-			qp := rp.Index(j)
-			a.Requirements = append(a.Requirements, ami.Requirement{
-				Key: r.str(q["key"], qp.Attr("key")), Operator: r.str(q["operator"], qp.Attr("operator")), Values: r.strList(q["values"], qp.Attr("values")),
-			})
-		}
-		a.Image.ID, a.Image.Name = a.ID, a.Name
-		out = append(out, a)
-	}
-	return out
 }
 
 // userdataKubelet converts the CRD's kubelet settings to the renderer's

@@ -25,7 +25,7 @@ var assignmentAttrTypes = map[string]attr.Type{
 // value can be passed as is; for a class managed elsewhere only name is
 // written.
 func nodeClassInputAttributes() map[string]schema.Attribute {
-	amis := amisAttributeRS("The class's images (from karpenter_ec2nodeclass.node_class).")
+	amis := amisAttributeRS("The class's images (from karpenter_ec2nodeclass.node_class).", false)
 	amis.Computed, amis.Optional = false, true
 	amis.NestedObject.Attributes = optionalCopies(amis.NestedObject.Attributes)
 	kubelet := kubeletAttributes(false)
@@ -42,7 +42,9 @@ func nodeClassInputAttributes() map[string]schema.Attribute {
 		"amis":              amis,
 		"registered_taints": taintsAttribute("For a Custom class: the taints its userData registers.", false),
 		"user_data":         schema.StringAttribute{Optional: true, Description: "The class's userData."},
-		"kubelet":           schema.SingleNestedAttribute{Optional: true, Description: "The class's kubelet settings.", Attributes: kubelet},
+		"instance_store_policy": schema.StringAttribute{Optional: true,
+			Description: "The class's instance_store_policy: `RAID0` formats the instance stores in `user_data_preview`."},
+		"kubelet": schema.SingleNestedAttribute{Optional: true, Description: "The class's kubelet settings.", Attributes: kubelet},
 		"zones": schema.MapAttribute{ElementType: types.StringType, Optional: true,
 			Description: "The zones of the class's subnets mapped to their zone ids: the pool's zone requirements and named instance families are checked against them."},
 	}
@@ -63,6 +65,10 @@ func optionalCopies(in map[string]schema.Attribute) map[string]schema.Attribute 
 			a.Computed, a.Optional = false, true
 			out[name] = a
 		case schema.ListNestedAttribute:
+			a.Computed, a.Optional = false, true
+			a.NestedObject.Attributes = optionalCopies(a.NestedObject.Attributes)
+			out[name] = a
+		case schema.MapNestedAttribute:
 			a.Computed, a.Optional = false, true
 			a.NestedObject.Attributes = optionalCopies(a.NestedObject.Attributes)
 			out[name] = a
@@ -117,8 +123,9 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"acknowledged_warnings": acknowledgedWarningsAttribute(),
 			"manifest":              schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
 			"instance_families":     schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
-			"ami_assignments": schema.ListNestedAttribute{
-				Computed: true, Description: "Which image each admitted family gets (strict matching, as Karpenter since 1.4).",
+			"ami_assignments": schema.MapNestedAttribute{
+				Computed: true, Description: "Which image each admitted family gets (strict matching, as Karpenter since 1.4), keyed as the class's `amis`: " +
+					"`<architecture>/<variant>` for alias images, `<architecture>` otherwise.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"architecture":      schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
 					"variant":           schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia`, `neuron`, or empty for non-alias images."},
@@ -129,8 +136,9 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			},
 			"user_data_preview": schema.StringAttribute{
 				Computed: true,
-				Description: "The userData Karpenter would generate for a node of this pool on its class, for the first admitted instance family " +
-					"(maxPods: the class's max_pods or 110); null when the class or cluster facts are not known.",
+				Description: "The userData Karpenter would generate for a node of this pool on its class, for the first admitted instance type " +
+					"(maxPods: max_pods, else the first admitted type's pod capacity); null when the class or cluster facts are not known, and " +
+					"null offline when maxPods depends on instance-type facts.",
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -165,6 +173,9 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				},
 			},
 		},
+	}
+	for name, a := range driftHashAttributes("karpenter.sh/nodepool-hash", "karpenter.sh/nodepool-hash-version") {
+		resp.Schema.Attributes[name] = a
 	}
 }
 

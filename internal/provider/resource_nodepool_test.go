@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -96,12 +97,12 @@ func TestAccNodePoolSeeds(t *testing.T) {
 					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("instance_families"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("g5"), knownvalue.StringExact("g5g"), knownvalue.StringExact("inf2"), knownvalue.StringExact("m5"), knownvalue.StringExact("m6g"),
 					})),
-					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("ami_assignments"), knownvalue.SetExact([]knownvalue.Check{
-						assignment("amd64", "standard", "amazon-eks-node-al2023-x86_64-standard-1.32-v20251209", "m5"),
-						assignment("arm64", "standard", "amazon-eks-node-al2023-arm64-standard-1.32-v20251209", "m6g"),
-						assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
-						assignment("arm64", "nvidia", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209", "g5g"),
-						assignment("amd64", "neuron", "amazon-eks-node-al2023-x86_64-neuron-1.32-v20251209", "inf2"),
+					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("ami_assignments"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"amd64/standard": assignment("amd64", "standard", "amazon-eks-node-al2023-x86_64-standard-1.32-v20251209", "m5"),
+						"arm64/standard": assignment("arm64", "standard", "amazon-eks-node-al2023-arm64-standard-1.32-v20251209", "m6g"),
+						"amd64/nvidia":   assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
+						"arm64/nvidia":   assignment("arm64", "nvidia", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209", "g5g"),
+						"amd64/neuron":   assignment("amd64", "neuron", "amazon-eks-node-al2023-x86_64-neuron-1.32-v20251209", "inf2"),
 					})),
 					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`(?s)apiVersion: karpenter.sh/v1\nkind: NodePool\n.*nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: al2023\n`))),
 				}},
@@ -189,12 +190,12 @@ output "gpu_images" { value = karpenter_nodepool.pool[1].ami_assignments }
 				Config: prov + stack,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest")),
-					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.ListSizeExact(5)),
-					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[1]`, tfjsonpath.New("ami_assignments"), knownvalue.ListExact([]knownvalue.Check{
-						assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.MapSizeExact(5)),
+					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[1]`, tfjsonpath.New("ami_assignments"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"amd64/nvidia": assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
 					})),
 					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[0]`, tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`name: general`))),
-					plancheck.ExpectKnownOutputValue("gpu_images", knownvalue.ListSizeExact(1)),
+					plancheck.ExpectKnownOutputValue("gpu_images", knownvalue.MapSizeExact(1)),
 				}},
 			},
 		},
@@ -223,8 +224,54 @@ resource "terraform_data" "cluster" { input = { name = "demo", version = "1.32" 
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(regexp.MustCompile(`registerWithTaints`))),
-				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("ami_assignments"), knownvalue.ListSizeExact(2)),
+				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("ami_assignments"), knownvalue.MapSizeExact(2)),
 			},
 		}},
 	})
 }
+
+// instance_store_policy reaches the pool through node_class, so the
+// preview formats the instance stores as the node would.
+func TestAccNodePoolPreviewHasTheClassInstanceStorePolicy(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	config := func(policy string) string {
+		return prov + classHCL("default", `  ami_selector_terms { alias = "al2023@v20251209" }
+`+policy) + poolHCL("nvme", "karpenter_ec2nodeclass.default.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5"))
+	}
+	raid := regexp.MustCompile(`(?m)^\s+strategy: RAID0$`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config(`  instance_store_policy = "RAID0"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("instance_store_policy"), knownvalue.StringExact("RAID0")),
+					plancheck.ExpectKnownValue("karpenter_nodepool.nvme", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(raid)),
+				}},
+			},
+			{
+				Config: config(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("instance_store_policy"), knownvalue.Null()),
+					plancheck.ExpectKnownValue("karpenter_nodepool.nvme", tfjsonpath.New("user_data_preview"), stringWithout{raid}),
+				}},
+			},
+		},
+	})
+}
+
+// stringWithout checks a known string that raid does not match.
+type stringWithout struct{ re *regexp.Regexp }
+
+func (c stringWithout) CheckValue(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("want a known string, got %T", v)
+	}
+	if c.re.MatchString(s) {
+		return fmt.Errorf("%q matches %s", s, c.re)
+	}
+	return nil
+}
+
+func (c stringWithout) String() string { return "string without " + c.re.String() }

@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+)
+
+func TestAMIKeys(t *testing.T) {
+	arch := func(a string) ami.Requirement {
+		return ami.Requirement{Key: "kubernetes.io/arch", Operator: "In", Values: []string{a}}
+	}
+	gpu := ami.Requirement{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: "Exists"}
+	amis := []ami.AMI{
+		{ID: "ami-2", Architecture: "amd64", Requirements: []ami.Requirement{arch("amd64"), gpu}},
+		{ID: "ami-1", Architecture: "arm64", Variant: ami.Variant("nvidia"), Requirements: []ami.Requirement{arch("arm64")}},
+		{ID: "ami-3", Architecture: "amd64", Requirements: []ami.Requirement{arch("amd64")}},
+	}
+	got := amiKeys(amis)
+	// The two amd64 requirement sets are numbered by their requirements,
+	// not by position: swapping them (a newer image) keeps their keys.
+	want := []string{"amd64#2", "arm64/nvidia", "amd64#1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("amiKeys = %v, want %v", got, want)
+	}
+	swapped := amiKeys([]ami.AMI{amis[2], amis[1], amis[0]})
+	if !reflect.DeepEqual(swapped, []string{"amd64#1", "arm64/nvidia", "amd64#2"}) {
+		t.Fatalf("amiKeys after reordering = %v", swapped)
+	}
+}
+
+// A pinned release bump: every image map keeps its keys, and only ids,
+// names and creation dates change under them (no entry moves between
+// architectures, as list positions did).
+func TestAccAMIReleaseBumpDiffsUnderStableKeys(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	config := func(release string) string {
+		return prov + classHCL("default", `  ami_selector_terms { alias = "al2023@`+release+`" }`) +
+			poolHCL("mixed", "karpenter_ec2nodeclass.default.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "m6g", "g5", "g5g"))
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config("v20251112")},
+			{
+				Config: config("v20251209"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					keyedImageDiff{addr: "karpenter_ec2nodeclass.default", attr: []string{"amis"}, wantKeys: 5},
+					keyedImageDiff{addr: "karpenter_ec2nodeclass.default", attr: []string{"node_class", "amis"}, wantKeys: 5},
+					keyedImageDiff{addr: "karpenter_nodepool.mixed", attr: []string{"node_class", "amis"}, wantKeys: 5},
+					keyedImageDiff{addr: "karpenter_nodepool.mixed", attr: []string{"ami_assignments"}, wantKeys: 4},
+				}},
+			},
+		},
+	})
+}
+
+// keyedImageDiff asserts that a keyed image map has the same keys before
+// and after, and that what changes under them is only image identity.
+type keyedImageDiff struct {
+	addr     string
+	attr     []string
+	wantKeys int
+}
+
+var imageIdentity = map[string]bool{"id": true, "name": true, "ami_id": true, "ami_name": true, "creation_date": true}
+
+func (c keyedImageDiff) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.addr {
+			continue
+		}
+		before, after := dig(rc.Change.Before, c.attr), dig(rc.Change.After, c.attr)
+		bm, ok1 := before.(map[string]any)
+		am, ok2 := after.(map[string]any)
+		if !ok1 || !ok2 {
+			resp.Error = fmt.Errorf("%s.%s is not a known map before and after: %T -> %T", c.addr, strings.Join(c.attr, "."), before, after)
+			return
+		}
+		if len(bm) != c.wantKeys || !reflect.DeepEqual(slices.Sorted(maps.Keys(bm)), slices.Sorted(maps.Keys(am))) {
+			resp.Error = fmt.Errorf("%s.%s keys %v -> %v, want the same %d keys", c.addr, strings.Join(c.attr, "."), slices.Sorted(maps.Keys(bm)), slices.Sorted(maps.Keys(am)), c.wantKeys)
+			return
+		}
+		var changed []string
+		for k := range bm {
+			b, _ := bm[k].(map[string]any)
+			a, _ := am[k].(map[string]any)
+			for field := range b {
+				if !reflect.DeepEqual(b[field], a[field]) {
+					if !imageIdentity[field] {
+						resp.Error = fmt.Errorf("%s.%s[%q].%s changes (%v -> %v): a release bump must change only ids and names", c.addr, strings.Join(c.attr, "."), k, field, b[field], a[field])
+						return
+					}
+					changed = append(changed, k+"."+field)
+				}
+			}
+		}
+		if len(changed) == 0 {
+			resp.Error = fmt.Errorf("%s.%s: the release bump changed nothing", c.addr, strings.Join(c.attr, "."))
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("%s is not in the plan", c.addr)
+}
+
+func dig(v any, path []string) any {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[p]
+	}
+	return v
+}

@@ -1,0 +1,187 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// driftHashAttributes are drift_hash and drift_hash_version of a resource
+// whose object carries the annotation named.
+func driftHashAttributes(annotation, versionAnnotation string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"drift_hash": schema.StringAttribute{Computed: true, Description: "The `" + annotation + "` annotation Karpenter writes for this spec " +
+			"under the provider's `karpenter_version`: when it changes, Karpenter replaces the nodes launched before (see the nodes-will-drift " +
+			"warning). Unknown while any input is."},
+		"drift_hash_version": schema.StringAttribute{Computed: true, Description: "The `" + versionAnnotation + "` of `drift_hash`. When it " +
+			"changes (a new `karpenter_version`), Karpenter re-stamps the hashes of running nodes instead of replacing them."},
+	}
+}
+
+// classCABundle is the CA bundle the EC2NodeClass hash includes from
+// Karpenter 1.12; ok is false when it is needed and not known.
+func classCABundle(ctx context.Context, pd *ProviderData) (string, bool) {
+	if !drift.HashUsesCABundle(pd.Karpenter) {
+		return "", true
+	}
+	facts, err := pd.ClusterFacts(ctx, []string{cluster.FieldCertificateAuthority}, "drift_hash")
+	if err != nil || facts.CertificateAuthority == "" {
+		return "", false
+	}
+	return facts.CertificateAuthority, true
+}
+
+// classDriftHash is drift_hash for a rendered spec; unknown when the CA
+// bundle is, or when Karpenter could not store the spec (other rules say
+// why).
+func classDriftHash(spec manifest.EC2NodeClassSpec, ca string, caKnown bool, pd *ProviderData) types.String {
+	if !caKnown {
+		return types.StringUnknown()
+	}
+	h, err := drift.EC2NodeClassHash(spec, ca, pd.Karpenter)
+	if err != nil {
+		return types.StringUnknown()
+	}
+	return types.StringValue(h)
+}
+
+func poolDriftHash(spec manifest.NodePoolSpec, pd *ProviderData) types.String {
+	h, err := drift.NodePoolHash(spec, pd.Karpenter)
+	if err != nil {
+		return types.StringUnknown()
+	}
+	return types.StringValue(h)
+}
+
+// priorDriftBase is what an update's warning compares with: the prior
+// manifest, hash and hash version. ok is false on create, or when the prior
+// state has no comparable hash (an older provider, an unknown), or when the
+// hash version changed: Karpenter then re-stamps running nodes instead of
+// replacing them, so nothing drifts.
+func priorDriftBase(priorHash, priorVersion, priorManifest, planHash types.String, version string) bool {
+	for _, v := range []types.String{priorHash, priorVersion, priorManifest, planHash} {
+		if v.IsNull() || v.IsUnknown() {
+			return false
+		}
+	}
+	return priorVersion.ValueString() == version
+}
+
+// warnDrift appends the nodes-will-drift warning of p, if it drifts. A
+// class is not told which pools use it, so its warning says where their
+// pacing is shown.
+func warnDrift(diags *diag.Diagnostics, p drift.Preview) {
+	f, ok := p.Finding()
+	if !ok {
+		return
+	}
+	if p.Kind == manifest.EC2NodeClassKind {
+		f.Detail += " The class does not know which NodePools use it: each karpenter_nodepool on it warns in this plan with its own budgets when its images change."
+	}
+	appendFindings(diags, path.Empty(), rules.Findings{f})
+}
+
+// classDriftPreview compares the prior class with the planned one. A hash
+// that changed with no hashed field changed is the CA bundle (from 1.12):
+// the state keeps no CA bundle to compare.
+func classDriftPreview(prior, plan ec2NodeClassModel, spec manifest.EC2NodeClassSpec, ca string, pd *ProviderData) (drift.Preview, bool) {
+	if !priorDriftBase(prior.DriftHash, prior.DriftHashVersion, prior.Manifest, plan.DriftHash, drift.EC2NodeClassHashVersion(pd.Karpenter)) {
+		return drift.Preview{}, false
+	}
+	var old manifest.EC2NodeClass
+	if err := yaml.Unmarshal([]byte(prior.Manifest.ValueString()), &old); err != nil {
+		return drift.Preview{}, false
+	}
+	changes, err := drift.EC2NodeClassChanges(old.Spec, spec, ca, ca, pd.Karpenter)
+	if err != nil {
+		return drift.Preview{}, false
+	}
+	if prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !hasEffect(changes, drift.ReplacesAll) {
+		changes = append(changes, drift.Change{Path: drift.CABundleField, Effect: drift.ReplacesAll})
+	}
+	oldImages, ok1 := imageLabels(nodeClassAMIs(prior.NodeClass), "id", "name")
+	newImages, ok2 := imageLabels(nodeClassAMIs(plan.NodeClass), "id", "name")
+	p := drift.Preview{Kind: manifest.EC2NodeClassKind, Name: old.Metadata.Name, Changes: changes}
+	if ok1 && ok2 {
+		p.Images = drift.ImageChanges(oldImages, newImages)
+	}
+	if plan.Name.ValueString() != "" {
+		p.Name = plan.Name.ValueString()
+	}
+	return p, true
+}
+
+// poolDriftPreview compares the prior pool with the planned one; its
+// images are its ami_assignments, the images its own nodes boot.
+func poolDriftPreview(prior, plan nodePoolModel, spec manifest.NodePoolSpec, pd *ProviderData) (drift.Preview, bool) {
+	if !priorDriftBase(prior.DriftHash, prior.DriftHashVersion, prior.Manifest, plan.DriftHash, drift.NodePoolHashVersion(pd.Karpenter)) {
+		return drift.Preview{}, false
+	}
+	var old manifest.NodePool
+	if err := yaml.Unmarshal([]byte(prior.Manifest.ValueString()), &old); err != nil {
+		return drift.Preview{}, false
+	}
+	changes, err := drift.NodePoolChanges(old.Spec, spec, pd.Karpenter)
+	if err != nil {
+		return drift.Preview{}, false
+	}
+	p := drift.Preview{Kind: manifest.NodePoolKind, Name: plan.Name.ValueString(), Changes: changes}
+	oldImages, ok1 := imageLabels(prior.AMIAssignments, "ami_id", "ami_name")
+	newImages, ok2 := imageLabels(plan.AMIAssignments, "ami_id", "ami_name")
+	if ok1 && ok2 {
+		p.Images = drift.ImageChanges(oldImages, newImages)
+	}
+	pool := drift.Pool{Name: p.Name, ExpireAfter: spec.Template.Spec.ExpireAfter, TerminationGracePeriod: spec.Template.Spec.TerminationGracePeriod}
+	if spec.Disruption != nil {
+		pool.Budgets = spec.Disruption.Budgets
+	}
+	p.Pools = []drift.Pool{pool}
+	return p, true
+}
+
+func hasEffect(cs []drift.Change, e drift.Effect) bool {
+	for _, c := range cs {
+		if c.Effect == e {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeClassAMIs(o types.Object) attr.Value {
+	if attrs, ok := knownAttrs(o); ok {
+		return attrs["amis"]
+	}
+	return nil
+}
+
+// imageLabels turns a keyed image map into key -> "ami-… (name)"; false
+// when the map is not known.
+func imageLabels(v attr.Value, idAttr, nameAttr string) (map[string]string, bool) {
+	m, ok := v.(types.Map)
+	if !ok || m.IsNull() || m.IsUnknown() {
+		return nil, false
+	}
+	out := map[string]string{}
+	for k, e := range m.Elements() {
+		o, isObj := e.(types.Object)
+		attrs, ok := knownAttrs(o)
+		if !isObj || !ok {
+			return nil, false
+		}
+		id, _ := attrs[idAttr].(types.String)
+		name, _ := attrs[nameAttr].(types.String)
+		out[k] = id.ValueString() + " (" + name.ValueString() + ")"
+	}
+	return out, true
+}
