@@ -140,7 +140,7 @@ func admitRequirements(reqs requirements.Requirements, cat *Catalogue) Admission
 	for _, key := range reqs.Keys() {
 		r := reqs[key]
 		gte, lte := r.Bounds()
-		if cat.undecided[key] && !(r.Operator() == requirements.Exists && gte == nil && lte == nil) {
+		if cat.undecided[key] && (r.Operator() != requirements.Exists || gte != nil || lte != nil) {
 			a.Undecided = append(a.Undecided, key)
 		}
 	}

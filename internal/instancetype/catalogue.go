@@ -235,7 +235,7 @@ func liveFor(cache *awsclient.Cache, infos []ec2types.InstanceTypeInfo) *Catalog
 	if !ok {
 		v, _ = liveCatalogues.LoadOrStore(cache, &liveEntry{})
 	}
-	e := v.(*liveEntry)
+	e, _ := v.(*liveEntry) // liveCatalogues holds only *liveEntry
 	e.once.Do(func() {
 		liveBuilds.Add(1)
 		e.c = NewLive(infos)

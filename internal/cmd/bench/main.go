@@ -28,8 +28,8 @@ import (
 )
 
 func main() {
-	if real := os.Getenv(envWrapReal); real != "" {
-		wrapMain(real, os.Getenv(envWrapOut))
+	if wrapped := os.Getenv(envWrapReal); wrapped != "" {
+		wrapMain(wrapped, os.Getenv(envWrapOut))
 		return
 	}
 	var o Options

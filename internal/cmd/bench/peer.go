@@ -47,7 +47,7 @@ func timeProvider(ctx context.Context, cacheDir string, log io.Writer) (bin, why
 	if err != nil {
 		return "", err.Error()
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // best effort: a temporary directory
 	goEnv := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOBIN="+cacheDir)
 	list := exec.CommandContext(ctx, "go", "list", "-m", "-versions", timeModule)
 	list.Dir, list.Env = tmp, goEnv
@@ -62,13 +62,13 @@ func timeProvider(ctx context.Context, cacheDir string, log io.Writer) (bin, why
 		return "", err.Error()
 	}
 	t := time.Now()
-	fmt.Fprintf(log, "bench: building %s@%s into %s\n", timeModule, timeVersion, cacheDir)
+	_, _ = fmt.Fprintf(log, "bench: building %s@%s into %s\n", timeModule, timeVersion, cacheDir)
 	install := exec.CommandContext(ctx, "go", "install", "-trimpath", "-ldflags", "-s -w", timeModule+"@"+timeVersion)
 	install.Dir, install.Env = tmp, goEnv
 	if out, err := install.CombinedOutput(); err != nil {
 		return "", fmt.Sprintf("go install %s@%s failed: %v: %s", timeModule, timeVersion, err, tail(strings.TrimSpace(string(out)), 5))
 	}
-	fmt.Fprintln(log, "bench: built in", since(t))
+	_, _ = fmt.Fprintln(log, "bench: built in", since(t))
 	if _, err := os.Stat(bin); err != nil {
 		return "", fmt.Sprintf("go install %s@%s left no %s", timeModule, timeVersion, bin)
 	}

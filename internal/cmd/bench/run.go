@@ -118,9 +118,9 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		return nil, err
 	}
 	if o.Keep {
-		fmt.Fprintln(log, "bench: work directory", e.work)
+		_, _ = fmt.Fprintln(log, "bench: work directory", e.work)
 	} else {
-		defer os.RemoveAll(e.work)
+		defer func() { _ = os.RemoveAll(e.work) }() // best effort: a temporary directory
 	}
 	if e.bin, err = os.Executable(); err != nil {
 		return nil, err
@@ -147,13 +147,13 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		}
 	} else {
 		t := time.Now()
-		fmt.Fprintln(log, "bench: building the provider")
+		_, _ = fmt.Fprintln(log, "bench: building the provider")
 		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", filepath.Join(e.realDir, "terraform-provider-karpenter"), ".")
 		build.Dir, build.Stdout, build.Stderr = e.root, log, log
 		if err := build.Run(); err != nil {
 			return nil, fmt.Errorf("go build: %w", err)
 		}
-		fmt.Fprintln(log, "bench: built in", since(t))
+		_, _ = fmt.Fprintln(log, "bench: built in", since(t))
 	}
 	providers := map[string]string{"karpenter-tf/karpenter": "terraform-provider-karpenter"}
 	if awsBin, version, why := findAWSProvider(o.PluginDir); awsBin != "" {
@@ -164,7 +164,7 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		rep.AWS = version
 	} else {
 		rep.AWSAbsent = why
-		fmt.Fprintln(log, "bench: conventional stack skipped:", why)
+		_, _ = fmt.Fprintln(log, "bench: conventional stack skipped:", why)
 	}
 	if o.TimeCache != "" && !o.NoPlan {
 		if bin, why := timeProvider(ctx, o.TimeCache, log); bin != "" {
@@ -174,7 +174,7 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 			providers["hashicorp/time"] = "terraform-provider-time"
 		} else {
 			rep.TimeAbsent = why
-			fmt.Fprintln(log, "bench: time_static peer row skipped:", why)
+			_, _ = fmt.Fprintln(log, "bench: time_static peer row skipped:", why)
 		}
 	} else if o.TimeCache == "" {
 		rep.TimeAbsent = "no -time-cache given"
@@ -211,7 +211,7 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		if v == VariantR {
 			if f, err = realisticFixtures(maxN); err != nil {
 				rep.RealisticAbsent = err.Error()
-				fmt.Fprintln(log, "bench: variant R skipped:", err)
+				_, _ = fmt.Fprintln(log, "bench: variant R skipped:", err)
 				continue
 			}
 		}
@@ -259,13 +259,13 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 					return nil, err
 				}
 				rep.Cells = append(rep.Cells, c)
-				fmt.Fprintf(log, "bench: %s N=%d %s: median %s (%s)\n", v, n, s, c.Median().Round(time.Millisecond), since(t))
+				_, _ = fmt.Fprintf(log, "bench: %s N=%d %s: median %s (%s)\n", v, n, s, c.Median().Round(time.Millisecond), since(t))
 			}
 		}
 	}
 
 	if o.StartupRuns > 0 {
-		fmt.Fprintln(log, "bench: provider startup")
+		_, _ = fmt.Fprintln(log, "bench: provider startup")
 		probes := []struct {
 			name     string
 			protocol int
@@ -379,7 +379,7 @@ func goBenchmarks(ctx context.Context, root string, pkgs []string, log io.Writer
 		pkgs = []string{"./..."}
 	}
 	args := append([]string{"test", "-run", "^$", "-bench", ".", "-benchmem"}, pkgs...)
-	fmt.Fprintln(log, "bench: go", strings.Join(args, " "))
+	_, _ = fmt.Fprintln(log, "bench: go", strings.Join(args, " "))
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir, cmd.Stderr = root, log
 	out, err := cmd.Output()
@@ -471,7 +471,7 @@ func describeMachine(ctx context.Context) (Machine, error) {
 		for _, l := range strings.Split(string(b), "\n") {
 			if f := strings.Fields(l); len(f) >= 2 && f[0] == "MemTotal:" {
 				var kb int64
-				fmt.Sscan(f[1], &kb)
+				_, _ = fmt.Sscan(f[1], &kb) // a malformed line leaves kb at 0
 				m.MemTotal = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
 			}
 		}

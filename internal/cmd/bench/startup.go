@@ -72,7 +72,10 @@ func probeStartup(ctx context.Context, cmd *exec.Cmd, protocol int) (StartupSamp
 		return s, err
 	}
 	s.Ready = time.Since(start)
-	conn := raw.(*grpc.ClientConn)
+	conn, ok := raw.(*grpc.ClientConn)
+	if !ok {
+		return s, fmt.Errorf("go-plugin dispensed %T, not a gRPC connection", raw)
+	}
 	// GetProviderSchema.Request has no fields: an empty message is its
 	// encoding. The response is kept as unknown fields, fully parsed.
 	var resp emptypb.Empty

@@ -15,8 +15,8 @@ import (
 // without building the provider, and as the plugin wrapper Run installs
 // (os.Executable under a plugin's name), as the bench program does.
 func TestMain(m *testing.M) {
-	if real := os.Getenv(envWrapReal); real != "" {
-		wrapMain(real, os.Getenv(envWrapOut))
+	if wrapped := os.Getenv(envWrapReal); wrapped != "" {
+		wrapMain(wrapped, os.Getenv(envWrapOut))
 		return
 	}
 	if os.Getenv("KARPENTER_BENCH_TEST_PLUGIN") == "1" {

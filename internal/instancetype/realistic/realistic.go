@@ -61,7 +61,7 @@ func InstanceTypes(dir string) ([]ec2types.InstanceTypeInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read-only: a close error changes nothing read
 	rows, err := csv.NewReader(f).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("instance-types.csv: %w", err)
