@@ -57,31 +57,89 @@ func requirementsString(rs []ami.Requirement) string {
 	return strings.Join(parts, ";")
 }
 
-// amisMapValue is the class's amis: every field of status.amis, keyed.
-func amisMapValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := map[string]attr.Value{}
-	for i, k := range amiKeys(amis) {
-		o, d := amiObject(amis[i])
-		diags.Append(d...)
-		elems[k] = o
-	}
-	m, d := types.MapValue(types.ObjectType{AttrTypes: amiAttrTypes}, elems)
-	diags.Append(d...)
-	return m, diags
-}
-
-// classAMIAttrTypes is an image as node_class carries it: only what the
-// pool's checks read (requirements pick the image of an instance type,
-// creation_date restores Karpenter's order, id/name/architecture/variant
-// name it in messages and ami_assignments).
-var classAMIAttrTypes = map[string]attr.Type{
+// classFullAMIAttrTypes is an image of the class's amis: every field of
+// status.amis, the requirements on one line.
+var classFullAMIAttrTypes = map[string]attr.Type{
 	"id":            types.StringType,
 	"name":          types.StringType,
 	"architecture":  types.StringType,
 	"variant":       types.StringType,
+	"deprecated":    types.BoolType,
 	"creation_date": types.StringType,
-	"requirements":  types.ListType{ElemType: types.ObjectType{AttrTypes: requirementAttrTypes}},
+	"owner_id":      types.StringType,
+	"requirements":  types.StringType,
+}
+
+// amisMapValue is the class's amis, keyed.
+func amisMapValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	elems := map[string]attr.Value{}
+	for i, k := range amiKeys(amis) {
+		a := amis[i]
+		o, d := types.ObjectValue(classFullAMIAttrTypes, map[string]attr.Value{
+			"id": types.StringValue(a.ID), "name": types.StringValue(a.Name), "architecture": types.StringValue(a.Architecture),
+			"variant": types.StringValue(string(a.Variant)), "deprecated": types.BoolValue(a.Deprecated),
+			"creation_date": types.StringValue(a.CreationDate), "owner_id": types.StringValue(a.OwnerID),
+			"requirements": types.StringValue(formatRequirements(a.Requirements)),
+		})
+		diags.Append(d...)
+		elems[k] = o
+	}
+	m, d := types.MapValue(types.ObjectType{AttrTypes: classFullAMIAttrTypes}, elems)
+	diags.Append(d...)
+	return m, diags
+}
+
+// formatRequirements writes requirements on one line, as
+// "key Operator v1,v2; key Exists": label keys and values hold no spaces,
+// commas or semicolons, so parseRequirements reads it back exactly.
+func formatRequirements(rs []ami.Requirement) string {
+	parts := make([]string, 0, len(rs))
+	for _, r := range rs {
+		p := r.Key + " " + r.Operator
+		if len(r.Values) > 0 {
+			p += " " + strings.Join(r.Values, ",")
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func parseRequirements(s string) []ami.Requirement {
+	var out []ami.Requirement
+	for _, part := range strings.Split(s, ";") {
+		f := strings.Fields(part)
+		if len(f) < 2 {
+			continue
+		}
+		r := ami.Requirement{Key: f[0], Operator: f[1]}
+		if len(f) > 2 {
+			r.Values = strings.Split(f[2], ",")
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// keyParts reads architecture and variant back from a key
+// ("amd64/nvidia", "arm64", "amd64#2").
+func keyParts(k string) (arch string, variant ami.Variant) {
+	if i := strings.IndexByte(k, '#'); i >= 0 {
+		k = k[:i]
+	}
+	arch, v, _ := strings.Cut(k, "/")
+	return arch, ami.Variant(v)
+}
+
+// classAMIAttrTypes is an image as node_class carries it: only what the
+// pool's checks read, architecture and variant being in its key
+// (requirements pick the image of an instance type, creation_date restores
+// Karpenter's order, id and name name it).
+var classAMIAttrTypes = map[string]attr.Type{
+	"id":            types.StringType,
+	"name":          types.StringType,
+	"creation_date": types.StringType,
+	"requirements":  types.StringType,
 }
 
 var classAMIsType = types.MapType{ElemType: types.ObjectType{AttrTypes: classAMIAttrTypes}}
@@ -92,11 +150,9 @@ func classAMIsValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
 	elems := map[string]attr.Value{}
 	for i, k := range amiKeys(amis) {
 		a := amis[i]
-		reqs, d := requirementsValue(a.Requirements)
-		diags.Append(d...)
 		o, d := types.ObjectValue(classAMIAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(a.ID), "name": types.StringValue(a.Name), "architecture": types.StringValue(a.Architecture),
-			"variant": types.StringValue(string(a.Variant)), "creation_date": types.StringValue(a.CreationDate), "requirements": reqs,
+			"id": types.StringValue(a.ID), "name": types.StringValue(a.Name),
+			"creation_date": types.StringValue(a.CreationDate), "requirements": types.StringValue(formatRequirements(a.Requirements)),
 		})
 		diags.Append(d...)
 		elems[k] = o
@@ -125,17 +181,11 @@ func amisFromMap(r *reader, v attr.Value, p rules.Path) []ami.AMI {
 		if o == nil {
 			continue
 		}
+		arch, variant := keyParts(k)
 		a := ami.AMI{
 			ID: r.str(o["id"], ip.Attr("id")), Name: r.str(o["name"], ip.Attr("name")),
-			CreationDate: r.str(o["creation_date"], ip.Attr("creation_date")), Architecture: r.str(o["architecture"], ip.Attr("architecture")),
-			Variant: ami.Variant(r.str(o["variant"], ip.Attr("variant"))),
-		}
-		rp := ip.Attr("requirements")
-		for j, q := range r.objects(o["requirements"], rp) {
-			qp := rp.Index(j)
-			a.Requirements = append(a.Requirements, ami.Requirement{
-				Key: r.str(q["key"], qp.Attr("key")), Operator: r.str(q["operator"], qp.Attr("operator")), Values: r.strList(q["values"], qp.Attr("values")),
-			})
+			CreationDate: r.str(o["creation_date"], ip.Attr("creation_date")), Architecture: arch, Variant: variant,
+			Requirements: parseRequirements(r.str(o["requirements"], ip.Attr("requirements"))),
 		}
 		a.Image.ID, a.Image.Name = a.ID, a.Name
 		es = append(es, entry{k, a})

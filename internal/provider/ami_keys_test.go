@@ -38,6 +38,27 @@ func TestAMIKeys(t *testing.T) {
 	}
 }
 
+// node_class carries requirements on one line; the pool reads back exactly
+// what the class resolved.
+func TestRequirementsRoundTrip(t *testing.T) {
+	rs := []ami.Requirement{
+		{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64", "arm64"}},
+		{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: "DoesNotExist"},
+	}
+	s := formatRequirements(rs)
+	if s != "kubernetes.io/arch In amd64,arm64; karpenter.k8s.aws/instance-gpu-count DoesNotExist" {
+		t.Fatalf("formatRequirements = %q", s)
+	}
+	if got := parseRequirements(s); !reflect.DeepEqual(got, rs) {
+		t.Fatalf("parseRequirements(%q) = %#v, want %#v", s, got, rs)
+	}
+	for k, want := range map[string][2]string{"amd64/nvidia": {"amd64", "nvidia"}, "arm64": {"arm64", ""}, "amd64#2": {"amd64", ""}, "arm64/standard#1": {"arm64", "standard"}} {
+		if arch, v := keyParts(k); arch != want[0] || string(v) != want[1] {
+			t.Errorf("keyParts(%q) = %q, %q, want %q", k, arch, v, want)
+		}
+	}
+}
+
 // A pinned release bump: every image map keeps its keys, and only ids,
 // names and creation dates change under them (no entry moves between
 // architectures, as list positions did).

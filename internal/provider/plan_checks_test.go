@@ -55,9 +55,8 @@ resource "karpenter_nodepool" "x" {
     ami_family = "Custom"
     amis = {
       amd64 = {
-        id = "ami-0aaf333b614a08570", name = "team-eks-node-al2023-x86_64-20251015-r2", architecture = "amd64", variant = ""
-        creation_date = "2025-10-15T09:00:00.000Z"
-        requirements  = [{ key = "kubernetes.io/arch", operator = "In", values = ["amd64"] }]
+        id = "ami-0aaf333b614a08570", name = "team-eks-node-al2023-x86_64-20251015-r2"
+        creation_date = "2025-10-15T09:00:00.000Z", requirements = "kubernetes.io/arch In amd64"
       }
     }
     registered_taints = [{ key = "example.com/dedicated", value = "ml", effect = "NoSchedule" }]

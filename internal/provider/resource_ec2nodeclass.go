@@ -104,7 +104,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// Inputs are unknown until apply: leave the computed values unknown;
 		// ModifyPlan runs again at apply with them known.
 		plan.Manifest = types.StringUnknown()
-		plan.AMIs = types.MapUnknown(types.ObjectType{AttrTypes: amiAttrTypes})
+		plan.AMIs = types.MapUnknown(types.ObjectType{AttrTypes: classFullAMIAttrTypes})
 		plan.NodeClass = types.ObjectUnknown(nodeClassAttrTypes)
 		if renderUserData {
 			plan.UserData = types.StringUnknown()

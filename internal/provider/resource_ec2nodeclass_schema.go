@@ -89,18 +89,6 @@ func kubeletAttributes(computed bool) map[string]schema.Attribute {
 	return attrs
 }
 
-func requirementsAttributeRS() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed:    true,
-		Description: "Node requirements Karpenter attaches to the image, sorted as in `status.amis`.",
-		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"key":      schema.StringAttribute{Computed: true, Description: "Label key."},
-			"operator": schema.StringAttribute{Computed: true, Description: "`In`, `Exists` or `DoesNotExist`."},
-			"values":   schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "Values for `In`."},
-		}},
-	}
-}
-
 // amiKeyDoc says how images are keyed, once for every keyed attribute.
 const amiKeyDoc = "Keyed `<architecture>/<variant>` for alias images (`amd64/standard`, `arm64/nvidia`), `<architecture>` otherwise; " +
 	"when several requirement sets share a key each gets `#<n>`. A new release changes ids and names under the same keys."
@@ -109,12 +97,13 @@ func amiImageAttributes(full bool) map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{
 		"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
 		"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
-		"architecture":  schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
-		"variant":       schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."},
 		"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339); Karpenter prefers newer images."},
-		"requirements":  requirementsAttributeRS(),
+		"requirements": schema.StringAttribute{Computed: true, Description: "Node requirements Karpenter attaches to the image, sorted as in " +
+			"`status.amis`, on one line: `kubernetes.io/arch In amd64; karpenter.k8s.aws/instance-gpu-count Exists`."},
 	}
 	if full {
+		attrs["architecture"] = schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."}
+		attrs["variant"] = schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."}
 		attrs["deprecated"] = schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."}
 		attrs["owner_id"] = schema.StringAttribute{Computed: true, Description: "Owner account id."}
 	}
@@ -225,7 +214,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"kind":              schema.StringAttribute{Computed: true, Description: "`EC2NodeClass`."},
 					"name":              schema.StringAttribute{Computed: true, Description: "The class name."},
 					"ami_family":        schema.StringAttribute{Computed: true, Description: "The resolved amiFamily."},
-					"amis":              amisAttributeRS("The resolved images, with what pools check (no owner or deprecation).", false),
+					"amis":              amisAttributeRS("The resolved images, with what pools check (architecture and variant are in the key).", false),
 					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
 					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
 					"instance_store_policy": schema.StringAttribute{Computed: true,
