@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -59,16 +60,11 @@ func requirementsString(rs []ami.Requirement) string {
 
 // classFullAMIAttrTypes is an image of the class's amis: every field of
 // status.amis, the requirements on one line.
-var classFullAMIAttrTypes = map[string]attr.Type{
-	"id":            types.StringType,
-	"name":          types.StringType,
-	"architecture":  types.StringType,
-	"variant":       types.StringType,
-	"deprecated":    types.BoolType,
-	"creation_date": types.StringType,
-	"owner_id":      types.StringType,
-	"requirements":  types.StringType,
-}
+var classFullAMIAttrTypes = func() map[string]attr.Type {
+	t := maps.Clone(amiAttrTypes)
+	t["requirements"] = types.StringType
+	return t
+}()
 
 // amisMapValue is the class's amis, keyed.
 func amisMapValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
