@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,57 +23,72 @@ func driftHashAttributes(annotation, versionAnnotation string) map[string]schema
 	return map[string]schema.Attribute{
 		"drift_hash": schema.StringAttribute{Computed: true, Description: "The `" + annotation + "` annotation Karpenter writes for this spec " +
 			"under the provider's `karpenter_version`: when it changes, Karpenter replaces the nodes launched before (see the nodes-will-drift " +
-			"warning). Unknown while any input is."},
+			"warning). Unknown while any input is; null when it cannot be computed (from Karpenter 1.12 without the cluster's CA bundle, " +
+			"from the provider's `cluster` block or `eks:DescribeCluster`)."},
 		"drift_hash_version": schema.StringAttribute{Computed: true, Description: "The `" + versionAnnotation + "` of `drift_hash`. When it " +
 			"changes (a new `karpenter_version`), Karpenter re-stamps the hashes of running nodes instead of replacing them."},
 	}
 }
 
 // classCABundle is the CA bundle the EC2NodeClass hash includes from
-// Karpenter 1.12; ok is false when it is needed and not known.
-func classCABundle(ctx context.Context, pd *ProviderData) (string, bool) {
+// Karpenter 1.12. It is unknown while the cluster's CA is (known at apply),
+// and missing when neither configured nor discoverable: the hash cannot be
+// computed then.
+func classCABundle(ctx context.Context, pd *ProviderData) (ca string, unknown, missing bool) {
 	if !drift.HashUsesCABundle(pd.Karpenter) {
-		return "", true
+		return "", false, false
 	}
 	facts, err := pd.ClusterFacts(ctx, []string{cluster.FieldCertificateAuthority}, "drift_hash")
-	if err != nil || facts.CertificateAuthority == "" {
-		return "", false
+	switch {
+	case errors.Is(err, cluster.ErrUnknown):
+		return "", true, false
+	case err != nil || facts.CertificateAuthority == "":
+		return "", false, true
 	}
-	return facts.CertificateAuthority, true
+	return facts.CertificateAuthority, false, false
 }
 
-// classDriftHash is drift_hash for a rendered spec; unknown when the CA
-// bundle is, or when Karpenter could not store the spec (other rules say
-// why).
-func classDriftHash(spec manifest.EC2NodeClassSpec, ca string, caKnown bool, pd *ProviderData) types.String {
-	if !caKnown {
-		return types.StringUnknown()
+// classDriftHash is drift_hash for a rendered spec: unknown while the CA
+// bundle is; null when it cannot be computed (no CA bundle from 1.12, or a
+// spec Karpenter could not store, which other rules report), since a
+// computed value must be known once applied.
+func classDriftHash(ctx context.Context, spec manifest.EC2NodeClassSpec, pd *ProviderData) (types.String, string) {
+	ca, unknown, missing := classCABundle(ctx, pd)
+	switch {
+	case unknown:
+		return types.StringUnknown(), ""
+	case missing:
+		return types.StringNull(), ""
 	}
 	h, err := drift.EC2NodeClassHash(spec, ca, pd.Karpenter)
 	if err != nil {
-		return types.StringUnknown()
+		return types.StringNull(), ""
 	}
-	return types.StringValue(h)
+	return types.StringValue(h), ca
 }
 
 func poolDriftHash(spec manifest.NodePoolSpec, pd *ProviderData) types.String {
 	h, err := drift.NodePoolHash(spec, pd.Karpenter)
 	if err != nil {
-		return types.StringUnknown()
+		return types.StringNull()
 	}
 	return types.StringValue(h)
 }
 
-// priorDriftBase is what an update's warning compares with: the prior
-// manifest, hash and hash version. ok is false on create, or when the prior
-// state has no comparable hash (an older provider, an unknown), or when the
+// priorDriftBase is whether an update can be compared with its prior
+// state: not on create, not while a hash is unknown, not against a state
+// without a manifest or hash version (an older provider), and not when the
 // hash version changed: Karpenter then re-stamps running nodes instead of
-// replacing them, so nothing drifts.
+// replacing them, so nothing drifts. A null hash (no CA bundle) still
+// compares fields and images.
 func priorDriftBase(priorHash, priorVersion, priorManifest, planHash types.String, version string) bool {
-	for _, v := range []types.String{priorHash, priorVersion, priorManifest, planHash} {
+	for _, v := range []types.String{priorVersion, priorManifest} {
 		if v.IsNull() || v.IsUnknown() {
 			return false
 		}
+	}
+	if priorHash.IsUnknown() || planHash.IsUnknown() {
+		return false
 	}
 	return priorVersion.ValueString() == version
 }
@@ -106,7 +122,8 @@ func classDriftPreview(prior, plan ec2NodeClassModel, spec manifest.EC2NodeClass
 	if err != nil {
 		return drift.Preview{}, false
 	}
-	if prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !hasEffect(changes, drift.ReplacesAll) {
+	hashesKnown := !prior.DriftHash.IsNull() && !plan.DriftHash.IsNull()
+	if hashesKnown && prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !hasEffect(changes, drift.ReplacesAll) {
 		changes = append(changes, drift.Change{Path: drift.CABundleField, Effect: drift.ReplacesAll})
 	}
 	oldImages, ok1 := imageLabels(nodeClassAMIs(prior.NodeClass), "id", "name")

@@ -167,3 +167,21 @@ func TestPlanNoDriftWarningWhenTheHashVersionChanges(t *testing.T) {
 		t.Fatalf("the hash version changes (v3 -> v4): no drift warning, got:\n%s", formatDiags(w))
 	}
 }
+
+// From Karpenter 1.12 the class hash needs the cluster CA bundle: without
+// one drift_hash is null (never unknown after apply), and a release bump
+// still warns about the images.
+func TestPlanDriftWithoutCABundle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	prov := emulatorProvider(t, "karpenter_version = \"1.12.0\"\n  cluster { kubernetes_version = \"1.32\" }")
+	diags := driftUpdate(t, prov, driftClass("v20251112", "")+driftPool(""), driftClass("v20251209", "")+driftPool(""))
+	for _, d := range diags {
+		if d.Severity == "error" {
+			t.Fatalf("unexpected error: %s", formatDiags(diags))
+		}
+	}
+	expectDiagnostic(t, diags, "warning", "nodes-will-drift", "every NodePool that uses this class", "amd64/standard")
+	expectDiagnostic(t, diags, "warning", "nodes-will-drift", `NodePool "mixed"`, "arm64/standard")
+}

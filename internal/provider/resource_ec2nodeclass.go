@@ -139,8 +139,8 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	plan.DriftHash = types.StringUnknown()
 	plan.DriftHashVersion = types.StringValue(drift.EC2NodeClassHashVersion(pd.Karpenter))
 	if !deferred && computed.spec != nil {
-		ca, caKnown := classCABundle(ctx, pd)
-		plan.DriftHash = classDriftHash(*computed.spec, ca, caKnown, pd)
+		var ca string
+		plan.DriftHash, ca = classDriftHash(ctx, *computed.spec, pd)
 		if preview, ok := classDriftPreview(prior, plan, *computed.spec, ca, pd); ok {
 			warnDrift(&resp.Diagnostics, preview)
 		}
