@@ -19,12 +19,12 @@ import (
 
 // driftHashAttributes are drift_hash and drift_hash_version of a resource
 // whose object carries the annotation named.
-func driftHashAttributes(annotation, versionAnnotation string) map[string]schema.Attribute {
+// nullWhen says when the hash cannot be computed.
+func driftHashAttributes(annotation, versionAnnotation, nullWhen string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"drift_hash": schema.StringAttribute{Computed: true, Description: "The `" + annotation + "` annotation Karpenter writes for this spec " +
 			"under the provider's `karpenter_version`: when it changes, Karpenter replaces the nodes launched before (see the nodes-will-drift " +
-			"warning). Unknown while any input is; null when it cannot be computed (from Karpenter 1.12 without the cluster's CA bundle, " +
-			"from the provider's `cluster` block or `eks:DescribeCluster`)."},
+			"warning). Unknown while any input is; null " + nullWhen + "."},
 		"drift_hash_version": schema.StringAttribute{Computed: true, Description: "The `" + versionAnnotation + "` of `drift_hash`. When it " +
 			"changes (a new `karpenter_version`), Karpenter re-stamps the hashes of running nodes instead of replacing them."},
 	}

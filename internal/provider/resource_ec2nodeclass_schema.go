@@ -329,7 +329,8 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			},
 		},
 	}
-	for name, a := range driftHashAttributes("karpenter.k8s.aws/ec2nodeclass-hash", "karpenter.k8s.aws/ec2nodeclass-hash-version") {
+	for name, a := range driftHashAttributes("karpenter.k8s.aws/ec2nodeclass-hash", "karpenter.k8s.aws/ec2nodeclass-hash-version",
+		"from Karpenter 1.12 without the cluster's CA bundle (from the provider's `cluster` block or `eks:DescribeCluster`), which the hash includes") {
 		resp.Schema.Attributes[name] = a
 	}
 }

@@ -174,7 +174,8 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			},
 		},
 	}
-	for name, a := range driftHashAttributes("karpenter.sh/nodepool-hash", "karpenter.sh/nodepool-hash-version") {
+	for name, a := range driftHashAttributes("karpenter.sh/nodepool-hash", "karpenter.sh/nodepool-hash-version",
+		"when the template holds a value Karpenter could not store (another rule reports it)") {
 		resp.Schema.Attributes[name] = a
 	}
 }
