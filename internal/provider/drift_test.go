@@ -130,6 +130,14 @@ func TestPlanWarnsNodesWillDrift(t *testing.T) {
 			t.Fatalf("only the class changes, want its warning alone:\n%s", formatDiags(w))
 		}
 	})
+	t.Run("hashed change of a pool", func(t *testing.T) {
+		diags := driftUpdate(t, prov, base, driftClass("v20251112", "")+driftPool("  termination_grace_period = \"24h\"\n"))
+		expectDiagnostic(t, diags, "warning", "nodes-will-drift", "spec.template.spec.terminationGracePeriod", "karpenter.sh/nodepool-hash",
+			`NodePool "mixed": at most 1 node at a time`)
+		if w := driftWarnings(diags); len(w) != 1 {
+			t.Fatalf("only the pool changes, want its warning alone:\n%s", formatDiags(w))
+		}
+	})
 	t.Run("image change", func(t *testing.T) {
 		diags := driftUpdate(t, prov, base, driftClass("v20251209", "")+driftPool(""))
 		expectDiagnostic(t, diags, "warning", "nodes-will-drift", "every NodePool that uses this class", "does not know which NodePools",
