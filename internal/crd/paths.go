@@ -90,6 +90,7 @@ var ec2NodeClassTree = tree(flat(fields{
 			"ebs": obj(fields{
 				"volumeSize": attr(), "volumeType": attr(), "iops": attr(), "throughput": attr(),
 				"encrypted": attr(), "kmsKeyID": attr(), "deleteOnTermination": attr(), "snapshotID": attr(),
+				"volumeInitializationRate": attr(),
 			}),
 		}),
 		"metadataOptions": obj(fields{
@@ -99,6 +100,16 @@ var ec2NodeClassTree = tree(flat(fields{
 		"associatePublicIPAddress": attr(),
 		"detailedMonitoring":       attr(),
 		"userData":                 attr(),
+		"ipPrefixCount":            attr(),
+		"networkInterfaces": list(fields{
+			"networkCardIndex": attr(), "deviceIndex": attr(), "interfaceType": attr(),
+		}),
+		"placementGroupSelector": obj(fields{"name": attr(), "id": attr()}),
+		"connectionTracking": obj(fields{
+			"tcpEstablishedTimeout": attr(), "udpStreamTimeout": attr(), "udpTimeout": attr(),
+		}),
+		"cpuOptions": obj(fields{"nestedVirtualization": attr()}),
+		"context":    attr(),
 	}),
 }))
 

@@ -39,6 +39,43 @@ type EC2NodeClassSpec struct {
 	AssociatePublicIPAddress         *bool                             `json:"associatePublicIPAddress,omitempty"`
 	DetailedMonitoring               *bool                             `json:"detailedMonitoring,omitempty"`
 	UserData                         *string                           `json:"userData,omitempty"`
+	// Fields below exist from the Karpenter release named on each type
+	// (earlier CRDs prune them).
+	IPPrefixCount          *int32                  `json:"ipPrefixCount,omitempty"`
+	NetworkInterfaces      []NetworkInterface      `json:"networkInterfaces,omitempty"`
+	PlacementGroupSelector *PlacementGroupSelector `json:"placementGroupSelector,omitempty"`
+	ConnectionTracking     *ConnectionTracking     `json:"connectionTracking,omitempty"`
+	CPUOptions             *CPUOptions             `json:"cpuOptions,omitempty"`
+	Context                *string                 `json:"context,omitempty"`
+}
+
+// NetworkInterface is one spec.networkInterfaces entry (Karpenter 1.11+).
+// All three fields are required by the CRD and 0 is the primary interface,
+// so the indexes are rendered even when zero.
+type NetworkInterface struct {
+	NetworkCardIndex int32  `json:"networkCardIndex"`
+	DeviceIndex      int32  `json:"deviceIndex"`
+	InterfaceType    string `json:"interfaceType"`
+}
+
+// PlacementGroupSelector is spec.placementGroupSelector (Karpenter 1.11+):
+// exactly one of name and id.
+type PlacementGroupSelector struct {
+	Name *string `json:"name,omitempty"`
+	ID   *string `json:"id,omitempty"`
+}
+
+// ConnectionTracking is spec.connectionTracking (Karpenter 1.13+), idle
+// timeouts in seconds; unset leaves EC2's defaults.
+type ConnectionTracking struct {
+	TCPEstablishedTimeout *int32 `json:"tcpEstablishedTimeout,omitempty"`
+	UDPStreamTimeout      *int32 `json:"udpStreamTimeout,omitempty"`
+	UDPTimeout            *int32 `json:"udpTimeout,omitempty"`
+}
+
+// CPUOptions is spec.cpuOptions (Karpenter 1.13+).
+type CPUOptions struct {
+	NestedVirtualization *string `json:"nestedVirtualization,omitempty"`
 }
 
 // AMISelectorTerm is one amiSelectorTerms entry.
@@ -107,6 +144,8 @@ type BlockDevice struct {
 	KMSKeyID            string `json:"kmsKeyID,omitempty"`
 	DeleteOnTermination *bool  `json:"deleteOnTermination,omitempty"`
 	SnapshotID          string `json:"snapshotID,omitempty"`
+	// VolumeInitializationRate (MiB/s, Karpenter 1.5+) needs SnapshotID.
+	VolumeInitializationRate *int32 `json:"volumeInitializationRate,omitempty"`
 }
 
 // MetadataOptions is spec.metadataOptions.
