@@ -113,6 +113,15 @@ func brokenNodeClasses() []broken {
 		nc("capacity reservation owner only", func(s *manifest.EC2NodeClassSpec) {
 			s.CapacityReservationSelectorTerms = []manifest.CapacityReservationSelectorTerm{{OwnerID: "123456789012"}}
 		}, "spec.capacityReservationSelectorTerms", "Invalid", "expected at least one, got none, ['tags', 'id', 'instanceMatchCriteria']", nil, "capacity_reservation_selector_terms"),
+		nc("networkInterfaces without a primary (CEL)", func(s *manifest.EC2NodeClassSpec) {
+			s.NetworkInterfaces = []manifest.NetworkInterface{{NetworkCardIndex: 1, InterfaceType: "efa-only"}}
+		}, "spec.networkInterfaces", "Invalid", "networkInterfaces must include a primary interface with interfaceType='interface'", nil, "network_interfaces"),
+		nc("connectionTracking udpTimeout range", func(s *manifest.EC2NodeClassSpec) {
+			s.ConnectionTracking = &manifest.ConnectionTracking{UDPTimeout: ptr(int32(61))}
+		}, "spec.connectionTracking.udpTimeout", "Invalid", "spec.connectionTracking.udpTimeout in body should be less than or equal to 60", int64(61), "connection_tracking.udp_timeout"),
+		nc("placementGroupSelector name and id (CEL)", func(s *manifest.EC2NodeClassSpec) {
+			s.PlacementGroupSelector = &manifest.PlacementGroupSelector{Name: ptr("pg"), ID: ptr("pg-0abc")}
+		}, "spec.placementGroupSelector", "Invalid", "'name' and 'id' are mutually exclusive", nil, "placement_group_selector"),
 		nc("empty role", func(s *manifest.EC2NodeClassSpec) {
 			s.Role = ""
 		}, "spec", "Invalid", "must specify exactly one of ['role', 'instanceProfile']", nil, ""),

@@ -70,6 +70,21 @@ var validNodeClasses = map[string]manifest.EC2NodeClass{
 		s.AMISelectorTerms = []manifest.AMISelectorTerm{{SSMParameter: "/my/golden/ami"}}
 		s.MetadataOptions = &manifest.MetadataOptions{HTTPProtocolIPv6: "enabled", HTTPTokens: "optional"}
 	}),
+	// The primary interface is all zeros: the indexes must still be
+	// rendered, since the CRD requires them.
+	"fields added after v1.0": nodeClass(func(s *manifest.EC2NodeClassSpec) {
+		s.IPPrefixCount = ptr(int32(1))
+		s.NetworkInterfaces = []manifest.NetworkInterface{
+			{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: "interface"},
+			{NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"},
+		}
+		s.PlacementGroupSelector = &manifest.PlacementGroupSelector{ID: ptr("pg-0123456789abcdef0")}
+		s.ConnectionTracking = &manifest.ConnectionTracking{TCPEstablishedTimeout: ptr(int32(432000)), UDPStreamTimeout: ptr(int32(180)), UDPTimeout: ptr(int32(60))}
+		s.CPUOptions = &manifest.CPUOptions{NestedVirtualization: ptr("enabled")}
+		s.Context = ptr("ctx-0123")
+		s.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", RootVolume: true,
+			EBS: &manifest.BlockDevice{SnapshotID: "snap-0123456789abcdef0", VolumeInitializationRate: ptr(int32(100))}}}
+	}),
 }
 
 var validNodePools = map[string]manifest.NodePool{

@@ -23,7 +23,10 @@ import (
 
 // singleBlocks are the blocks that hold one object; every other block is a
 // list element.
-var singleBlocks = map[string]bool{"kubelet": true, "metadata_options": true, "ebs": true, "bootstrap": true}
+var singleBlocks = map[string]bool{
+	"kubelet": true, "metadata_options": true, "ebs": true, "bootstrap": true,
+	"connection_tracking": true, "cpu_options": true, "placement_group_selector": true,
+}
 
 // baseClass is what a fragment leaves out.
 var baseClass = map[string]any{

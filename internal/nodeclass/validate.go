@@ -45,6 +45,7 @@ func Validate(c Class, kv versions.Karpenter) rules.Findings {
 	fs = append(fs, validateBlockDevices(c)...)
 	fs = append(fs, validateMetadata(c)...)
 	fs = append(fs, validateKubelet(c, kv)...)
+	fs = append(fs, validateFields(c, kv)...)
 	if p := c.Spec.InstanceStorePolicy; p != "" && !u.Is(pathStorePolicy) && p != "RAID0" {
 		fs = append(fs, rules.New(ruleStorePolicy, pathStorePolicy,
 			"%q: the CRD accepts only \"RAID0\" (Karpenter then stripes the instance store volumes and uses them for ephemeral storage). Remove the attribute to leave instance stores alone.", p))

@@ -23,6 +23,7 @@ var Blocks = map[string]bool{
 	"ami_selector_terms": true, "subnet_selector_terms": true, "security_group_selector_terms": true,
 	"capacity_reservation_selector_terms": true, "kubelet": true, "block_device_mappings": true, "ebs": true,
 	"metadata_options": true, "bootstrap": true, "register_with_taints": true,
+	"network_interfaces": true, "placement_group_selector": true, "connection_tracking": true, "cpu_options": true,
 	"requirements": true, "taints": true, "startup_taints": true, "disruption": true, "budgets": true,
 	"metadata": true, "assume_role": true, "endpoints": true, "cluster": true,
 }
