@@ -28,6 +28,12 @@ type ec2NodeClassModel struct {
 	BlockDeviceMappings              types.List   `tfsdk:"block_device_mappings"`
 	MetadataOptions                  types.Object `tfsdk:"metadata_options"`
 	InstanceStorePolicy              types.String `tfsdk:"instance_store_policy"`
+	IPPrefixCount                    types.Int64  `tfsdk:"ip_prefix_count"`
+	Context                          types.String `tfsdk:"context"`
+	NetworkInterfaces                types.List   `tfsdk:"network_interfaces"`
+	PlacementGroupSelector           types.Object `tfsdk:"placement_group_selector"`
+	ConnectionTracking               types.Object `tfsdk:"connection_tracking"`
+	CPUOptions                       types.Object `tfsdk:"cpu_options"`
 	AssociatePublicIPAddress         types.Bool   `tfsdk:"associate_public_ip_address"`
 	DetailedMonitoring               types.Bool   `tfsdk:"detailed_monitoring"`
 	UserData                         types.String `tfsdk:"user_data"`
@@ -101,8 +107,9 @@ func classFromModel(m ec2NodeClassModel) nodeclass.Class {
 				VolumeSize: r.str(e["volume_size"], ep.Attr("volume_size")), VolumeType: r.str(e["volume_type"], ep.Attr("volume_type")),
 				IOPS: r.int64Ptr(e["iops"], ep.Attr("iops")), Throughput: r.int64Ptr(e["throughput"], ep.Attr("throughput")),
 				Encrypted: r.boolPtr(e["encrypted"], ep.Attr("encrypted")), KMSKeyID: r.str(e["kms_key_id"], ep.Attr("kms_key_id")),
-				DeleteOnTermination: r.boolPtr(e["delete_on_termination"], ep.Attr("delete_on_termination")),
-				SnapshotID:          r.str(e["snapshot_id"], ep.Attr("snapshot_id")),
+				DeleteOnTermination:      r.boolPtr(e["delete_on_termination"], ep.Attr("delete_on_termination")),
+				SnapshotID:               r.str(e["snapshot_id"], ep.Attr("snapshot_id")),
+				VolumeInitializationRate: r.int32Ptr(e["volume_initialization_rate"], ep.Attr("volume_initialization_rate")),
 			}
 		}
 		s.BlockDeviceMappings = append(s.BlockDeviceMappings, bdm)
@@ -116,6 +123,36 @@ func classFromModel(m ec2NodeClassModel) nodeclass.Class {
 		}
 	}
 	s.InstanceStorePolicy = r.str(m.InstanceStorePolicy, rules.Root("instance_store_policy"))
+	s.IPPrefixCount = r.int32Ptr(m.IPPrefixCount, rules.Root("ip_prefix_count"))
+	s.Context = r.strPtr(m.Context, rules.Root("context"))
+	p = rules.Root("network_interfaces")
+	for i, o := range r.objects(m.NetworkInterfaces, p) {
+		ip := p.Index(i)
+		ni := manifest.NetworkInterface{InterfaceType: r.str(o["interface_type"], ip.Attr("interface_type"))}
+		if v := r.int32Ptr(o["network_card_index"], ip.Attr("network_card_index")); v != nil {
+			ni.NetworkCardIndex = *v
+		}
+		if v := r.int32Ptr(o["device_index"], ip.Attr("device_index")); v != nil {
+			ni.DeviceIndex = *v
+		}
+		s.NetworkInterfaces = append(s.NetworkInterfaces, ni)
+	}
+	p = rules.Root("placement_group_selector")
+	if o := r.object(m.PlacementGroupSelector, p); o != nil {
+		s.PlacementGroupSelector = &manifest.PlacementGroupSelector{Name: r.strPtr(o["name"], p.Attr("name")), ID: r.strPtr(o["id"], p.Attr("id"))}
+	}
+	p = rules.Root("connection_tracking")
+	if o := r.object(m.ConnectionTracking, p); o != nil {
+		s.ConnectionTracking = &manifest.ConnectionTracking{
+			TCPEstablishedTimeout: r.int32Ptr(o["tcp_established_timeout"], p.Attr("tcp_established_timeout")),
+			UDPStreamTimeout:      r.int32Ptr(o["udp_stream_timeout"], p.Attr("udp_stream_timeout")),
+			UDPTimeout:            r.int32Ptr(o["udp_timeout"], p.Attr("udp_timeout")),
+		}
+	}
+	p = rules.Root("cpu_options")
+	if o := r.object(m.CPUOptions, p); o != nil {
+		s.CPUOptions = &manifest.CPUOptions{NestedVirtualization: r.strPtr(o["nested_virtualization"], p.Attr("nested_virtualization"))}
+	}
 	s.AssociatePublicIPAddress = r.boolPtr(m.AssociatePublicIPAddress, rules.Root("associate_public_ip_address"))
 	s.DetailedMonitoring = r.boolPtr(m.DetailedMonitoring, rules.Root("detailed_monitoring"))
 	s.UserData = r.strPtr(m.UserData, rules.Root("user_data"))

@@ -3,14 +3,12 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -71,11 +69,8 @@ func kubeletAttributes(computed bool) map[string]schema.Attribute {
 		d := kubeletDescriptions[name]
 		switch t {
 		case types.Int64Type:
-			a := schema.Int64Attribute{Optional: !computed, Computed: computed, Description: d}
-			if !computed {
-				a.Validators = []validator.Int64{int64validator.AtLeast(0)}
-			}
-			attrs[name] = a
+			// Ranges are kubelet-config-invalid's (one mistake, one diagnostic).
+			attrs[name] = schema.Int64Attribute{Optional: !computed, Computed: computed, Description: d}
 		case types.BoolType:
 			attrs[name] = schema.BoolAttribute{Optional: !computed, Computed: computed, Description: d}
 		default:
@@ -189,6 +184,12 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"instance_store_policy": schema.StringAttribute{
 				Optional: true, Description: "`RAID0`: stripe the instance store volumes and use them for the kubelet and containerd.",
 			},
+			"ip_prefix_count": schema.Int64Attribute{
+				Optional: true, Description: "IPv4 prefixes (/28) assigned to each node's primary network interface (spec.ipPrefixCount; Karpenter 1.8+). Not hashed for drift.",
+			},
+			"context": schema.StringAttribute{
+				Optional: true, Description: "The EC2 launch context Karpenter passes to CreateFleet (spec.context), e.g. for AWS Outposts or Local Zones reservations.",
+			},
 			"associate_public_ip_address": schema.BoolAttribute{Optional: true, Description: "Give the nodes public IP addresses."},
 			"detailed_monitoring":         schema.BoolAttribute{Optional: true, Description: "Enable detailed CloudWatch monitoring."},
 			"user_data": schema.StringAttribute{
@@ -290,9 +291,41 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 							"kms_key_id":            schema.StringAttribute{Optional: true, Description: "KMS key for encryption."},
 							"delete_on_termination": schema.BoolAttribute{Optional: true, Description: "Delete the volume with the instance."},
 							"snapshot_id":           schema.StringAttribute{Optional: true, Description: "Snapshot to create the volume from."},
+							"volume_initialization_rate": schema.Int64Attribute{Optional: true,
+								Description: "MiB/s at which the volume is hydrated from `snapshot_id` (100-300; needs `snapshot_id`; Karpenter 1.5+)."},
 						},
 					},
 				}},
+			},
+			"network_interfaces": schema.ListNestedBlock{
+				Description: "The nodes' network interfaces (spec.networkInterfaces; Karpenter 1.11+), one block each: the primary one at card 0, device 0, " +
+					"type `interface`, plus e.g. `efa-only` interfaces. Replaces Karpenter's own EFA interface count.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"network_card_index": schema.Int64Attribute{Required: true, Description: "Network card index (0 for the first)."},
+					"device_index":       schema.Int64Attribute{Required: true, Description: "Device index on the card (0 for the primary interface)."},
+					"interface_type":     schema.StringAttribute{Required: true, Description: "`interface` or `efa-only`."},
+				}},
+			},
+			"placement_group_selector": schema.SingleNestedBlock{
+				Description: "The placement group the nodes launch into (spec.placementGroupSelector; Karpenter 1.11+): exactly one of `name` and `id`.",
+				Attributes: map[string]schema.Attribute{
+					"name": schema.StringAttribute{Optional: true, Description: "Placement group name."},
+					"id":   schema.StringAttribute{Optional: true, Description: "Placement group id, `pg-...`."},
+				},
+			},
+			"connection_tracking": schema.SingleNestedBlock{
+				Description: "Security group connection tracking timeouts of the nodes' interfaces, in seconds (spec.connectionTracking; Karpenter 1.13+; Nitro instance types).",
+				Attributes: map[string]schema.Attribute{
+					"tcp_established_timeout": schema.Int64Attribute{Optional: true, Description: "60 to 432000."},
+					"udp_stream_timeout":      schema.Int64Attribute{Optional: true, Description: "60 to 180."},
+					"udp_timeout":             schema.Int64Attribute{Optional: true, Description: "30 to 60."},
+				},
+			},
+			"cpu_options": schema.SingleNestedBlock{
+				Description: "CPU options of the nodes (spec.cpuOptions; Karpenter 1.13+).",
+				Attributes: map[string]schema.Attribute{
+					"nested_virtualization": schema.StringAttribute{Optional: true, Description: "`enabled` or `disabled`; `enabled` limits the instance types EC2 can launch."},
+				},
 			},
 			"metadata_options": schema.SingleNestedBlock{
 				Description: "Instance metadata service settings. Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, tokens required.",
