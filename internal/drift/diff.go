@@ -74,8 +74,8 @@ var resolvedFields = map[string]bool{
 // EC2NodeClass and what each does to running nodes under Karpenter kv: the
 // hashed ones (and the resolved AMI family, and the CA bundle from 1.12)
 // ReplacesAll; selector terms ReplacesMismatched; anything else
-// NoReplacement (a value equal to its CRD default, kubelet before 1.1). The
-// list is sorted by path. An error is one EC2NodeClassHash would return.
+// NoReplacement (a value equal to its CRD default, kubelet before 1.1, a
+// field the release does not have yet). The list is sorted by path. An error is one EC2NodeClassHash would return.
 func EC2NodeClassChanges(old, updated manifest.EC2NodeClassSpec, oldCABundle, newCABundle string, kv versions.Karpenter) ([]Change, error) {
 	oldS, oldFamily, err := classShape(old, kv)
 	if err != nil {

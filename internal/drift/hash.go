@@ -126,7 +126,37 @@ func classShape(spec manifest.EC2NodeClassSpec, kv versions.Karpenter) (*shape.E
 		// skipped exactly as an ignored one is.
 		s.Kubelet = nil
 	}
+	pruneForRelease(&s, kv)
 	return &s, family, nil
+}
+
+// pruneForRelease drops the fields Karpenter added after v1.0.0 from the
+// shape of a release that does not have them yet. That release's CRD does
+// not know them, so the API server prunes them (or strict field validation
+// refuses the object, and there is no hash at all); either way Karpenter's
+// struct has no such field and hashes the spec as if it were unset. None of
+// these additions bumped the hash version: unset, each is zero and skipped.
+// The nodeclass rules refuse these fields below their release, so this only
+// matters to a caller that hashes without validating. spec.context exists
+// since v1.0.0; ipPrefixCount (1.8) is hash:"ignore" in every release.
+// Releases: aws/karpenter-provider-aws pkg/apis/v1/ec2nodeclass.go at the
+// tags v1.5.0, v1.11.0 and v1.13.0.
+func pruneForRelease(s *shape.EC2NodeClassSpec, kv versions.Karpenter) {
+	if !kv.AtLeast(5, 0) {
+		for _, m := range s.BlockDeviceMappings {
+			if m != nil && m.EBS != nil {
+				m.EBS.VolumeInitializationRate = nil
+			}
+		}
+	}
+	if !kv.AtLeast(11, 0) {
+		s.NetworkInterfaces = nil
+		s.PlacementGroupSelector = nil
+	}
+	if !kv.AtLeast(13, 0) {
+		s.ConnectionTracking = nil
+		s.CPUOptions = nil
+	}
 }
 
 func templateShape(t manifest.NodeClaimTemplate) (*shape.NodeClaimTemplate, error) {

@@ -19,16 +19,20 @@ import (
 // upgrade adds a field, this test fails until the field is either added to
 // the shape (and the manifest) or listed here.
 var unsettable = map[string][]string{
-	"EC2NodeClassSpec":      {"PlacementGroupSelector", "IPPrefixCount", "NetworkInterfaces", "ConnectionTracking", "Context", "CPUOptions"},
-	"BlockDevice":           {"VolumeInitializationRate"},
-	"NodeClaimTemplateSpec": {},
-	"NodeClassReference":    {},
-	"ObjectMeta":            {},
-	"NodeClaimTemplate":     {},
-	"KubeletConfiguration":  {},
-	"BlockDeviceMapping":    {},
-	"MetadataOptions":       {},
-	"NillableDuration":      {},
+	"EC2NodeClassSpec":       {},
+	"BlockDevice":            {},
+	"PlacementGroupSelector": {},
+	"NetworkInterface":       {},
+	"ConnectionTracking":     {},
+	"CPUOptions":             {},
+	"NodeClaimTemplateSpec":  {},
+	"NodeClassReference":     {},
+	"ObjectMeta":             {},
+	"NodeClaimTemplate":      {},
+	"KubeletConfiguration":   {},
+	"BlockDeviceMapping":     {},
+	"MetadataOptions":        {},
+	"NillableDuration":       {},
 }
 
 var rawJSON = reflect.TypeOf(json.RawMessage{})

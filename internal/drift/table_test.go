@@ -148,6 +148,50 @@ func classCases() []specCase[manifest.EC2NodeClassSpec] {
 			s.UserData = p("MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"//\"\n\n--//\nContent-Type: text/x-shellscript\n\necho hi\n--//--\n")
 		})},
 		{"empty user data", class(func(s *manifest.EC2NodeClassSpec) { s.UserData = p("") })},
+		{"context", class(func(s *manifest.EC2NodeClassSpec) { s.Context = p("c-0123456789") })},
+		{"ip prefixes", class(func(s *manifest.EC2NodeClassSpec) { s.IPPrefixCount = p(int32(2)) })},
+		{"zero ip prefixes", class(func(s *manifest.EC2NodeClassSpec) { s.IPPrefixCount = p(int32(0)) })},
+		{"network interfaces", class(func(s *manifest.EC2NodeClassSpec) {
+			s.NetworkInterfaces = []manifest.NetworkInterface{
+				{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: "interface"},
+				{NetworkCardIndex: 0, DeviceIndex: 1, InterfaceType: "interface"},
+				{NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"},
+			}
+		})},
+		{"network interfaces reordered", class(func(s *manifest.EC2NodeClassSpec) {
+			s.NetworkInterfaces = []manifest.NetworkInterface{
+				{NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"},
+				{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: "interface"},
+			}
+		})},
+		{"primary interface only", class(func(s *manifest.EC2NodeClassSpec) {
+			s.NetworkInterfaces = []manifest.NetworkInterface{{InterfaceType: "interface"}}
+		})},
+		{"empty network interfaces", class(func(s *manifest.EC2NodeClassSpec) { s.NetworkInterfaces = []manifest.NetworkInterface{} })},
+		{"placement group by name", class(func(s *manifest.EC2NodeClassSpec) {
+			s.PlacementGroupSelector = &manifest.PlacementGroupSelector{Name: p("training-cluster")}
+		})},
+		{"placement group by id", class(func(s *manifest.EC2NodeClassSpec) {
+			s.PlacementGroupSelector = &manifest.PlacementGroupSelector{ID: p("pg-0123456789abcdef0")}
+		})},
+		{"connection tracking", class(func(s *manifest.EC2NodeClassSpec) {
+			s.ConnectionTracking = &manifest.ConnectionTracking{TCPEstablishedTimeout: p(int32(432000)), UDPStreamTimeout: p(int32(60)), UDPTimeout: p(int32(30))}
+		})},
+		{"connection tracking one timeout", class(func(s *manifest.EC2NodeClassSpec) {
+			s.ConnectionTracking = &manifest.ConnectionTracking{UDPTimeout: p(int32(60))}
+		})},
+		{"nested virtualization", class(func(s *manifest.EC2NodeClassSpec) {
+			s.CPUOptions = &manifest.CPUOptions{NestedVirtualization: p("enabled")}
+		})},
+		{"nested virtualization disabled", class(func(s *manifest.EC2NodeClassSpec) {
+			s.CPUOptions = &manifest.CPUOptions{NestedVirtualization: p("disabled")}
+		})},
+		{"volume initialization rate", class(func(s *manifest.EC2NodeClassSpec) {
+			s.BlockDeviceMappings = []manifest.BlockDeviceMapping{{
+				DeviceName: "/dev/xvdb",
+				EBS:        &manifest.BlockDevice{SnapshotID: "snap-0123456789abcdef0", VolumeInitializationRate: p(int32(300))},
+			}}
+		})},
 		{"everything", class(func(s *manifest.EC2NodeClassSpec) {
 			s.AMIFamily = "AL2023"
 			s.Tags = map[string]string{"team": "platform"}
@@ -158,6 +202,12 @@ func classCases() []specCase[manifest.EC2NodeClassSpec] {
 			s.DetailedMonitoring = p(true)
 			s.AssociatePublicIPAddress = p(false)
 			s.UserData = p("#!/bin/bash\necho hi\n")
+			s.Context = p("c-0123456789")
+			s.IPPrefixCount = p(int32(1))
+			s.NetworkInterfaces = []manifest.NetworkInterface{{InterfaceType: "interface"}, {NetworkCardIndex: 1, InterfaceType: "efa-only"}}
+			s.PlacementGroupSelector = &manifest.PlacementGroupSelector{Name: p("spread")}
+			s.ConnectionTracking = &manifest.ConnectionTracking{TCPEstablishedTimeout: p(int32(3600))}
+			s.CPUOptions = &manifest.CPUOptions{NestedVirtualization: p("enabled")}
 		})},
 	}
 }

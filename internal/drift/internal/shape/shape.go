@@ -4,15 +4,17 @@
 // tags, so every struct here carries the name, fields (in order), Go kinds and
 // tags of its upstream counterpart for the fields the project's manifest model
 // can set; fields it cannot set are left out (they are always zero, and
-// IgnoreZeroValue skips zero fields). Fields Karpenter marks hash:"ignore" are
-// kept as raw JSON so that decoding a rendered manifest with
-// DisallowUnknownFields still accepts them, and a manifest field with no
-// counterpart here is an error instead of a silently different hash.
+// IgnoreZeroValue skips zero fields). Fields Karpenter marks hash:"ignore"
+// whose types are not mirrored (the selector terms) are kept as raw JSON so
+// that decoding a rendered manifest with DisallowUnknownFields still accepts
+// them, and a manifest field with no counterpart here is an error instead of
+// a silently different hash.
 //
 // Upstream: aws/karpenter-provider-aws pkg/apis/v1/ec2nodeclass.go and
 // kubernetes-sigs/karpenter pkg/apis/v1/{nodepool,nodeclaim,duration}.go
-// (shapes unchanged for these fields from v1.0.0 to v1.14.1). Leaf types that
-// are already Kubernetes library types (corev1.Taint, metav1.Duration,
+// (a field's shape and tags are the same in every release that has it, from
+// v1.0.0 to v1.14.1; hash.go lists the fields added after v1.0.0). Leaf
+// types that are already Kubernetes library types (corev1.Taint, metav1.Duration,
 // resource.Quantity) are used as they are.
 package shape
 
@@ -25,13 +27,19 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// EC2NodeClassSpec mirrors karpenter-provider-aws v1.EC2NodeClassSpec.
+// EC2NodeClassSpec mirrors karpenter-provider-aws v1.EC2NodeClassSpec
+// (v1.14.1's field order; each release's hash leaves out the fields its CRD
+// did not have, see hash.go).
 type EC2NodeClassSpec struct {
-	SubnetSelectorTerms              json.RawMessage `json:"subnetSelectorTerms" hash:"ignore"`
-	SecurityGroupSelectorTerms       json.RawMessage `json:"securityGroupSelectorTerms" hash:"ignore"`
-	CapacityReservationSelectorTerms json.RawMessage `json:"capacityReservationSelectorTerms" hash:"ignore"`
-	AssociatePublicIPAddress         *bool           `json:"associatePublicIPAddress,omitempty"`
-	AMISelectorTerms                 json.RawMessage `json:"amiSelectorTerms" hash:"ignore"`
+	SubnetSelectorTerms              json.RawMessage         `json:"subnetSelectorTerms" hash:"ignore"`
+	SecurityGroupSelectorTerms       json.RawMessage         `json:"securityGroupSelectorTerms" hash:"ignore"`
+	CapacityReservationSelectorTerms json.RawMessage         `json:"capacityReservationSelectorTerms" hash:"ignore"`
+	PlacementGroupSelector           *PlacementGroupSelector `json:"placementGroupSelector,omitempty"`
+	AssociatePublicIPAddress         *bool                   `json:"associatePublicIPAddress,omitempty"`
+	// IPPrefixCount is ignored by the hash in every release that has it
+	// (1.8+): a change does not drift nodes.
+	IPPrefixCount    *int32          `json:"ipPrefixCount,omitempty" hash:"ignore"`
+	AMISelectorTerms json.RawMessage `json:"amiSelectorTerms" hash:"ignore"`
 	// AMIFamily is ignored by the hash; Karpenter hashes the family it
 	// resolves (EC2NodeClass.AMIFamily()) next to the spec instead.
 	AMIFamily           *string               `json:"amiFamily,omitempty" hash:"ignore"`
@@ -42,8 +50,38 @@ type EC2NodeClassSpec struct {
 	Kubelet             *KubeletConfiguration `json:"kubelet,omitempty"`
 	BlockDeviceMappings []*BlockDeviceMapping `json:"blockDeviceMappings,omitempty"`
 	InstanceStorePolicy *string               `json:"instanceStorePolicy,omitempty"`
+	NetworkInterfaces   []*NetworkInterface   `json:"networkInterfaces,omitempty"`
 	DetailedMonitoring  *bool                 `json:"detailedMonitoring,omitempty"`
 	MetadataOptions     *MetadataOptions      `json:"metadataOptions,omitempty"`
+	ConnectionTracking  *ConnectionTracking   `json:"connectionTracking,omitempty"`
+	Context             *string               `json:"context,omitempty"`
+	CPUOptions          *CPUOptions           `json:"cpuOptions,omitempty"`
+}
+
+// PlacementGroupSelector mirrors v1.PlacementGroupSelector (1.11+).
+type PlacementGroupSelector struct {
+	Name *string `json:"name,omitempty"`
+	ID   *string `json:"id,omitempty"`
+}
+
+// NetworkInterface mirrors v1.NetworkInterface (1.11+). The fields have no
+// omitempty upstream; index 0 is still skipped by IgnoreZeroValue.
+type NetworkInterface struct {
+	NetworkCardIndex int32  `json:"networkCardIndex"`
+	DeviceIndex      int32  `json:"deviceIndex"`
+	InterfaceType    string `json:"interfaceType"`
+}
+
+// ConnectionTracking mirrors v1.ConnectionTracking (1.13+).
+type ConnectionTracking struct {
+	TCPEstablishedTimeout *int32 `json:"tcpEstablishedTimeout,omitempty"`
+	UDPStreamTimeout      *int32 `json:"udpStreamTimeout,omitempty"`
+	UDPTimeout            *int32 `json:"udpTimeout,omitempty"`
+}
+
+// CPUOptions mirrors v1.CPUOptions (1.13+).
+type CPUOptions struct {
+	NestedVirtualization *string `json:"nestedVirtualization,omitempty"`
 }
 
 // KubeletConfiguration mirrors v1.KubeletConfiguration (the typed kubelet of
@@ -73,14 +111,16 @@ type BlockDeviceMapping struct {
 // BlockDevice mirrors v1.BlockDevice. VolumeSize is hashed as the
 // Quantity's canonical string ("1024Gi" hashes as "1Ti").
 type BlockDevice struct {
-	DeleteOnTermination *bool              `json:"deleteOnTermination,omitempty"`
-	Encrypted           *bool              `json:"encrypted,omitempty"`
-	IOPS                *int64             `json:"iops,omitempty"`
-	KMSKeyID            *string            `json:"kmsKeyID,omitempty"`
-	SnapshotID          *string            `json:"snapshotID,omitempty"`
-	Throughput          *int64             `json:"throughput,omitempty"`
-	VolumeSize          *resource.Quantity `json:"volumeSize,omitempty" hash:"string"`
-	VolumeType          *string            `json:"volumeType,omitempty"`
+	DeleteOnTermination *bool   `json:"deleteOnTermination,omitempty"`
+	Encrypted           *bool   `json:"encrypted,omitempty"`
+	IOPS                *int64  `json:"iops,omitempty"`
+	KMSKeyID            *string `json:"kmsKeyID,omitempty"`
+	SnapshotID          *string `json:"snapshotID,omitempty"`
+	Throughput          *int64  `json:"throughput,omitempty"`
+	// VolumeInitializationRate exists from 1.5.
+	VolumeInitializationRate *int32             `json:"volumeInitializationRate,omitempty"`
+	VolumeSize               *resource.Quantity `json:"volumeSize,omitempty" hash:"string"`
+	VolumeType               *string            `json:"volumeType,omitempty"`
 }
 
 // MetadataOptions mirrors v1.MetadataOptions.
