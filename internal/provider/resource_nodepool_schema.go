@@ -25,66 +25,28 @@ var assignmentAttrTypes = map[string]attr.Type{
 // value can be passed as is; for a class managed elsewhere only name is
 // written.
 func nodeClassInputAttributes() map[string]schema.Attribute {
-	amis := amisAttributeRS("The class's images (from karpenter_ec2nodeclass.node_class).", false)
-	amis.Computed, amis.Optional = false, true
-	amis.NestedObject.Attributes = optionalCopies(amis.NestedObject.Attributes)
-	kubelet := kubeletAttributes(false)
-	for name, a := range kubelet {
-		kubelet[name] = withoutValidators(a)
-	}
+	// The class's facts are plain typed values, not nested attributes: they
+	// arrive whole from karpenter_ec2nodeclass.node_class, and the framework
+	// validates every value of a nested attribute against the schema again,
+	// which cost most of a pool's validation.
 	return map[string]schema.Attribute{
 		"group": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("karpenter.k8s.aws"),
 			Description: "NodeClass API group; default `karpenter.k8s.aws` (the only one Karpenter's AWS provider manages)."},
 		"kind": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("EC2NodeClass"),
 			Description: "NodeClass kind; default `EC2NodeClass`."},
-		"name":              schema.StringAttribute{Required: true, Description: "The EC2NodeClass name."},
-		"ami_family":        schema.StringAttribute{Optional: true, Description: "The class's resolved amiFamily."},
-		"amis":              amis,
-		"registered_taints": taintsAttribute("For a Custom class: the taints its userData registers.", false),
-		"user_data":         schema.StringAttribute{Optional: true, Description: "The class's userData."},
+		"name":       schema.StringAttribute{Required: true, Description: "The EC2NodeClass name."},
+		"ami_family": schema.StringAttribute{Optional: true, Description: "The class's resolved amiFamily."},
+		"amis": schema.MapAttribute{ElementType: classAMIsType.ElemType, Optional: true,
+			Description: "The class's images keyed `<arch>/<variant>` (from karpenter_ec2nodeclass.node_class)."},
+		"registered_taints": schema.ListAttribute{ElementType: types.ObjectType{AttrTypes: taintAttrTypes}, Optional: true,
+			Description: "For a Custom class: the taints its userData registers."},
+		"user_data": schema.StringAttribute{Optional: true, Description: "The class's userData."},
 		"instance_store_policy": schema.StringAttribute{Optional: true,
 			Description: "The class's instance_store_policy: `RAID0` formats the instance stores in `user_data_preview`."},
-		"kubelet": schema.SingleNestedAttribute{Optional: true, Description: "The class's kubelet settings.", Attributes: kubelet},
+		"kubelet": schema.ObjectAttribute{AttributeTypes: kubeletAttrTypes, Optional: true, Description: "The class's kubelet settings."},
 		"zones": schema.MapAttribute{ElementType: types.StringType, Optional: true,
 			Description: "The zones of the class's subnets mapped to their zone ids: the pool's zone requirements and named instance families are checked against them."},
 	}
-}
-
-// optionalCopies turns computed nested attributes into optional inputs.
-func optionalCopies(in map[string]schema.Attribute) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{}
-	for name, a := range in {
-		switch a := a.(type) {
-		case schema.StringAttribute:
-			a.Computed, a.Optional = false, true
-			out[name] = a
-		case schema.BoolAttribute:
-			a.Computed, a.Optional = false, true
-			out[name] = a
-		case schema.ListAttribute:
-			a.Computed, a.Optional = false, true
-			out[name] = a
-		case schema.ListNestedAttribute:
-			a.Computed, a.Optional = false, true
-			a.NestedObject.Attributes = optionalCopies(a.NestedObject.Attributes)
-			out[name] = a
-		case schema.MapNestedAttribute:
-			a.Computed, a.Optional = false, true
-			a.NestedObject.Attributes = optionalCopies(a.NestedObject.Attributes)
-			out[name] = a
-		default:
-			out[name] = a
-		}
-	}
-	return out
-}
-
-func withoutValidators(a schema.Attribute) schema.Attribute {
-	if i, ok := a.(schema.Int64Attribute); ok {
-		i.Validators = nil
-		return i
-	}
-	return a
 }
 
 func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

@@ -72,6 +72,14 @@ func strictObjects() []strictObject {
 		// of a Kubernetes Taint the provider does not take.
 		{"bootstrap.register_with_taints", "class", "  bootstrap {\n    format = \"nodeadm\"\n    register_with_taints {\n      key    = \"example.com/gpu\"\n      effect = \"NoSchedule\"\n      %s\n    }\n  }\n",
 			[]strictMistake{misspelled("vaule", "value"), camelCase("timeAdded", ""), misplaced("operator")}},
+		{"network_interfaces", "class", "  network_interfaces {\n    network_card_index = 0\n    device_index       = 0\n    interface_type     = \"interface\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("device_indx", ""), camelCase("networkCardIndex", ""), misplaced("associate_public_ip_address")}},
+		{"placement_group_selector", "class", "  placement_group_selector {\n    name = \"training\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("idd", "id"), camelCase("groupName", ""), misplaced("tags")}},
+		{"connection_tracking", "class", "  connection_tracking {\n    udp_timeout = 30\n    %s\n  }\n",
+			[]strictMistake{misspelled("udp_stream_timout", "udp_stream_timeout"), camelCase("tcpEstablishedTimeout", ""), misplaced("http_tokens")}},
+		{"cpu_options", "class", "  cpu_options {\n    nested_virtualization = \"disabled\"\n    %s\n  }\n",
+			[]strictMistake{misspelled("nested_virtualisation", ""), camelCase("nestedVirtualization", ""), misplaced("max_pods")}},
 		// Kubernetes object metadata has only one-word fields here: the
 		// camelCase key is an ObjectMeta field the provider does not take.
 		{"metadata", "class", "  metadata {\n    labels = { team = \"ml\" }\n    %s\n  }\n",
