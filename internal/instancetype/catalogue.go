@@ -15,6 +15,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 )
 
 // Source says which facts served an answer.
@@ -262,4 +263,4 @@ func union(a, b map[string]bool) map[string]bool {
 	return out
 }
 
-func didYouMean(s string, candidates []string) string { return requirements.DidYouMean(s, candidates) }
+func didYouMean(s string, candidates []string) string { return suggest.Hint(s, candidates) }

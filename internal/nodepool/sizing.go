@@ -7,8 +7,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -45,7 +45,7 @@ func checkLimits(p Pool) rules.Findings {
 		if !strings.Contains(k, "/") && !isStandardResource(k) {
 			fs = append(fs, rules.New(ruleLimitResource, lp,
 				"limits[%q]: no node has a resource of that name (resource names without a domain are Kubernetes' own: cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes), so this limit never stops the pool from growing.%s Extended resources need their domain, e.g. \"nvidia.com/gpu\".",
-				k, requirements.DidYouMean(k, standardResources)))
+				k, suggest.Hint(k, standardResources)))
 		}
 		if p.Unknown.Is(lp) {
 			continue

@@ -75,7 +75,7 @@ func checkAWSKey(key string, v versions.Karpenter, p rules.Path) rules.Findings 
 	case known:
 		why = fmt.Sprintf("the label exists from Karpenter 1.%d and karpenter_version is %s; upgrade Karpenter or drop the requirement", info.sinceMinor, v)
 	default:
-		why = "it is not one of the AWS well-known labels" + didYouMean(key, awsLabels())
+		why = "it is not one of the AWS well-known labels" + suggest.Hint(key, awsLabels())
 	}
 	return rules.Findings{rules.New(ruleAWSDomain, p,
 		"%q: the CRD rejects it (\"label domain \\\"karpenter.k8s.aws\\\" is restricted\") because %s.", key, why)}
@@ -105,42 +105,3 @@ func awsLabels() []string {
 	}
 	return out
 }
-
-// didYouMean names the closest candidate when it is close enough to be a typo.
-func didYouMean(s string, candidates []string) string {
-	best, bestD := "", -1
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD >= 0 && bestD <= max(1, len(s)/3) {
-		return fmt.Sprintf(" (did you mean %q?)", best)
-	}
-	return ""
-}
-
-// editDistance is the Levenshtein distance.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// DidYouMean is exported for the instance catalogue's unknown-name hints.
-func DidYouMean(s string, candidates []string) string { return didYouMean(s, candidates) }

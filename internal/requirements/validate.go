@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -174,7 +175,7 @@ func checkKnownValues(s Spec, key string, kv versions.Karpenter, p rules.Path) r
 		if slices.Contains(known, v) {
 			valid = append(valid, v)
 		} else {
-			invalid = append(invalid, v+didYouMean(v, known))
+			invalid = append(invalid, v+suggest.Hint(v, known))
 		}
 	}
 	switch {
