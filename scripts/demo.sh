@@ -6,6 +6,8 @@
 # Needs Go and terraform; no AWS, no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/emulator.sh
+. scripts/emulator.sh
 root=$(pwd)
 scripts/require-terraform.sh
 export PATH="$(go env GOPATH)/bin:$PATH"
@@ -20,18 +22,9 @@ trap cleanup EXIT INT TERM
 
 echo "==> building the provider and the emulator"
 go build -o "$work/bin/terraform-provider-karpenter" .
-go build -o "$work/awsemu" ./internal/awsemu/cmd/awsemu
 
 echo "==> starting the AWS emulator (EC2, SSM, EKS, STS, IAM) on loopback"
-"$work/awsemu" -listen 127.0.0.1:0 >"$work/emu.log" 2>&1 &
-emu_pid=$!
-url=""
-for _ in $(seq 1 100); do
-  line=$(head -n1 "$work/emu.log" 2>/dev/null || true)
-  case "$line" in listening\ on\ *) url=${line#listening on }; break ;; esac
-  sleep 0.1
-done
-if [ -z "$url" ]; then echo "emulator did not start:"; cat "$work/emu.log"; exit 1; fi
+start_emulator "$work"
 echo "    $url"
 
 cat >"$work/dev.tfrc" <<TFRC
@@ -44,8 +37,6 @@ provider_installation {
 TFRC
 
 export TF_CLI_CONFIG_FILE="$work/dev.tfrc"
-export AWS_ENDPOINT_URL_EC2=$url AWS_ENDPOINT_URL_SSM=$url AWS_ENDPOINT_URL_EKS=$url AWS_ENDPOINT_URL_STS=$url AWS_ENDPOINT_URL_IAM=$url
-export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 export TF_IN_AUTOMATION=1
 
 # plan DIR: terraform plan without the dev_overrides warning box, which says

@@ -9,6 +9,8 @@
 # Needs Go and terraform >= 1.7 (mock_provider); no AWS, no registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/emulator.sh
+. scripts/emulator.sh
 root=$(pwd)
 # A TF_CLI_CONFIG_FILE naming a missing file makes every terraform command
 # warn (the Makefile and .ci/run do the same).
@@ -57,17 +59,8 @@ trap cleanup EXIT INT TERM
 
 echo "==> building the provider into a filesystem mirror, and the emulator"
 make --no-print-directory install-mirror MIRROR="$work/mirror" LOCAL_VERSION=0.0.1 >/dev/null
-go build -o "$work/awsemu" ./internal/awsemu/cmd/awsemu
 
-"$work/awsemu" -listen 127.0.0.1:0 >"$work/emu.log" 2>&1 &
-emu_pid=$!
-url=""
-for _ in $(seq 1 100); do
-  line=$(head -n1 "$work/emu.log" 2>/dev/null || true)
-  case "$line" in listening\ on\ *) url=${line#listening on }; break ;; esac
-  sleep 0.1
-done
-if [ -z "$url" ]; then echo "emulator did not start:"; cat "$work/emu.log"; exit 1; fi
+start_emulator "$work"
 echo "    emulator: $url"
 
 # The README's CLI configuration: this provider from the mirror, every other
@@ -85,8 +78,6 @@ provider_installation {
 TFRC
 
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
-export AWS_ENDPOINT_URL_EC2=$url AWS_ENDPOINT_URL_SSM=$url AWS_ENDPOINT_URL_EKS=$url AWS_ENDPOINT_URL_STS=$url AWS_ENDPOINT_URL_IAM=$url
-export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 unset AWS_PROFILE AWS_SESSION_TOKEN TF_DATA_DIR
 
 summary=()
