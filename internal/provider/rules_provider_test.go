@@ -1,0 +1,73 @@
+package provider
+
+import "testing"
+
+// The adapter's own rules (rules_provider.go), each reported with its id at
+// its attribute, through terraform.
+func TestAdapterRules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	terms := `
+  ami_selector_terms {
+    alias = "al2023@latest"
+  }`
+	t.Run("validate", func(t *testing.T) {
+		diags := terraformDiagnostics(t, `
+provider "karpenter" {
+  retry_mode  = "fast"
+  max_retries = 500
+  cluster {
+    service_cidr = "172.20.0.0"
+  }
+}
+data "karpenter_instance_types" "all" {}
+`, "validate", "-json")
+		expectDiagnostic(t, diags, "error", "provider-config-invalid", `retry_mode = "fast"`, `"adaptive"`)
+		expectDiagnostic(t, diags, "error", "provider-config-invalid", "max_retries = 500")
+		expectDiagnostic(t, diags, "error", "cluster-config-invalid", `"172.20.0.0" is not a CIDR`)
+		// Terraform validates resources only once the provider block passed.
+		diags = terraformDiagnostics(t, `
+data "karpenter_amis" "v" {
+  kubernetes_version = "latest"`+terms+`
+}
+data "karpenter_ami" "both" {
+  instance_type = "g5g.xlarge"
+  accelerator   = "nvidia"`+terms+`
+}
+data "karpenter_ami" "neither" {`+terms+`
+}
+data "karpenter_ami" "ec2_arch" {
+  architecture = "x86_64"`+terms+`
+}
+`, "validate", "-json")
+		expectDiagnostic(t, diags, "error", "kubernetes-version-invalid", "latest")
+		expectDiagnostic(t, diags, "error", "ami-query-arguments-invalid", "accelerator is set with instance_type")
+		expectDiagnostic(t, diags, "error", "ami-query-arguments-invalid", "Neither instance_type nor architecture")
+		expectDiagnostic(t, diags, "error", "ami-query-arguments-invalid", `"x86_64"`, "amd64")
+	})
+	t.Run("plan", func(t *testing.T) {
+		// No Kubernetes version anywhere: the alias cannot be resolved.
+		prov := emulatorProvider(t, "")
+		diags := planDiagnostics(t, prov+`
+data "karpenter_amis" "x" {`+terms+`
+}
+`)
+		expectDiagnostic(t, diags, "error", "kubernetes-version-needed", "kubernetes_version` on this data source")
+		// An endpoint nobody answers, no retries: the read fails, and says so.
+		diags = planDiagnostics(t, `
+provider "karpenter" {
+  region      = "us-east-1"
+  max_retries = 0
+  endpoints {
+    ec2 = "http://127.0.0.1:1"
+    ssm = "http://127.0.0.1:1"
+  }
+}
+data "karpenter_amis" "x" {
+  kubernetes_version = "1.32"`+terms+`
+}
+`)
+		expectDiagnostic(t, diags, "error", "aws-request-failed")
+	})
+}
