@@ -13,6 +13,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -60,7 +61,7 @@ func Plan(in PlanInput) Planned {
 			out.RegisteredTaints = b.RegisteredTaints()
 		}
 	} else if family == ami.Custom && c.Spec.UserData != nil {
-		out.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
+		out.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 	}
 	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
 	out.Findings = append(out.Findings, imageFamilyFindings(family, out.UserData, in.AMIs, kv)...)
@@ -265,7 +266,7 @@ func imageFamilyFindings(family ami.Family, userData *string, res ami.Result, kv
 		if userData == nil || f == familyWindows {
 			continue
 		}
-		for _, lf := range userdata.LintCustomOn(f, *userData, kv) {
+		for _, lf := range lint.CustomOn(f, *userData, kv) {
 			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
 				continue
 			}
