@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	corev1 "k8s.io/api/core/v1"
@@ -24,7 +25,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
 
 // karpenterContext carries the controller options Karpenter's pod capacity
@@ -37,7 +37,7 @@ func reservedENIsContext(n int) context.Context {
 
 // karpenterKubelet is the EC2NodeClass spec.kubelet for the provider's
 // kubelet settings.
-func karpenterKubelet(k userdata.Kubelet) *awsv1.KubeletConfiguration {
+func karpenterKubelet(k manifest.Kubelet) *awsv1.KubeletConfiguration {
 	out := &awsv1.KubeletConfiguration{
 		ClusterDNS: k.ClusterDNS, MaxPods: k.MaxPods, PodsPerCore: k.PodsPerCore,
 		SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard, EvictionSoft: k.EvictionSoft,
@@ -46,7 +46,11 @@ func karpenterKubelet(k userdata.Kubelet) *awsv1.KubeletConfiguration {
 	}
 	if k.EvictionSoftGracePeriod != nil {
 		out.EvictionSoftGracePeriod = map[string]metav1.Duration{}
-		for s, d := range k.EvictionSoftGracePeriod {
+		for s, v := range k.EvictionSoftGracePeriod {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				panic("kubelet table: " + err.Error())
+			}
 			out.EvictionSoftGracePeriod[s] = metav1.Duration{Duration: d}
 		}
 	}

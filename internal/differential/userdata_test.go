@@ -93,7 +93,7 @@ type userDataCase struct {
 	kubernetes   int    // minor; 32 when 0
 	instanceType string
 	capacityType string // the pool allows only this; "" is on-demand
-	kubelet      userdata.Kubelet
+	kubelet      manifest.Kubelet
 	raid0        bool
 	userData     string
 	taints       []manifest.Taint
@@ -122,12 +122,12 @@ var agentTaint = manifest.Taint{Key: "example.com/agent-not-ready", Value: "true
 var team = map[string]string{"example.com/team": "ml", "node-role.kubernetes.io/worker": "true"}
 var zoneLabel = []manifest.Requirement{{Key: "example.com/zone", Operator: "In", Values: []string{"a"}}}
 
-var reserved = userdata.Kubelet{
+var reserved = manifest.Kubelet{
 	SystemReserved:            map[string]string{"cpu": "100m", "memory": "100Mi", "ephemeral-storage": "1Gi"},
 	KubeReserved:              map[string]string{"cpu": "200m", "memory": "200Mi"},
 	EvictionHard:              map[string]string{"memory.available": "5%", "nodefs.available": "10%"},
 	EvictionSoft:              map[string]string{"memory.available": "10%", "nodefs.available": "15%"},
-	EvictionSoftGracePeriod:   map[string]time.Duration{"memory.available": time.Minute, "nodefs.available": 90 * time.Second},
+	EvictionSoftGracePeriod:   map[string]string{"memory.available": "1m", "nodefs.available": "90s"},
 	EvictionMaxPodGracePeriod: i32(60), ImageGCHighThresholdPercent: i32(85), ImageGCLowThresholdPercent: i32(80),
 	CPUCFSQuota: new(bool),
 }
@@ -136,9 +136,9 @@ func userDataCases() []userDataCase {
 	return []userDataCase{
 		// AL2: bootstrap.sh arguments.
 		{name: "al2 m5.large", alias: "al2@latest", instanceType: "m5.large", want: []string{"--max-pods=29"}},
-		{name: "al2 pods_per_core", alias: "al2@latest", instanceType: "m5.large", kubelet: userdata.Kubelet{PodsPerCore: i32(2)},
+		{name: "al2 pods_per_core", alias: "al2@latest", instanceType: "m5.large", kubelet: manifest.Kubelet{PodsPerCore: i32(2)},
 			want: []string{"--max-pods=4 --pods-per-core=2"}},
-		{name: "al2 max_pods", alias: "al2@latest", instanceType: "m5.large", kubelet: userdata.Kubelet{MaxPods: i32(110), PodsPerCore: i32(1)},
+		{name: "al2 max_pods", alias: "al2@latest", instanceType: "m5.large", kubelet: manifest.Kubelet{MaxPods: i32(110), PodsPerCore: i32(1)},
 			want: []string{"--max-pods=110 --pods-per-core=1"}},
 		{name: "al2 raid0 taints labels maps", alias: "al2@latest", instanceType: "t3.micro", raid0: true, kubelet: reserved,
 			taints: []manifest.Taint{gpuTaint}, startup: []manifest.Taint{agentTaint}, labels: team, requirements: zoneLabel, capacityType: "spot",
@@ -148,18 +148,18 @@ func userDataCases() []userDataCase {
 		{name: "al2023 m6g.large", alias: "al2023@latest", instanceType: "m6g.large", want: []string{"maxPods: 29"}},
 		{name: "al2023 c7g.16xlarge", alias: "al2023@latest", instanceType: "c7g.16xlarge", want: []string{"maxPods: 737"}},
 		{name: "al2023 g5g.xlarge", alias: "al2023@latest", instanceType: "g5g.xlarge", taints: []manifest.Taint{gpuTaint}, want: []string{"maxPods: 58"}},
-		{name: "al2023 pods_per_core", alias: "al2023@latest", instanceType: "m5.large", kubelet: userdata.Kubelet{PodsPerCore: i32(2)},
+		{name: "al2023 pods_per_core", alias: "al2023@latest", instanceType: "m5.large", kubelet: manifest.Kubelet{PodsPerCore: i32(2)},
 			want: []string{"maxPods: 4", "podsPerCore: 2"}},
 		{name: "al2023 raid0 maps labels", alias: "al2023@latest", instanceType: "t3.micro", raid0: true, kubelet: reserved,
 			taints: []manifest.Taint{gpuTaint}, startup: []manifest.Taint{agentTaint}, labels: team, requirements: zoneLabel, capacityType: "spot",
 			want: []string{"strategy: RAID0", "maxPods: 4"}},
-		{name: "al2023 nodeconfig userData", alias: "al2023@latest", instanceType: "m5.large", kubelet: userdata.Kubelet{MaxPods: i32(50)},
+		{name: "al2023 nodeconfig userData", alias: "al2023@latest", instanceType: "m5.large", kubelet: manifest.Kubelet{MaxPods: i32(50)},
 			userData: "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n",
 			want:     []string{"maxPods: 50", "shutdownGracePeriod: 30s"}},
 		{name: "al2023 ipv6", alias: "al2023@latest", instanceType: "m6g.large", facts: &demoIPv6, want: []string{"fd30:1c53:5f8a::a", "maxPods: 29"}},
 		// Bottlerocket: settings TOML; pods_per_core does not apply.
 		{name: "bottlerocket c7g.16xlarge", alias: "bottlerocket@latest", karpenterVersion: "latest", instanceType: "c7g.16xlarge",
-			kubelet: userdata.Kubelet{PodsPerCore: i32(2)}, want: []string{"max-pods = 737"}},
+			kubelet: manifest.Kubelet{PodsPerCore: i32(2)}, want: []string{"max-pods = 737"}},
 		{name: "bottlerocket raid0", alias: "bottlerocket@latest", karpenterVersion: "latest", instanceType: "m5.large", raid0: true, kubelet: reserved,
 			taints: []manifest.Taint{gpuTaint, agentTaint}, labels: team, userData: "[settings.host-containers.admin]\nenabled = true\n",
 			want: []string{"max-pods = 29", "000-mount-instance-storage", "'ephemeral-storage', 'bind']"}},
@@ -171,25 +171,25 @@ func userDataCases() []userDataCase {
 			want: []string{"cluster-dns-ip = 'fd30:1c53:5f8a::a'", "max-pods = 58"}},
 		// Windows: 110 unless pods_per_core says less; RAID0 is not written.
 		{name: "windows2019", alias: "windows2019@latest", instanceType: "m5.large", want: []string{"--max-pods=110"}},
-		{name: "windows2022 pods_per_core", alias: "windows2022@latest", instanceType: "m5.large", kubelet: userdata.Kubelet{PodsPerCore: i32(2)},
+		{name: "windows2022 pods_per_core", alias: "windows2022@latest", instanceType: "m5.large", kubelet: manifest.Kubelet{PodsPerCore: i32(2)},
 			raid0: true, taints: []manifest.Taint{gpuTaint}, labels: team, want: []string{"--max-pods=4 --pods-per-core=2"}},
 		{name: "windows2025", alias: "windows2025@latest", kubernetes: 35, instanceType: "m5.xlarge", kubelet: reserved,
 			userData: "Write-Host hello", want: []string{"--max-pods=110"}},
 		// The user's userData merged with Karpenter's part, per format.
-		{name: "al2 mime userData", alias: "al2@latest", instanceType: "m5.xlarge", kubelet: userdata.Kubelet{ClusterDNS: []string{"10.100.0.10"}},
+		{name: "al2 mime userData", alias: "al2@latest", instanceType: "m5.xlarge", kubelet: manifest.Kubelet{ClusterDNS: []string{"10.100.0.10"}},
 			userData: mimeUserData, want: []string{"--dns-cluster-ip '10.100.0.10'", "--max-pods=58", "echo from mime"}},
 		{name: "al2023 mime userData", alias: "al2023@latest", instanceType: "m5.xlarge", userData: mimeUserData, want: []string{"echo from mime"}},
 		{name: "al2023 shell userData", alias: "al2023@latest", instanceType: "inf2.xlarge", userData: "#!/bin/bash\necho hello\n",
 			taints: []manifest.Taint{{Key: "aws.amazon.com/neuron", Effect: "NoSchedule"}}, want: []string{"echo hello", "maxPods: 58"}},
 		{name: "bottlerocket user settings", alias: "bottlerocket@latest", karpenterVersion: "latest", instanceType: "g5.xlarge", raid0: true,
-			kubelet: userdata.Kubelet{MaxPods: i32(40), ClusterDNS: []string{"10.100.0.10"}},
+			kubelet: manifest.Kubelet{MaxPods: i32(40), ClusterDNS: []string{"10.100.0.10"}},
 			taints:  []manifest.Taint{{Key: "dedicated", Value: "gpu", Effect: "NoSchedule"}, {Key: "dedicated", Value: "gpu", Effect: "NoExecute"}},
 			labels:  map[string]string{"example.com/team": "ml"},
 			userData: "[settings.kubernetes]\nmax-pods = 10\nallowed-unsafe-sysctls = ['net.core.somaxconn']\n[settings.kubernetes.node-labels]\n'example.com/team' = 'web'\n'example.com/extra' = 'x'\n" +
 				"[settings.bootstrap-commands.010-mine]\ncommands = [['echo', 'hi']]\nmode = 'once'\nessential = false\n",
 			want: []string{"max-pods = 40", "'example.com/extra' = 'x'", "010-mine"}},
 		{name: "windows userData", alias: "windows2022@latest", instanceType: "c5.large", userData: "Write-Host hello\nWrite-Host again",
-			kubelet: userdata.Kubelet{MaxPods: i32(20), ClusterDNS: []string{"10.100.0.10"}}, want: []string{"-DNSClusterIP '10.100.0.10'", "--max-pods=20"}},
+			kubelet: manifest.Kubelet{MaxPods: i32(20), ClusterDNS: []string{"10.100.0.10"}}, want: []string{"-DNSClusterIP '10.100.0.10'", "--max-pods=20"}},
 		// Custom: the userData as written.
 		{name: "custom", alias: "al2023@latest", family: "Custom", instanceType: "m5.large", raid0: true,
 			userData: "#!/bin/bash\n/etc/eks/bootstrap.sh demo\n", want: []string{"/etc/eks/bootstrap.sh demo"}},

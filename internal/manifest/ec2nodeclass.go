@@ -110,7 +110,10 @@ type CapacityReservationSelectorTerm struct {
 	InstanceMatchCriteria string            `json:"instanceMatchCriteria,omitempty"`
 }
 
-// Kubelet is the typed spec.kubelet of v1.0 to v1.14.
+// Kubelet is the typed spec.kubelet of v1.0 to v1.14, declared once: the
+// userData renderer takes it too (its JSON tags are
+// v1.KubeletConfiguration's, which AL2023's NodeConfig inlines). Grace
+// periods stay as written; the renderer prints them as metav1.Duration does.
 type Kubelet struct {
 	MaxPods                     *int32            `json:"maxPods,omitempty"`
 	PodsPerCore                 *int32            `json:"podsPerCore,omitempty"`

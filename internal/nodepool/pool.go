@@ -5,7 +5,6 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
 
 // Pool is a NodePool as configured.
@@ -54,7 +53,7 @@ type ClassFacts struct {
 	// UserData is spec.userData as written (Custom: the whole userData).
 	UserData string
 	// Kubelet is spec.kubelet.
-	Kubelet userdata.Kubelet
+	Kubelet manifest.Kubelet
 	// InstanceStorePolicy is spec.instanceStorePolicy: "" or "RAID0".
 	InstanceStorePolicy string
 	// AMIVersion is, for Bottlerocket, the release Karpenter reads from the

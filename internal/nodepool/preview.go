@@ -133,7 +133,7 @@ func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) Pr
 // previewMaxPods sets k.MaxPods to what Karpenter writes when the class
 // sets none: the pod capacity of the first admitted type of the first
 // family. It returns that type's name, or why the capacity is unknown.
-func previewMaxPods(p Pool, r Result, k *userdata.Kubelet) (instanceType, unavailable string) {
+func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavailable string) {
 	if k.MaxPods != nil {
 		return "", ""
 	}

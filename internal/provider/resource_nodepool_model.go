@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"time"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -10,7 +8,6 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
 
 type nodePoolModel struct {
@@ -115,28 +112,8 @@ func poolFromModel(m nodePoolModel) nodepool.Pool {
 		class.UserData = r.str(o["user_data"], p.Attr("user_data"))
 		class.InstanceStorePolicy = r.str(o["instance_store_policy"], p.Attr("instance_store_policy"))
 		if k := kubeletFromObject(r, o["kubelet"], p.Attr("kubelet")); k != nil {
-			class.Kubelet = userdataKubelet(k)
+			class.Kubelet = *k
 		}
 	}
 	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}
-}
-
-// userdataKubelet converts the CRD's kubelet settings to the renderer's
-// (grace periods as durations; malformed ones are the class's findings).
-func userdataKubelet(k *manifest.Kubelet) userdata.Kubelet {
-	out := userdata.Kubelet{
-		ClusterDNS: k.ClusterDNS, MaxPods: k.MaxPods, PodsPerCore: k.PodsPerCore,
-		SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard, EvictionSoft: k.EvictionSoft,
-		EvictionMaxPodGracePeriod: k.EvictionMaxPodGracePeriod, ImageGCHighThresholdPercent: k.ImageGCHighThresholdPercent,
-		ImageGCLowThresholdPercent: k.ImageGCLowThresholdPercent, CPUCFSQuota: k.CPUCFSQuota,
-	}
-	if len(k.EvictionSoftGracePeriod) > 0 {
-		out.EvictionSoftGracePeriod = map[string]time.Duration{}
-		for key, v := range k.EvictionSoftGracePeriod {
-			if d, err := time.ParseDuration(v); err == nil {
-				out.EvictionSoftGracePeriod[key] = d
-			}
-		}
-	}
-	return out
 }

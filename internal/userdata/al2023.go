@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 )
@@ -46,22 +47,6 @@ type nodeConfigInstance struct {
 type nodeConfigKubelet struct {
 	Config map[string]any `json:"config,omitempty"`
 	Flags  []string       `json:"flags,omitempty"`
-}
-
-// kubeletConfigJSON is Karpenter's v1.KubeletConfiguration JSON shape.
-type kubeletConfigJSON struct {
-	ClusterDNS                  []string          `json:"clusterDNS,omitempty"`
-	MaxPods                     *int32            `json:"maxPods,omitempty"`
-	PodsPerCore                 *int32            `json:"podsPerCore,omitempty"`
-	SystemReserved              map[string]string `json:"systemReserved,omitempty"`
-	KubeReserved                map[string]string `json:"kubeReserved,omitempty"`
-	EvictionHard                map[string]string `json:"evictionHard,omitempty"`
-	EvictionSoft                map[string]string `json:"evictionSoft,omitempty"`
-	EvictionSoftGracePeriod     map[string]string `json:"evictionSoftGracePeriod,omitempty"`
-	EvictionMaxPodGracePeriod   *int32            `json:"evictionMaxPodGracePeriod,omitempty"`
-	ImageGCHighThresholdPercent *int32            `json:"imageGCHighThresholdPercent,omitempty"`
-	ImageGCLowThresholdPercent  *int32            `json:"imageGCLowThresholdPercent,omitempty"`
-	CPUCFSQuota                 *bool             `json:"cpuCFSQuota,omitempty"`
 }
 
 var (
@@ -103,14 +88,11 @@ func nodeConfigYAML(r resolved) (string, error) {
 
 // inlineKubeletConfig is generateInlineKubeletConfiguration: the kubelet
 // settings as JSON object members plus registerWithTaints.
-func inlineKubeletConfig(k Kubelet, ts []taints.Taint) (map[string]any, error) {
-	raw, err := json.Marshal(kubeletConfigJSON{
-		ClusterDNS: k.ClusterDNS, MaxPods: k.MaxPods, PodsPerCore: k.PodsPerCore,
-		SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved,
-		EvictionHard: k.EvictionHard, EvictionSoft: k.EvictionSoft, EvictionSoftGracePeriod: durationStrings(k),
-		EvictionMaxPodGracePeriod: k.EvictionMaxPodGracePeriod, ImageGCHighThresholdPercent: k.ImageGCHighThresholdPercent,
-		ImageGCLowThresholdPercent: k.ImageGCLowThresholdPercent, CPUCFSQuota: k.CPUCFSQuota,
-	})
+func inlineKubeletConfig(k manifest.Kubelet, ts []taints.Taint) (map[string]any, error) {
+	// The manifest's JSON tags are v1.KubeletConfiguration's, so the class's
+	// settings marshal as Karpenter's do once durations are in its form.
+	k.EvictionSoftGracePeriod = durationStrings(k)
+	raw, err := json.Marshal(k)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -59,14 +59,16 @@ func richOptions() Options {
 	o.StartupTaints = []taints.Taint{{Key: "node.cilium.io/agent-not-ready", Value: "true", Effect: taints.NoExecute}}
 	o.Labels = map[string]string{"team": "ml", "example.com/tier": "gold", "node-role.kubernetes.io/gpu": "true"}
 	o.CapacityType = "spot"
-	o.Kubelet = Kubelet{
+	o.Kubelet = manifest.Kubelet{
 		MaxPods: i32(58), PodsPerCore: i32(4),
 		SystemReserved: map[string]string{"memory": "100Mi", "cpu": "100m", "ephemeral-storage": "1Gi"},
 		KubeReserved:   map[string]string{"memory": "200Mi", "cpu": "200m"},
 		EvictionHard:   map[string]string{"nodefs.available": "10%", "memory.available": "500Mi"},
 		EvictionSoft:   map[string]string{"memory.available": "1Gi", "nodefs.available": "15%"},
-		EvictionSoftGracePeriod: map[string]time.Duration{
-			"memory.available": time.Minute, "nodefs.available": 90 * time.Second,
+		// Written as a user may; rendered as Karpenter prints a
+		// metav1.Duration (1m0s, 1m30s).
+		EvictionSoftGracePeriod: map[string]string{
+			"memory.available": "1m", "nodefs.available": "90s",
 		},
 		EvictionMaxPodGracePeriod:   i32(60),
 		ImageGCHighThresholdPercent: i32(85),

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 )
 
@@ -82,15 +84,19 @@ func kubeletExtraArgs(r resolved) []string {
 	return out
 }
 
-// durationStrings renders evictionSoftGracePeriod with Duration.String, as
-// metav1.Duration does.
-func durationStrings(k Kubelet) map[string]string {
+// durationStrings is evictionSoftGracePeriod as Karpenter renders it: the
+// API server parses each value into a metav1.Duration, printed with
+// Duration.String ("1m" becomes "1m0s"). Values that do not parse are the
+// class's findings and are left out here.
+func durationStrings(k manifest.Kubelet) map[string]string {
 	if k.EvictionSoftGracePeriod == nil {
 		return nil
 	}
 	m := make(map[string]string, len(k.EvictionSoftGracePeriod))
-	for s, d := range k.EvictionSoftGracePeriod {
-		m[s] = d.String()
+	for s, v := range k.EvictionSoftGracePeriod {
+		if d, err := time.ParseDuration(v); err == nil {
+			m[s] = d.String()
+		}
 	}
 	return m
 }

@@ -3,8 +3,8 @@ package userdata
 import (
 	"maps"
 	"net/netip"
-	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -38,7 +38,10 @@ type Options struct {
 	// on-demand.
 	CapacityType string
 
-	Kubelet Kubelet
+	// Kubelet is the class's spec.kubelet, the manifest's own type: grace
+	// periods are rendered as Karpenter's metav1.Duration prints them, and
+	// malformed ones (the class's findings) are left out.
+	Kubelet manifest.Kubelet
 	// InstanceTypeMaxPods is the pod capacity Karpenter defaults maxPods to
 	// when Kubelet.MaxPods is nil; 0 means 110 (the kubelet's default).
 	InstanceTypeMaxPods int32
@@ -53,22 +56,6 @@ type Options struct {
 	UserData string
 	// Karpenter is the release whose behaviour is rendered.
 	Karpenter versions.Karpenter
-}
-
-// Kubelet is the typed spec.kubelet of Karpenter v1.14.
-type Kubelet struct {
-	ClusterDNS                  []string
-	MaxPods                     *int32
-	PodsPerCore                 *int32
-	SystemReserved              map[string]string
-	KubeReserved                map[string]string
-	EvictionHard                map[string]string
-	EvictionSoft                map[string]string
-	EvictionSoftGracePeriod     map[string]time.Duration
-	EvictionMaxPodGracePeriod   *int32
-	ImageGCHighThresholdPercent *int32
-	ImageGCLowThresholdPercent  *int32
-	CPUCFSQuota                 *bool
 }
 
 // Well-known label keys Karpenter adds.

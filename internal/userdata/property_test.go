@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -223,7 +224,7 @@ func TestRenderedBashYieldsIntendedArgv(t *testing.T) {
 		startup := g.taints(g.r.IntN(2), &common)
 		name := g.maybe(g.clusterName(), injection, 14, &common)
 		labels := g.labels(g.r.IntN(4), &al2Only)
-		kubelet := Kubelet{SystemReserved: g.kubeletMap(&al2Only), KubeReserved: g.kubeletMap(&al2Only), EvictionHard: g.kubeletMap(&al2Only), EvictionSoft: g.kubeletMap(&al2Only)}
+		kubelet := manifest.Kubelet{SystemReserved: g.kubeletMap(&al2Only), KubeReserved: g.kubeletMap(&al2Only), EvictionHard: g.kubeletMap(&al2Only), EvictionSoft: g.kubeletMap(&al2Only)}
 		nodeLabels := g.labels(g.r.IntN(3), &customOnly)
 		var extra []string
 		for n := g.r.IntN(4); n > 0; n-- {

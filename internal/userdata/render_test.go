@@ -157,3 +157,24 @@ func TestRenderErrorMessage(t *testing.T) {
 		}
 	}
 }
+
+// Grace periods come from the class as written: each is printed as
+// Karpenter's metav1.Duration prints it, and one that does not parse (the
+// class reports it) is left out rather than rendered for the kubelet.
+func TestRenderEvictionSoftGracePeriodAsKarpenterPrintsIt(t *testing.T) {
+	o := baseOptions()
+	o.Kubelet.EvictionSoftGracePeriod = map[string]string{"memory.available": "soon", "nodefs.available": "90s"}
+	for _, c := range []struct {
+		f    Family
+		want string
+	}{
+		{AL2, `--eviction-soft-grace-period="nodefs.available=1m30s"`},
+		{AL2023, "evictionSoftGracePeriod:\n        nodefs.available: 1m30s\n"},
+		{Bottlerocket, `'nodefs.available' = '1m30s'`},
+	} {
+		out, fs := Render(c.f, o)
+		if fs.HasErrors() || !strings.Contains(out, c.want) || strings.Contains(out, "soon") {
+			t.Errorf("%s: want %q and no %q:\n%v\n%s", c.f, c.want, "soon", fs, out)
+		}
+	}
+}
