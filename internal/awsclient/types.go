@@ -84,16 +84,6 @@ func (i Image) Deprecated(now time.Time) bool {
 	return !t.After(now)
 }
 
-// Created parses CreationDate; a missing or malformed date is the zero time,
-// which is how Karpenter's comparator treats it.
-func (i Image) Created() time.Time {
-	t, err := time.Parse(time.RFC3339, i.CreationDate)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
 // Parameter is the outcome of an SSM lookup: Found is false when SSM answered
 // that the parameter does not exist.
 type Parameter struct {

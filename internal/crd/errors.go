@@ -9,8 +9,7 @@ type Error struct {
 	// whole object. Map keys appear as [key] (CEL, metadata) or .key
 	// (OpenAPI), as the server prints them.
 	Field string
-	// Type is the field.ErrorType (field.ErrorTypeInvalid, ...); Reason gives
-	// its short name.
+	// Type is the field.ErrorType (field.ErrorTypeInvalid, ...).
 	Type field.ErrorType
 	// Detail is the server's message verbatim, e.g. "'alias' is mutually
 	// exclusive, cannot be set with a combination of other amiSelectorTerms".
@@ -25,29 +24,6 @@ type Error struct {
 }
 
 func (e Error) Error() string { return e.Text }
-
-// Reason is the short name of the error type: Invalid, Required,
-// NotSupported, TooMany, TooLong, TypeInvalid, Forbidden, Duplicate,
-// NotFound or Internal.
-func (e Error) Reason() string {
-	if r, ok := reasons[e.Type]; ok {
-		return r
-	}
-	return string(e.Type)
-}
-
-var reasons = map[field.ErrorType]string{
-	field.ErrorTypeInvalid:      "Invalid",
-	field.ErrorTypeRequired:     "Required",
-	field.ErrorTypeNotSupported: "NotSupported",
-	field.ErrorTypeTooMany:      "TooMany",
-	field.ErrorTypeTooLong:      "TooLong",
-	field.ErrorTypeTypeInvalid:  "TypeInvalid",
-	field.ErrorTypeForbidden:    "Forbidden",
-	field.ErrorTypeDuplicate:    "Duplicate",
-	field.ErrorTypeNotFound:     "NotFound",
-	field.ErrorTypeInternal:     "Internal",
-}
 
 // RulesNotChecked is the server's note, at the object, when it skipped the
 // CEL rules because the schema already found a type, enum, required, length

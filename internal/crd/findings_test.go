@@ -124,28 +124,6 @@ func TestNotJSON(t *testing.T) {
 	}
 }
 
-func TestSkipUnknown(t *testing.T) {
-	// role unknown at plan: rendered empty, the server would say "exactly
-	// one of role/instanceProfile" at the object; the volume size unknown
-	// too, so the ebs rule on its parent cannot be decided either.
-	obj := object(t, nodeClass(func(s *manifest.EC2NodeClassSpec) {
-		s.Role = ""
-		s.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{}}}
-		s.Tags = map[string]string{"kubernetes.io/cluster/x": "owned"}
-	}))
-	_, fs := ValidateEC2NodeClass(context.Background(), obj)
-	u := rules.Unknowns{}
-	u.Add(rules.Root("role"))
-	u.Add(rules.Root("block_device_mappings").Index(0).Attr("ebs").Attr("volume_size"))
-	got := SkipUnknown(fs, u)
-	if len(got) != 1 || got[0].Path.String() != "tags" {
-		t.Fatalf("from %v kept %v", fs, got)
-	}
-	if len(SkipUnknown(fs, nil)) != len(fs) {
-		t.Fatal("nothing unknown: keep all")
-	}
-}
-
 // The rules guide is generated from the catalogue: the examples are HCL a
 // reader copies, in block syntax and `terraform fmt` layout.
 func TestRuleExamplesAreHCL(t *testing.T) {

@@ -108,21 +108,3 @@ func (k *Kind) Findings(ctx context.Context, obj map[string]any) (map[string]any
 	}
 	return res.Object, fs
 }
-
-// SkipUnknown drops the findings a plan cannot decide yet: those whose
-// attribute, an attribute containing it or one inside it is unknown (the
-// renderer wrote a placeholder there, so the server's verdict on it means
-// nothing). Object-level findings go whenever anything is unknown. Apply
-// re-validates with known values.
-func SkipUnknown(fs rules.Findings, u rules.Unknowns) rules.Findings {
-	if len(u) == 0 {
-		return fs
-	}
-	var out rules.Findings
-	for _, f := range fs {
-		if !u.Within(f.Path) {
-			out = append(out, f)
-		}
-	}
-	return out
-}

@@ -71,7 +71,7 @@ type MinValuesShortfall struct {
 
 // Admit evaluates NodePool requirements (as written) against a catalogue.
 // extra requirements are intersected in: a NodePool's template labels
-// (requirements.FromLabels) or what its EC2NodeClass implies (e.g.
+// (as In requirements) or what its EC2NodeClass implies (e.g.
 // kubernetes.io/os In [windows]). Call it on validated specs.
 func Admit(specs []requirements.Spec, cat *Catalogue, extra ...*requirements.Requirement) Admission {
 	reqs, complete := requirements.FromSpecs(specs)

@@ -144,16 +144,6 @@ func isMac(name string) bool {
 // FamilyNames returns the known family names, sorted.
 func FamilyNames() []string { return embedded().familyNames }
 
-// Families returns the facts of every known family, sorted by name.
-func Families() []Family {
-	e := embedded()
-	out := make([]Family, 0, len(e.familyNames))
-	for _, n := range e.familyNames {
-		out = append(out, e.families[n])
-	}
-	return out
-}
-
 // SplitType splits "m5.large" into family and size; ok is false without a ".".
 func SplitType(name string) (family, size string, ok bool) {
 	return strings.Cut(name, ".")

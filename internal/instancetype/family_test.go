@@ -215,3 +215,13 @@ func TestParseKnownRejectsBrokenLines(t *testing.T) {
 		}
 	}
 }
+
+// Families returns the facts of every known family, sorted by name.
+func Families() []Family {
+	e := embedded()
+	out := make([]Family, 0, len(e.familyNames))
+	for _, n := range e.familyNames {
+		out = append(out, e.families[n])
+	}
+	return out
+}

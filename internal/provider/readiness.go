@@ -192,29 +192,13 @@ func (r *classReadiness) evaluate(kv versions.Karpenter) {
 		// by default from 1.6 (kubernetes-sigs/karpenter#2365).
 		CapacityReservations: kv.AtLeast(6, 0),
 		LowFreeAddresses:     readiness.DefaultLowFreeAddresses,
+
+		UnknownSecurityGroups:       !r.groupsKnown,
+		UnknownCapacityReservations: !r.reservationsKnown,
+		UnknownIdentity:             !r.identityKnown,
 	}
-	c, o := r.class, r.observed
-	res := readiness.Result{
-		Subnets:              readiness.Subnets(o.Subnets),
-		SecurityGroups:       readiness.SecurityGroups(o.SecurityGroups),
-		CapacityReservations: readiness.CapacityReservations(o.CapacityReservations, opt.Now),
-		Conditions:           readiness.Conditions(c, o, opt),
-	}
-	fs := readiness.SubnetFindings(c.SubnetTerms, o.Subnets)
-	if r.groupsKnown {
-		fs = append(fs, readiness.SecurityGroupFindings(c.SecurityGroupTerms, o.SecurityGroups)...)
-		fs = append(fs, readiness.NetworkFindings(res.Subnets, res.SecurityGroups)...)
-	}
-	fs = append(fs, readiness.FreeAddressFindings(res.Subnets, opt.LowFreeAddresses)...)
-	if r.reservationsKnown {
-		fs = append(fs, readiness.CapacityReservationFindings(c.CapacityReservationTerms, o.CapacityReservations, opt.Now)...)
-	}
-	if r.identityKnown {
-		fs = append(fs, readiness.IdentityFindings(c, o)...)
-	}
-	res.Findings = fs
-	r.result = res
-	r.findings = fs
+	r.result = readiness.Evaluate(r.class, r.observed, opt)
+	r.findings = r.result.Findings
 }
 
 // report adds the findings, or the AWS failure, to diags.

@@ -21,8 +21,8 @@ var (
 	pathRequirementsOfPool = rules.Root("requirements")
 )
 
-// Evaluate predicts the class's status and findings from what Lookup
-// observed.
+// Evaluate predicts the class's status and findings from what AWS answered
+// (o), skipping the checks whose inputs opt says are unknown.
 func Evaluate(c Class, o Observed, opt Options) Result {
 	if opt.LowFreeAddresses == 0 {
 		opt.LowFreeAddresses = DefaultLowFreeAddresses
@@ -34,11 +34,17 @@ func Evaluate(c Class, o Observed, opt Options) Result {
 		Conditions:           Conditions(c, o, opt),
 	}
 	r.Findings = append(r.Findings, SubnetFindings(c.SubnetTerms, o.Subnets)...)
-	r.Findings = append(r.Findings, SecurityGroupFindings(c.SecurityGroupTerms, o.SecurityGroups)...)
-	r.Findings = append(r.Findings, NetworkFindings(r.Subnets, r.SecurityGroups)...)
+	if !opt.UnknownSecurityGroups {
+		r.Findings = append(r.Findings, SecurityGroupFindings(c.SecurityGroupTerms, o.SecurityGroups)...)
+		r.Findings = append(r.Findings, NetworkFindings(r.Subnets, r.SecurityGroups)...)
+	}
 	r.Findings = append(r.Findings, FreeAddressFindings(r.Subnets, opt.LowFreeAddresses)...)
-	r.Findings = append(r.Findings, CapacityReservationFindings(c.CapacityReservationTerms, o.CapacityReservations, opt.Now)...)
-	r.Findings = append(r.Findings, IdentityFindings(c, o)...)
+	if !opt.UnknownCapacityReservations {
+		r.Findings = append(r.Findings, CapacityReservationFindings(c.CapacityReservationTerms, o.CapacityReservations, opt.Now)...)
+	}
+	if !opt.UnknownIdentity {
+		r.Findings = append(r.Findings, IdentityFindings(c, o)...)
+	}
 	return r
 }
 

@@ -56,40 +56,6 @@ type Observed struct {
 	InstanceProfile      *awsclient.InstanceProfile
 }
 
-// Lookup asks src what Evaluate needs, subnets first: when the endpoint
-// does not serve DescribeSubnets (errors.Is(err, awsclient.ErrNotServed)),
-// nothing else is asked and the caller skips readiness with one warning.
-func Lookup(ctx context.Context, src Source, c Class) (Observed, error) {
-	var o Observed
-	var err error
-	if o.Subnets, err = src.SelectSubnets(ctx, c.SubnetTerms); err != nil {
-		return Observed{}, err
-	}
-	if o.SecurityGroups, err = src.SelectSecurityGroups(ctx, c.SecurityGroupTerms); err != nil {
-		return Observed{}, err
-	}
-	if len(c.CapacityReservationTerms) > 0 {
-		if o.CapacityReservations, err = src.SelectCapacityReservations(ctx, c.CapacityReservationTerms); err != nil {
-			return Observed{}, err
-		}
-	}
-	switch {
-	case c.Role != "":
-		r, err := src.GetRole(ctx, RoleName(c.Role))
-		if err != nil {
-			return Observed{}, err
-		}
-		o.Role = &r
-	case c.InstanceProfile != "":
-		p, err := src.GetInstanceProfile(ctx, c.InstanceProfile)
-		if err != nil {
-			return Observed{}, err
-		}
-		o.InstanceProfile = &p
-	}
-	return o, nil
-}
-
 // RoleName is the IAM role name Karpenter adds to the instance profile it
 // makes for spec.role: the last "/"-separated part, so a path prefix (or an
 // ARN) names the same role (pkg/providers/instanceprofile ensureRole).
@@ -209,6 +175,10 @@ type Options struct {
 	// LowFreeAddresses is the free-address count under which a zone's
 	// subnet is warned about; 0 means DefaultLowFreeAddresses.
 	LowFreeAddresses int32
+	// Unknown... leave a check for apply: the plan does not know the
+	// security group terms (nor then the subnet/group network checks), the
+	// capacity reservation terms, or the role and instance profile.
+	UnknownSecurityGroups, UnknownCapacityReservations, UnknownIdentity bool
 }
 
 // DefaultLowFreeAddresses: with the VPC CNI's default warm pool a node takes
@@ -246,15 +216,6 @@ func Zones(subnets []Subnet) []string {
 	set := map[string]bool{}
 	for _, s := range subnets {
 		set[s.Zone] = true
-	}
-	return slices.Sorted(maps.Keys(set))
-}
-
-// ZoneIDs returns the zone ids of subnets, sorted and without repeats.
-func ZoneIDs(subnets []Subnet) []string {
-	set := map[string]bool{}
-	for _, s := range subnets {
-		set[s.ZoneID] = true
 	}
 	return slices.Sorted(maps.Keys(set))
 }

@@ -3,6 +3,7 @@ package readiness
 import (
 	"context"
 	"errors"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -421,6 +422,36 @@ func TestLookupAsksOnlyWhatTheClassUses(t *testing.T) {
 
 // checkFindings compares findings with "<rule>@<path>/<severity>" entries
 // and looks for detail in the first one.
+// Evaluate leaves the checks whose inputs the plan does not know to apply:
+// the same answers give the group, reservation and role findings only when
+// those inputs are known.
+func TestEvaluateSkipsUnknownInputs(t *testing.T) {
+	c := Class{
+		SubnetTerms:              []awsclient.SubnetTerm{{ID: "subnet-a"}},
+		SecurityGroupTerms:       []awsclient.SecurityGroupTerm{{ID: "sg-gone"}},
+		CapacityReservationTerms: []awsclient.CapacityReservationTerm{{ID: "cr-gone"}},
+		Role:                     "missing",
+	}
+	o := Observed{
+		Subnets:        subnetSel([]awsclient.Subnet{sub("subnet-a", "vpc-1", "us-east-1a", 1000)}),
+		SecurityGroups: groupSel(nil),
+		CapacityReservations: awsclient.Selection[awsclient.CapacityReservation]{
+			ByTerm: [][]awsclient.CapacityReservation{nil}, Queries: awsclient.CapacityReservationQueries(c.CapacityReservationTerms),
+		},
+		Role: &awsclient.Role{Name: "missing"},
+	}
+	known := ruleIDs(Evaluate(c, o, Options{Now: now}).Findings)
+	for _, id := range []string{"security-group", "capacity-reservation-not-found", "role-not-found"} {
+		if !slices.ContainsFunc(known, func(f string) bool { return strings.HasPrefix(f, id) }) {
+			t.Errorf("known inputs: no %s finding in %v", id, known)
+		}
+	}
+	unknown := Evaluate(c, o, Options{Now: now, UnknownSecurityGroups: true, UnknownCapacityReservations: true, UnknownIdentity: true})
+	if got := ruleIDs(unknown.Findings); len(got) != 0 {
+		t.Errorf("unknown inputs: got %v, want none", got)
+	}
+}
+
 func checkFindings(t *testing.T, fs rules.Findings, want []string, detail string) {
 	t.Helper()
 	if got := ruleIDs(fs); !slices.Equal(got, want) {
@@ -429,4 +460,47 @@ func checkFindings(t *testing.T, fs rules.Findings, want []string, detail string
 	if detail != "" && !strings.Contains(fs[0].Detail, detail) {
 		t.Errorf("detail %q lacks %q", fs[0].Detail, detail)
 	}
+}
+
+// ZoneIDs returns the zone ids of subnets, sorted and without repeats.
+func ZoneIDs(subnets []Subnet) []string {
+	set := map[string]bool{}
+	for _, s := range subnets {
+		set[s.ZoneID] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// Lookup asks src what Evaluate needs, subnets first: when the endpoint
+// does not serve DescribeSubnets (errors.Is(err, awsclient.ErrNotServed)),
+// nothing else is asked and the caller skips readiness with one warning.
+func Lookup(ctx context.Context, src Source, c Class) (Observed, error) {
+	var o Observed
+	var err error
+	if o.Subnets, err = src.SelectSubnets(ctx, c.SubnetTerms); err != nil {
+		return Observed{}, err
+	}
+	if o.SecurityGroups, err = src.SelectSecurityGroups(ctx, c.SecurityGroupTerms); err != nil {
+		return Observed{}, err
+	}
+	if len(c.CapacityReservationTerms) > 0 {
+		if o.CapacityReservations, err = src.SelectCapacityReservations(ctx, c.CapacityReservationTerms); err != nil {
+			return Observed{}, err
+		}
+	}
+	switch {
+	case c.Role != "":
+		r, err := src.GetRole(ctx, RoleName(c.Role))
+		if err != nil {
+			return Observed{}, err
+		}
+		o.Role = &r
+	case c.InstanceProfile != "":
+		p, err := src.GetInstanceProfile(ctx, c.InstanceProfile)
+		if err != nil {
+			return Observed{}, err
+		}
+		o.InstanceProfile = &p
+	}
+	return o, nil
 }

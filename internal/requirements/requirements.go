@@ -19,16 +19,6 @@ func NewRequirements(rs ...*Requirement) Requirements {
 	return out
 }
 
-// FromLabels builds In requirements from labels (a NodePool's template
-// labels constrain its nodes exactly like single-value requirements).
-func FromLabels(labels map[string]string) Requirements {
-	out := make(Requirements, len(labels))
-	for k, v := range labels {
-		out.Add(New(k, In, v))
-	}
-	return out
-}
-
 // Add intersects each requirement into the set (mutates r).
 func (r Requirements) Add(rs ...*Requirement) {
 	for _, req := range rs {
@@ -73,13 +63,6 @@ type CompatOption func(*compatOptions)
 type compatOptions struct {
 	allowUndefined func(string) bool
 }
-
-// AllowUndefinedWellKnownLabels is Karpenter's lenient mode (scheduling,
-// offerings): a well-known label that the receiver does not define counts
-// as compatible. Without it the check is strict, which is what AMI-to-
-// instance-type mapping uses since aws/karpenter-provider-aws#7925: an image
-// that requires instance-gpu-count Exists only maps to types that define it.
-func AllowUndefinedWellKnownLabels(o *compatOptions) { o.allowUndefined = IsWellKnown }
 
 // Compatible reports (as an error naming the first offending key) whether
 // the incoming requirements can be met by r. Keys of incoming that r does

@@ -165,3 +165,20 @@ func TestFromSpecsMergesKeysAndSkipsUnknown(t *testing.T) {
 		t.Error("labels are In requirements")
 	}
 }
+
+// FromLabels builds In requirements from labels (a NodePool's template
+// labels constrain its nodes exactly like single-value requirements).
+func FromLabels(labels map[string]string) Requirements {
+	out := make(Requirements, len(labels))
+	for k, v := range labels {
+		out.Add(New(k, In, v))
+	}
+	return out
+}
+
+// AllowUndefinedWellKnownLabels is Karpenter's lenient mode (scheduling,
+// offerings): a well-known label that the receiver does not define counts
+// as compatible. Without it the check is strict, which is what AMI-to-
+// instance-type mapping uses since aws/karpenter-provider-aws#7925: an image
+// that requires instance-gpu-count Exists only maps to types that define it.
+func AllowUndefinedWellKnownLabels(o *compatOptions) { o.allowUndefined = IsWellKnown }

@@ -1,4 +1,4 @@
-package provider
+package crd_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/provider"
 )
 
 // A field of Karpenter v1.14.1's EC2NodeClass and NodePool is declared in
@@ -23,7 +24,7 @@ import (
 // the places it is missing from: a CRD property without a schema attribute (a
 // team could not write it), a json tag the CRD lacks (the API server would
 // prune it), a schema attribute no CRD property maps to (its value would go
-// nowhere). internal/crd's TestEveryCRDPropertyIsModelled holds the model and
+// nowhere). TestEveryCRDPropertyIsModelled (package crd) holds the model and
 // the path table below the provider; this adds the schema and the directions
 // that start outside the CRD.
 func TestSchemaCoversEveryCRDProperty(t *testing.T) {
@@ -82,8 +83,8 @@ type kindFields struct {
 
 func kindsWithFields() []kindFields {
 	return []kindFields{
-		{"EC2NodeClass", crd.EC2NodeClass, NewEC2NodeClassResource(), manifest.EC2NodeClass{}, map[string]string{
-			"metadata":              "metadata.labels and metadata.annotations (see notUserFields)",
+		{"EC2NodeClass", crd.EC2NodeClass, provider.NewEC2NodeClassResource(), manifest.EC2NodeClass{}, map[string]string{
+			"metadata":              "metadata.labels and metadata.annotations (see objectMetadata)",
 			"id":                    "the resource id (the name)",
 			"pin_amis":              "decides how amiSelectorTerms are written",
 			"bootstrap":             "rendered into spec.userData (Custom)",
@@ -98,8 +99,8 @@ func kindsWithFields() []kindFields {
 			"drift_hash":            "the predicted karpenter.k8s.aws/ec2nodeclass-hash annotation",
 			"drift_hash_version":    "the predicted karpenter.k8s.aws/ec2nodeclass-hash-version annotation",
 		}},
-		{"NodePool", crd.NodePool, NewNodePoolResource(), manifest.NodePool{}, map[string]string{
-			"metadata":              "metadata.labels and metadata.annotations (see notUserFields)",
+		{"NodePool", crd.NodePool, provider.NewNodePoolResource(), manifest.NodePool{}, map[string]string{
+			"metadata":              "metadata.labels and metadata.annotations (see objectMetadata)",
 			"id":                    "the resource id (the name)",
 			"acknowledged_warnings": "the provider's own diagnostics",
 			"manifest":              "the rendered object",
@@ -121,18 +122,16 @@ func kindsWithFields() []kindFields {
 	}
 }
 
-// notUserFields are the CRD and manifest paths no user writes, with why.
-var notUserFields = map[string]string{
-	"apiVersion": "fixed by the resource type",
-	"kind":       "fixed by the resource type",
-	"status":     "written by the controller; the resources predict parts of it (amis, subnets, ...)",
-	// Object metadata beyond the name is not in the CRDs' schemas:
-	// internal/objectmeta validates it with the metadata block's paths.
+// objectMetadata is the manifest's metadata beyond the name, which is not
+// in the CRDs' schemas: internal/objectmeta validates it with the metadata
+// block's paths. crd.NoAttribute has the CRD's own exceptions.
+var objectMetadata = map[string]string{
 	"metadata.labels":      "object metadata, validated by internal/objectmeta",
 	"metadata.annotations": "object metadata, validated by internal/objectmeta",
-	// core/v1 Taint.timeAdded is the node controller's.
-	"spec.template.spec.taints.timeAdded":        "set by the node controller",
-	"spec.template.spec.startupTaints.timeAdded": "set by the node controller",
+}
+
+func notUserField(p string) bool {
+	return crd.Excepted(crd.NoAttribute, p) || crd.Excepted(objectMetadata, p)
 }
 
 // fieldPlaces are a kind's fields as each place declares them.
@@ -177,7 +176,7 @@ func (in fieldPlaces) gaps() []string {
 	inModel, inSchema, inCRD := pathSet(in.model), pathSet(in.schema), pathSet(in.crd)
 	reached := map[string]bool{} // schema attributes of a CRD property
 	for _, p := range in.crd {
-		if excluded(notUserFields, p) {
+		if notUserField(p) {
 			continue
 		}
 		attr, inTable := in.table(p)
@@ -210,13 +209,13 @@ func (in fieldPlaces) gaps() []string {
 			in.kind, p, strings.Join(append([]string{"the CRD"}, has...), ", "), strings.Join(lacks, " nor ")))
 	}
 	for _, p := range in.model {
-		if !inCRD[p] && !excluded(notUserFields, p) {
+		if !inCRD[p] && !notUserField(p) {
 			out = append(out, fmt.Sprintf("%s field %s is not a property of the CRD Karpenter v1.14.1 installs, so the API server "+
 				"prunes it: fix its json tag in internal/manifest", in.kind, p))
 		}
 	}
 	for _, s := range in.schema {
-		if !reached[s] && !excluded(in.notSpec, s) {
+		if !reached[s] && !crd.Excepted(in.notSpec, s) {
 			out = append(out, fmt.Sprintf("%s schema attribute %s is not the attribute of any CRD property in the path table "+
 				"(internal/crd/paths.go): add the field there and to the manifest type (internal/manifest json tag), or list the "+
 				"attribute in kindsWithFields with why", in.kind, s))
@@ -232,20 +231,6 @@ func pathSet(xs []string) map[string]bool {
 		m[x] = true
 	}
 	return m
-}
-
-// excluded reports whether p or an ancestor of p is in m.
-func excluded(m map[string]string, p string) bool {
-	for {
-		if _, ok := m[p]; ok {
-			return true
-		}
-		i := strings.LastIndexByte(p, '.')
-		if i < 0 {
-			return false
-		}
-		p = p[:i]
-	}
 }
 
 // jsonPaths lists the JSON paths of t's fields as crd.Properties lists the

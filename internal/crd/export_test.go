@@ -1,21 +1,54 @@
 package crd
 
+// Exported for the tests only: the reason of a server error by name, and the
+// CRD's properties with their Terraform attributes, which fields_test.go
+// (package crd_test) ties to the manifest type and the provider's schema.
+
 import (
 	"fmt"
 	"sort"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 )
+
+// NoAttribute and Excepted give fields_test.go the exceptions of
+// TestEveryCRDPropertyIsModelled.
+var NoAttribute = noAttribute
+
+func Excepted(m map[string]string, p string) bool { return excepted(m, p) }
+
+// Reason is the short name of the error type: Invalid, Required,
+// NotSupported, TooMany, TooLong, TypeInvalid, Forbidden, Duplicate,
+// NotFound or Internal.
+func (e Error) Reason() string {
+	if r, ok := reasons[e.Type]; ok {
+		return r
+	}
+	return string(e.Type)
+}
+
+var reasons = map[field.ErrorType]string{
+	field.ErrorTypeInvalid:      "Invalid",
+	field.ErrorTypeRequired:     "Required",
+	field.ErrorTypeNotSupported: "NotSupported",
+	field.ErrorTypeTooMany:      "TooMany",
+	field.ErrorTypeTooLong:      "TooLong",
+	field.ErrorTypeTypeInvalid:  "TypeInvalid",
+	field.ErrorTypeForbidden:    "Forbidden",
+	field.ErrorTypeDuplicate:    "Duplicate",
+	field.ErrorTypeNotFound:     "NotFound",
+	field.ErrorTypeInternal:     "Internal",
+}
 
 // Properties lists every property of the kind's served (v1) CRD schema as a
 // dotted path from the object root, sorted: "spec.blockDeviceMappings",
 // "spec.blockDeviceMappings.ebs", "spec.blockDeviceMappings.ebs.volumeSize".
 // List elements add no step (their properties sit under the list's name) and
 // string-keyed maps (additionalProperties) are leaves, as their keys are the
-// user's. Tests use it to prove that every field Karpenter defines has a
-// place in the model and in the Terraform schema.
+// user's.
 func Properties(k *Kind) ([]string, error) {
 	crd := &apiextensionsv1.CustomResourceDefinition{}
 	if err := yaml.Unmarshal(k.crd, crd); err != nil {
