@@ -106,7 +106,7 @@ type TermQuery struct {
 
 // Key is the query's canonical cache key.
 func (q TermQuery) Key() string {
-	return ImageQuery{Filters: q.Filters}.Key() + fmt.Sprintf(";ids=%q", sortedCopy(q.IDs))
+	return ImageQuery{Filters: q.Filters}.Key() + fmt.Sprintf(";ids=%q", slices.Sorted(slices.Values(q.IDs)))
 }
 
 func (q TermQuery) String() string {
@@ -552,11 +552,5 @@ func tagMap(tags []ec2types.Tag) map[string]string {
 	for _, t := range tags {
 		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
 	}
-	return out
-}
-
-func sortedCopy(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
 	return out
 }

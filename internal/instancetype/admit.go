@@ -305,12 +305,7 @@ func nameHint(key, v string, known map[string]bool, cat *Catalogue) string {
 	if key == requirements.LabelInstanceFamily && isMac(v) {
 		return " (Mac families are never offered by Karpenter)"
 	}
-	names := make([]string, 0, len(known))
-	for n := range known {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return didYouMean(v, names)
+	return didYouMean(v, slices.Sorted(maps.Keys(known)))
 }
 
 func joinSizes(sizes []string) string {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -123,7 +124,7 @@ func classDriftPreview(prior, plan ec2NodeClassModel, spec manifest.EC2NodeClass
 		return drift.Preview{}, false
 	}
 	hashesKnown := !prior.DriftHash.IsNull() && !plan.DriftHash.IsNull()
-	if hashesKnown && prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !hasEffect(changes, drift.ReplacesAll) {
+	if hashesKnown && prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !slices.ContainsFunc(changes, func(c drift.Change) bool { return c.Effect == drift.ReplacesAll }) {
 		changes = append(changes, drift.Change{Path: drift.CABundleField, Effect: drift.ReplacesAll})
 	}
 	oldImages, ok1 := imageLabels(nodeClassAMIs(prior.NodeClass), "id", "name")
@@ -164,15 +165,6 @@ func poolDriftPreview(prior, plan nodePoolModel, spec manifest.NodePoolSpec, pd 
 	}
 	p.Pools = []drift.Pool{pool}
 	return p, true
-}
-
-func hasEffect(cs []drift.Change, e drift.Effect) bool {
-	for _, c := range cs {
-		if c.Effect == e {
-			return true
-		}
-	}
-	return false
 }
 
 func nodeClassAMIs(o types.Object) attr.Value {

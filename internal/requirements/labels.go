@@ -9,7 +9,12 @@
 // the behaviour to upstream's).
 package requirements
 
-import "github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+import (
+	"maps"
+	"slices"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
 
 // Core well-known labels (kubernetes-sigs/karpenter pkg/apis/v1/labels.go).
 const (
@@ -130,7 +135,7 @@ func IsWellKnown(key string) bool {
 func IsNumeric(key string) bool { return wellKnown[key].numeric }
 
 // WellKnownLabels returns the well-known label keys, sorted.
-func WellKnownLabels() []string { return sortedKeys(wellKnown) }
+func WellKnownLabels() []string { return slices.Sorted(maps.Keys(wellKnown)) }
 
 // normalized maps deprecated aliases to the keys Karpenter uses
 // (NormalizedLabels): requirements on either spelling are the same

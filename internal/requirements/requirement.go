@@ -2,8 +2,9 @@ package requirements
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -134,7 +135,7 @@ func (r *Requirement) Operator() Operator {
 func (r *Requirement) Bounds() (gte, lte *int) { return r.gte, r.lte }
 
 // Values returns the allowed values (In) or the excluded ones (NotIn), sorted.
-func (r *Requirement) Values() []string { return sortedKeys(r.values) }
+func (r *Requirement) Values() []string { return slices.Sorted(maps.Keys(r.values)) }
 
 // Len is the number of allowed values; a complement is "nearly infinite".
 func (r *Requirement) Len() int {
@@ -305,14 +306,5 @@ func intersect(a, b map[string]struct{}) map[string]struct{} {
 			out[v] = struct{}{}
 		}
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -3,6 +3,8 @@ package requirements
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -45,7 +47,7 @@ func (r Requirements) Get(key string) *Requirement {
 }
 
 // Keys returns the constrained keys, sorted.
-func (r Requirements) Keys() []string { return sortedKeys(r) }
+func (r Requirements) Keys() []string { return slices.Sorted(maps.Keys(r)) }
 
 // HasMinValues reports whether any requirement carries minValues.
 func (r Requirements) HasMinValues() bool {

@@ -3,6 +3,7 @@ package userdata
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -132,7 +133,7 @@ func validateBootstrap(b Bootstrap) rules.Findings {
 		fs = append(fs, rules.New(lint.RuleTaintInvalid, root("register_with_taints").Index(i), "Taint %s repeats the key and effect of an earlier one; the API server rejects the Node (\"taints must be unique by key and effect pair\"). Remove the duplicate.", lint.QuoteTaint(b.RegisterWithTaints[i])))
 	}
 	fs = append(fs, lint.CheckLabels(b.NodeLabels, root("node_labels"))...)
-	for _, k := range sortedKeys(b.NodeLabels) {
+	for _, k := range slices.Sorted(maps.Keys(b.NodeLabels)) {
 		if lint.KubeletRefusesLabel(k) {
 			fs = append(fs, rules.New(lint.RuleLabelRestricted, root("node_labels").Key(k),
 				"node_labels key %q is in the kubernetes.io/k8s.io namespace outside the kubelet's allowed set (kubelet.kubernetes.io/, node.kubernetes.io/ and the well-known labels); the kubelet refuses to start (\"unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels\"). Put it on the NodePool `labels`; Karpenter applies it after registration.", k))
@@ -267,7 +268,7 @@ func customKubeletArgs(b Bootstrap) []string {
 
 func joinLabels(m map[string]string) string {
 	pairs := make([]string, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		pairs = append(pairs, k+"="+m[k])
 	}
 	return strings.Join(pairs, ",")

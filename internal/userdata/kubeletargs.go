@@ -2,7 +2,8 @@ package userdata
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +17,7 @@ func nodeLabelArg(labels map[string]string) string {
 	if len(labels) == 0 {
 		return ""
 	}
-	keys := sortedKeys(labels)
+	keys := slices.Sorted(maps.Keys(labels))
 	pairs := make([]string, len(keys))
 	for i, k := range keys {
 		pairs[i] = k + "=" + labels[k]
@@ -37,7 +38,7 @@ func joinParameterArgs(name string, m map[string]string, sep string) string {
 	if len(m) == 0 {
 		return ""
 	}
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	pairs := make([]string, len(keys))
 	for i, k := range keys {
 		pairs[i] = k + sep + m[k]
@@ -99,13 +100,4 @@ func durationStrings(k manifest.Kubelet) map[string]string {
 		}
 	}
 	return m
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,6 +3,7 @@ package userdata
 import (
 	"maps"
 	"net/netip"
+	"slices"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
@@ -98,10 +99,8 @@ func resolve(f Family, o Options) resolved {
 // with that key and effect is present (Karpenter's MatchTaint).
 func EffectiveTaints(nodePool, startup []taints.Taint) []taints.Taint {
 	out := append(append([]taints.Taint{}, nodePool...), startup...)
-	for _, t := range out {
-		if t.Matches(taints.Unregistered) {
-			return out
-		}
+	if slices.ContainsFunc(out, taints.Unregistered.Matches) {
+		return out
 	}
 	return append(out, taints.Unregistered)
 }

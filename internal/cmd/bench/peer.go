@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -55,7 +56,7 @@ func timeProvider(ctx context.Context, cacheDir string, log io.Writer) (bin, why
 	if err != nil {
 		return "", fmt.Sprintf("the module proxy does not list %s (go list -m -versions: %v: %s)", timeModule, err, strings.TrimSpace(string(out)))
 	}
-	if !contains(strings.Fields(string(out)), timeVersion) {
+	if !slices.Contains(strings.Fields(string(out)), timeVersion) {
 		return "", fmt.Sprintf("the module proxy does not serve %s@%s (it lists: %s)", timeModule, timeVersion, strings.TrimSpace(string(out)))
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {

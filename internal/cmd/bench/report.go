@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -124,12 +126,7 @@ func (r *Report) Markdown() string {
 	if len(r.Startup) > 0 {
 		b.WriteString("\nProvider startup as Terraform does it (go-plugin client, AutoMTLS, gRPC): exec to ready (handshake read, connected) and to the schema answered (GetProviderSchema / GetSchema):\n\n")
 		b.WriteString("| plugin | starts | ready median | schema median | schema max | schema size |\n|---|--:|--:|--:|--:|--:|\n")
-		names := make([]string, 0, len(r.Startup))
-		for n := range r.Startup {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(r.Startup)) {
 			ss := r.Startup[n]
 			var ready, schema []time.Duration
 			for _, s := range ss {

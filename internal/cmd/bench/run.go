@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -335,7 +336,7 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 		}
 		if i > 0 {
 			for k, v := range stats {
-				if c.Requests[k] != v && !contains(c.Varying, k) {
+				if c.Requests[k] != v && !slices.Contains(c.Varying, k) {
 					c.Varying = append(c.Varying, k)
 				}
 			}
@@ -435,15 +436,6 @@ func median(ds []time.Duration) time.Duration {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func tail(s string, lines int) string {
