@@ -23,8 +23,6 @@ type Error struct {
 	Text string
 }
 
-func (e Error) Error() string { return e.Text }
-
 // RulesNotChecked is the server's note, at the object, when it skipped the
 // CEL rules because the schema already found a type, enum, required, length
 // or item-count error (strategy.go hasBlockingErr): more errors may follow
