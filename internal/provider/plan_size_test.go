@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+)
+
+// TestAccPlanSize counts the lines `terraform plan -no-color` prints for two
+// stacks against the emulator, with the provider served in-process:
+// examples/eks-stack as committed (what `make demo-stack` plans, without the
+// script's own lines), and testdata/two-environments, the 40-resource stack
+// of issue 16 (prod and staging, 6 NodePools each, one applier per
+// manifest). The counts are logged (`go test -v -run TestAccPlanSize`) and
+// recorded in BENCHMARKS.md; PLAN_SIZE_DUMP=DIR writes each plan into DIR,
+// to see where the lines go.
+//
+// The fixtures and the configuration are fixed, so a count changes only
+// with what the provider or the example prints (or with Terraform's
+// renderer). Each bound is about 10% above the count measured when it was
+// set: a new attribute on every resource (about 3-15 lines each) stays
+// within it, a large value printed once more per resource (an image list,
+// a manifest or the userData again, 30-50 lines per resource) does not.
+func TestAccPlanSize(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("TF_ACC is not set: this test runs terraform plan")
+	}
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	run := inProcessTerraform(t)
+
+	for _, c := range []struct {
+		name      string
+		dir       string
+		resources string
+		max       int
+	}{
+		{"examples/eks-stack", stackCopy(t, "../../examples/eks-stack"), "7", 1650},
+		{"two environments, 40 resources", twoEnvironments(t), "40", 4500},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if out := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
+				t.Fatalf("terraform init:\n%s", out)
+			}
+			out := string(run(c.dir, "plan", "-input=false", "-no-color"))
+			if !regexp.MustCompile(`(?m)^Plan: ` + c.resources + ` to add, 0 to change, 0 to destroy\.$`).MatchString(out) {
+				t.Fatalf("the plan does not create %s resources:\n%s", c.resources, out)
+			}
+			lines := strings.Count(out, "\n")
+			t.Logf("%s: terraform plan prints %d lines for %s resources", c.name, lines, c.resources)
+			if d := os.Getenv("PLAN_SIZE_DUMP"); d != "" {
+				name := regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(c.name, "-") + ".txt"
+				if err := os.WriteFile(filepath.Join(d, name), []byte(out), 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+			if lines > c.max {
+				t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", c.name, lines, c.max)
+			}
+		})
+	}
+}
+
+// twoEnvironments is testdata/two-environments with the module of
+// examples/eks-stack next to it, in a temporary directory.
+func twoEnvironments(t *testing.T) string {
+	t.Helper()
+	dir := stackCopy(t, "testdata/two-environments")
+	module := stackCopy(t, "../../examples/eks-stack/modules/karpenter-pools")
+	if err := os.MkdirAll(filepath.Join(dir, "modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(module, filepath.Join(dir, "modules", "karpenter-pools")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
