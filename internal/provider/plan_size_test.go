@@ -43,21 +43,17 @@ func TestAccPlanSize(t *testing.T) {
 		{"two environments, 40 resources", twoEnvironments(t), "40", 4500},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if out := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
-				t.Fatalf("terraform init:\n%s", out)
+			if out, errs := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
+				t.Fatalf("terraform init:\n%s%s", out, errs)
 			}
-			out := string(run(c.dir, "plan", "-input=false", "-no-color"))
+			stdout, stderr := run(c.dir, "plan", "-input=false", "-no-color")
+			out := string(stdout)
 			if !regexp.MustCompile(`(?m)^Plan: ` + c.resources + ` to add, 0 to change, 0 to destroy\.$`).MatchString(out) {
-				t.Fatalf("the plan does not create %s resources:\n%s", c.resources, out)
+				t.Fatalf("the plan does not create %s resources:\n%s%s", c.resources, out, stderr)
 			}
 			lines := strings.Count(out, "\n")
 			t.Logf("%s: terraform plan prints %d lines for %s resources", c.name, lines, c.resources)
-			if d := os.Getenv("PLAN_SIZE_DUMP"); d != "" {
-				name := regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(c.name, "-") + ".txt"
-				if err := os.WriteFile(filepath.Join(d, name), []byte(out), 0o600); err != nil {
-					t.Error(err)
-				}
-			}
+			dumpOutput(t, "PLAN_SIZE_DUMP", c.name, out)
 			if lines > c.max {
 				t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", c.name, lines, c.max)
 			}
@@ -78,4 +74,19 @@ func twoEnvironments(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// dumpOutput writes out into the directory the environment variable env
+// names, if set, as a file named after name: for a reader who wants to see
+// what terraform printed.
+func dumpOutput(t *testing.T, env, name, out string) {
+	t.Helper()
+	d := os.Getenv(env)
+	if d == "" {
+		return
+	}
+	file := regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(name), "-") + ".txt"
+	if err := os.WriteFile(filepath.Join(d, file), []byte(out), 0o600); err != nil {
+		t.Error(err)
+	}
 }

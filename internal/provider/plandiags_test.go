@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -68,8 +69,14 @@ func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
 	var out []byte
 	for _, st := range steps {
 		write(st.config)
-		out = run(dir, st.command...)
+		out, _ = run(dir, st.command...)
 	}
+	return jsonDiagnostics(out)
+}
+
+// jsonDiagnostics reads the diagnostics of a terraform command's -json
+// output.
+func jsonDiagnostics(out []byte) []planDiagnostic {
 	var diags []planDiagnostic
 	// plan -json streams one message per line; validate -json is a single
 	// document with a diagnostics list.
@@ -95,9 +102,9 @@ func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
 
 // inProcessTerraform serves the provider in this process (so it sees the
 // test's environment and emulator) and returns a function that runs a
-// terraform command in a directory against it, returning its stdout. The
-// server stops when the test ends.
-func inProcessTerraform(t *testing.T) func(dir string, args ...string) []byte {
+// terraform command in a directory against it, returning its stdout and
+// stderr. The server stops when the test ends.
+func inProcessTerraform(t *testing.T) func(dir string, args ...string) (stdout, stderr []byte) {
 	t.Helper()
 	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Skip("terraform not on PATH")
@@ -125,12 +132,14 @@ func inProcessTerraform(t *testing.T) func(dir string, args ...string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func(dir string, args ...string) []byte {
+	return func(dir string, args ...string) (stdout, stderr []byte) {
+		var o, e bytes.Buffer
 		cmd := exec.CommandContext(ctx, "terraform", args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(info), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-		out, _ := cmd.Output()
-		return out
+		cmd.Stdout, cmd.Stderr = &o, &e
+		_ = cmd.Run() // a failing command is judged by what it printed
+		return o.Bytes(), e.Bytes()
 	}
 }
 
