@@ -15,7 +15,7 @@ import (
 // examples/eks-stack as committed (what `make demo-stack` plans, without the
 // script's own lines), and testdata/two-environments, the 40-resource stack
 // of issue 16 (prod and staging, 6 NodePools each, one applier per
-// manifest). The counts are logged (`go test -v -run TestAccPlanSize`) and
+// manifest), created and then with prod's pinned release bumped. The counts are logged (`go test -v -run TestAccPlanSize`) and
 // recorded in BENCHMARKS.md; PLAN_SIZE_DUMP=DIR writes each plan into DIR,
 // to see where the lines go.
 //
@@ -46,18 +46,53 @@ func TestAccPlanSize(t *testing.T) {
 			if out, errs := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
 				t.Fatalf("terraform init:\n%s%s", out, errs)
 			}
-			stdout, stderr := run(c.dir, "plan", "-input=false", "-no-color")
-			out := string(stdout)
-			if !regexp.MustCompile(`(?m)^Plan: ` + c.resources + ` to add, 0 to change, 0 to destroy\.$`).MatchString(out) {
-				t.Fatalf("the plan does not create %s resources:\n%s%s", c.resources, out, stderr)
-			}
-			lines := strings.Count(out, "\n")
-			t.Logf("%s: terraform plan prints %d lines for %s resources", c.name, lines, c.resources)
-			dumpOutput(t, "PLAN_SIZE_DUMP", c.name, out)
-			if lines > c.max {
-				t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", c.name, lines, c.max)
-			}
+			planSize(t, run, c.dir, c.name, c.resources+" to add, 0 to change", c.max)
 		})
+	}
+
+	// The release bump of issue 16 (1,129 lines there, list positions
+	// shifting): prod moves from v20251112 to v20251209. Both classes and
+	// all six pools of prod change (their images), and the appliers of the
+	// two class manifests (their alias); nothing of staging.
+	t.Run("two environments, prod's release bumped", func(t *testing.T) {
+		dir := twoEnvironments(t)
+		run(dir, "init", "-input=false", "-backend=false")
+		if out, errs := run(dir, "apply", "-input=false", "-auto-approve", "-no-color"); !strings.Contains(string(out), "Apply complete!") {
+			t.Fatalf("apply:\n%s%s", out, errs)
+		}
+		main := filepath.Join(dir, "main.tf")
+		src, err := os.ReadFile(main)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bumped := strings.Replace(string(src), `environment    = "prod"
+  al2023_release = "v20251112"`, `environment    = "prod"
+  al2023_release = "v20251209"`, 1)
+		if bumped == string(src) {
+			t.Fatal("testdata/two-environments/main.tf no longer pins prod to v20251112")
+		}
+		if err := os.WriteFile(main, []byte(bumped), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		planSize(t, run, dir, "prod's release bumped", "0 to add, 10 to change", 820)
+	})
+}
+
+// planSize plans dir, expects the plan's summary line to start with want
+// ("7 to add, 0 to change"), logs how many lines terraform printed and fails
+// above max.
+func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, name, want string, max int) {
+	t.Helper()
+	stdout, stderr := run(dir, "plan", "-input=false", "-no-color")
+	out := string(stdout)
+	if !strings.Contains(out, "\nPlan: "+want+", 0 to destroy.\n") {
+		t.Fatalf("the plan is not %q:\n%s%s", want, out, stderr)
+	}
+	lines := strings.Count(out, "\n")
+	t.Logf("%s: terraform plan prints %d lines (%s)", name, lines, want)
+	dumpOutput(t, "PLAN_SIZE_DUMP", name, out)
+	if lines > max {
+		t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", name, lines, max)
 	}
 }
 
