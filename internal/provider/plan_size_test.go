@@ -37,7 +37,7 @@ func TestAccPlanSize(t *testing.T) {
 		name      string
 		dir       string
 		resources string
-		max       int
+		limit     int
 	}{
 		{"examples/eks-stack", stackCopy(t, "../../examples/eks-stack"), "7", 1650},
 		{"two environments, 40 resources", twoEnvironments(t), "40", 4500},
@@ -46,7 +46,7 @@ func TestAccPlanSize(t *testing.T) {
 			if out, errs := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
 				t.Fatalf("terraform init:\n%s%s", out, errs)
 			}
-			planSize(t, run, c.dir, c.name, c.resources+" to add, 0 to change", c.max)
+			planSize(t, run, c.dir, c.name, c.resources+" to add, 0 to change", c.limit)
 		})
 	}
 
@@ -80,8 +80,8 @@ func TestAccPlanSize(t *testing.T) {
 
 // planSize plans dir, expects the plan's summary line to start with want
 // ("7 to add, 0 to change"), logs how many lines terraform printed and fails
-// above max.
-func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, name, want string, max int) {
+// above limit.
+func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, name, want string, limit int) {
 	t.Helper()
 	stdout, stderr := run(dir, "plan", "-input=false", "-no-color")
 	out := string(stdout)
@@ -91,8 +91,8 @@ func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, n
 	lines := strings.Count(out, "\n")
 	t.Logf("%s: terraform plan prints %d lines (%s)", name, lines, want)
 	dumpOutput(t, "PLAN_SIZE_DUMP", name, out)
-	if lines > max {
-		t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", name, lines, max)
+	if lines > limit {
+		t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", name, lines, limit)
 	}
 }
 
