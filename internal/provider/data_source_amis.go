@@ -55,8 +55,8 @@ func (d *amisDataSource) Metadata(_ context.Context, req datasource.MetadataRequ
 func (d *amisDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "What Karpenter would put in an EC2NodeClass's `status.amis` for these selector terms: aliases resolved through " +
-			"the public SSM parameters, other terms through ec2:DescribeImages, only `available` images, deprecated ones last, one image " +
-			"per requirement set, ordered as Karpenter orders them. `skipped` lists every image a selector matched that Karpenter would not use, with the reason.",
+			"the public SSM parameters, other terms through ec2:DescribeImages, only `available` images, a deprecated one only where no other qualifies, one image " +
+			"per requirement set, keyed by architecture and variant as the EC2NodeClass's `amis`. `skipped` lists every image a selector matched that Karpenter would not use, with the reason, keyed by image id.",
 		Attributes: amisAttributes(),
 		Blocks:     amisBlocks(),
 	}
