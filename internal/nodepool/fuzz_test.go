@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -107,11 +108,11 @@ func fuzzPool(name, labels, reqs, tnts, durations, limits, family string, weight
 		p.Empty.Add(pathTaints.Index(0).Attr("value"))
 		p.Empty.Add(pathConsolidationPolicy)
 	}
-	p.Class = ClassFacts{Known: flags&0x200 != 0, Family: ami.Family(family), UserData: labels,
+	p.Class = ClassFacts{Known: flags&0x200 != 0, Family: amifamily.Family(family), UserData: labels,
 		RegisteredTaints: []taints.Taint{{Key: name, Effect: family}}}
 	if flags&0x400 != 0 {
 		p.Class.AMIs = []ami.AMI{
-			{ID: "ami-1", Architecture: "amd64", Variant: ami.Standard, Requirements: []ami.Requirement{{Key: ami.LabelArch, Operator: "In", Values: []string{"amd64"}}}},
+			{ID: "ami-1", Architecture: "amd64", Variant: amifamily.Standard, Requirements: []ami.Requirement{{Key: ami.LabelArch, Operator: "In", Values: []string{"amd64"}}}},
 			{ID: "ami-2", Architecture: family, Requirements: []ami.Requirement{{Key: ami.LabelGPUCount, Operator: family}}},
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -118,10 +119,10 @@ func TestPreviewNotAvailable(t *testing.T) {
 }
 
 func TestPreviewNeeds(t *testing.T) {
-	if got := PreviewNeeds(ami.AL2023); !reflect.DeepEqual(got, []string{"name", "endpoint", "certificate_authority", "service_cidr", "cluster_dns"}) {
+	if got := PreviewNeeds(amifamily.AL2023); !reflect.DeepEqual(got, []string{"name", "endpoint", "certificate_authority", "service_cidr", "cluster_dns"}) {
 		t.Error(got)
 	}
-	if PreviewNeeds(ami.Custom) != nil || len(PreviewNeeds(ami.Bottlerocket)) != 4 {
+	if PreviewNeeds(amifamily.Custom) != nil || len(PreviewNeeds(amifamily.Bottlerocket)) != 4 {
 		t.Error("custom needs nothing; others no CIDR")
 	}
 }
