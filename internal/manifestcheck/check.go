@@ -14,7 +14,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -237,7 +237,7 @@ func classFacts(m manifest.NodePool, classes map[string]nodeclass.Class, kv vers
 	if c.Spec.UserData != nil {
 		f.UserData = *c.Spec.UserData
 		if !family.Model().KarpenterBootstraps() {
-			f.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
+			f.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 		}
 	}
 	return f

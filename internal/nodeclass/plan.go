@@ -14,6 +14,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -62,7 +63,7 @@ func Plan(in PlanInput) Planned {
 			out.RegisteredTaints = b.RegisteredTaints()
 		}
 	} else if !bootstraps && c.Spec.UserData != nil {
-		out.RegisteredTaints = userdata.RegisteredTaints(*c.Spec.UserData, kv)
+		out.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 	}
 	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
 	out.Findings = append(out.Findings, imageFamilyFindings(family, out.UserData, in.AMIs, kv)...)
@@ -260,7 +261,7 @@ func imageFamilyFindings(family amifamily.Family, userData *string, res ami.Resu
 		if userData == nil || !g.Linted() {
 			continue
 		}
-		for _, lf := range userdata.LintCustomOn(g.Fix, *userData, kv) {
+		for _, lf := range lint.CustomOn(g.Fix, *userData, kv) {
 			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
 				continue
 			}

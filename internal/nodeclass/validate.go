@@ -14,6 +14,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/objectmeta"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -306,7 +307,7 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 			"ami_family is Custom and neither user_data nor bootstrap is set, and alias %q selects EKS-optimized images, which do not bootstrap themselves. %s", c.Terms[i].Alias, customNoUserDataEffect))
 	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) {
-		fs = append(fs, userdata.Lint(family, *c.Spec.UserData, kv).Under(pathUserData)...)
+		fs = append(fs, lint.UserData(family, *c.Spec.UserData, kv).Under(pathUserData)...)
 	}
 	return fs
 }

@@ -19,5 +19,5 @@
 // requirements[0].values, taints[1].value, disruption.budgets[0].schedule,
 // limits["cpu"], node_class, ...). Every check is a rule of the catalogue
 // (package rules); rules owned by other packages are reused where the check
-// is the same (requirements, instancetype, ami, userdata).
+// is the same (requirements, instancetype, ami, userdata/lint).
 package nodepool

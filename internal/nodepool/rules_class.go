@@ -8,7 +8,7 @@ import (
 // Cross-checks between a NodePool and its EC2NodeClass. Rules other packages
 // own are reused where the check is the same: ami.RuleArm64GPU,
 // ami.RuleNonAliasGPU, ami.RuleAMDGPU, ami.RuleNoCompatibleImage,
-// ami.RuleVariantSwap, ami.RuleFirstMatchBug, userdata's
+// ami.RuleVariantSwap, ami.RuleFirstMatchBug, userdata/lint's
 // unregistered-taint-missing, and instancetype's admission rules.
 var (
 	ruleFactsUnknown = rules.Register(rules.Rule{
@@ -77,7 +77,7 @@ var (
 	})
 )
 
-// Reused rules (registered by ami, userdata and instancetype).
+// Reused rules (registered by ami, userdata/lint and instancetype).
 var (
 	ruleArm64GPU       = ami.RuleArm64GPU
 	ruleNonAliasGPU    = ami.RuleNonAliasGPU
@@ -86,7 +86,7 @@ var (
 	ruleVariantSwap    = ami.RuleVariantSwap
 	ruleFirstMatch     = ami.RuleFirstMatchBug
 	ruleUnknownValueID = "requirement-value-matches-no-instance-type" // instancetype, unexported
-	ruleUnregisteredID = "unregistered-taint-missing"                 // userdata, unexported
+	ruleUnregisteredID = "unregistered-taint-missing"                 // userdata/lint, unexported
 	ruleUnregistered   = mustLookup(ruleUnregisteredID)
 )
 

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -57,7 +58,7 @@ func (f *lintUserDataFunction) Run(ctx context.Context, req function.RunRequest,
 		resp.Error = function.NewArgumentFuncError(0, err.Error())
 		return
 	}
-	fs := userdata.Lint(fam, ud.ValueString(), versions.DefaultKarpenter)
+	fs := lint.UserData(fam, ud.ValueString(), versions.DefaultKarpenter)
 	elems := make([]attr.Value, 0, len(fs))
 	for _, fi := range fs {
 		o, diags := types.ObjectValue(findingObjectType.AttrTypes, map[string]attr.Value{

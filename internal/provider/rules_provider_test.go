@@ -70,4 +70,50 @@ data "karpenter_amis" "x" {
 `)
 		expectDiagnostic(t, diags, "error", "aws-request-failed")
 	})
+	t.Run("cluster facts", func(t *testing.T) {
+		const sel = `
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }`
+		// A cluster EKS does not know: the class's bootstrap block cannot
+		// be rendered without its endpoint and CA, and says where to put them.
+		prov := emulatorProvider(t, `cluster {
+    name               = "ghost"
+    kubernetes_version = "1.32"
+  }`)
+		diags := planDiagnostics(t, prov+`
+resource "karpenter_ec2nodeclass" "custom" {
+  name       = "custom"
+  role       = "KarpenterNodeRole-demo"
+  ami_family = "Custom"
+  bootstrap { format = "nodeadm" }
+  ami_selector_terms { alias = "al2023@v20251209" }`+sel+`
+}
+`)
+		expectDiagnostic(t, diags, "error", "cluster-facts-needed", "ghost", "bootstrap block")
+		// The same cluster under a pool: only the preview is lost, with a
+		// warning; the manifests still plan.
+		diags = planDiagnostics(t, prov+`
+resource "karpenter_ec2nodeclass" "x" {
+  name = "default"
+  role = "KarpenterNodeRole-demo"`+terms+sel+`
+}
+resource "karpenter_nodepool" "p" {
+  name       = "default"
+  node_class = karpenter_ec2nodeclass.x.node_class
+}
+`)
+		expectDiagnostic(t, diags, "warning", "user-data-preview-unavailable", "ghost")
+		// The provider's region is known only at apply: a data source,
+		// read during plan, cannot resolve anything and says why.
+		diags = planDiagnostics(t, `
+resource "terraform_data" "region" { input = "us-east-1" }
+provider "karpenter" {
+  region = terraform_data.region.output
+}
+data "karpenter_amis" "x" {
+  kubernetes_version = "1.32"`+terms+`
+}
+`)
+		expectDiagnostic(t, diags, "error", "data-source-inputs-unknown", "kubernetes_version")
+	})
 }

@@ -3,6 +3,8 @@ package userdata
 import (
 	"fmt"
 	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 )
 
 // al2Script is Karpenter's EKS.eksBootstrapScript: bootstrap.sh options
@@ -41,18 +43,18 @@ func al2Script(r resolved) string {
 // keeps its parts with all their headers, anything else becomes one shell
 // part.
 func renderAL2(r resolved) (string, error) {
-	var parts []part
+	var parts []format.Part
 	if r.UserData != "" {
-		if looksLikeMIME(r.UserData) {
-			a, err := readArchive(r.UserData)
+		if format.LooksLikeMIME(r.UserData) {
+			a, err := format.ReadArchive(r.UserData)
 			if err != nil {
 				return "", err
 			}
 			parts = append(parts, a.Parts...)
 		} else {
-			parts = append(parts, typedPart(contentTypeShell, r.UserData))
+			parts = append(parts, format.TypedPart(format.ContentTypeShell, r.UserData))
 		}
 	}
-	parts = append(parts, typedPart(contentTypeShell, al2Script(r)))
-	return writeArchive(parts), nil
+	parts = append(parts, format.TypedPart(format.ContentTypeShell, al2Script(r)))
+	return format.WriteArchive(parts), nil
 }

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 )
 
 // The NodeConfig Karpenter generates, shaped like nodeadm's v1alpha1 types
@@ -121,35 +122,28 @@ func inlineKubeletConfig(k Kubelet, ts []taints.Taint) (map[string]any, error) {
 	return m, nil
 }
 
-// isNodeConfigDocument is Karpenter's test for non-MIME AL2023 userData:
-// anything that unmarshals into a map (YAML or JSON, including a document
-// of comments only) becomes a NodeConfig part.
-func isNodeConfigDocument(s string) bool {
-	return yaml.Unmarshal([]byte(s), &map[string]any{}) == nil
-}
-
 // al2023Parts is Nodeadm.parseUserData: MIME parts keep only their
 // Content-Type; a YAML/JSON map is one NodeConfig part; anything else one
 // shell part.
-func al2023Parts(userData string) ([]part, error) {
+func al2023Parts(userData string) ([]format.Part, error) {
 	if userData == "" {
 		return nil, nil
 	}
-	if looksLikeMIME(userData) {
-		a, err := readArchive(userData)
+	if format.LooksLikeMIME(userData) {
+		a, err := format.ReadArchive(userData)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]part, len(a.Parts))
+		out := make([]format.Part, len(a.Parts))
 		for i, p := range a.Parts {
-			out[i] = typedPart(p.Header.Get("Content-Type"), p.Body)
+			out[i] = format.TypedPart(p.Header.Get("Content-Type"), p.Body)
 		}
 		return out, nil
 	}
-	if isNodeConfigDocument(userData) {
-		return []part{typedPart(contentTypeNodeadm, userData)}, nil
+	if format.IsNodeConfigDocument(userData) {
+		return []format.Part{format.TypedPart(format.ContentTypeNodeadm, userData)}, nil
 	}
-	return []part{typedPart(contentTypeShell, userData)}, nil
+	return []format.Part{format.TypedPart(format.ContentTypeShell, userData)}, nil
 }
 
 // renderAL2023 is Nodeadm.Script: user parts first, Karpenter's NodeConfig
@@ -163,5 +157,5 @@ func renderAL2023(r resolved) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return writeArchive(append(parts, typedPart(contentTypeNodeadm, doc))), nil
+	return format.WriteArchive(append(parts, format.TypedPart(format.ContentTypeNodeadm, doc))), nil
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // BenchmarkRender is the userData of one NodePool on one class: Karpenter's
@@ -74,7 +76,7 @@ func BenchmarkLint(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = Lint(tc.fam, tc.ud, v1_14)
+				_ = lint.UserData(tc.fam, tc.ud, versions.DefaultKarpenter)
 			}
 		})
 	}

@@ -14,6 +14,9 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
 )
 
 // BootstrapFormat is the `format` of the bootstrap block.
@@ -79,11 +82,11 @@ func RenderCustom(b Bootstrap) (string, rules.Findings) {
 	case FormatBottlerocket:
 		var err error
 		if out, err = bottlerocketCustom(b); err != nil {
-			fs = append(fs, tomlFinding(err))
+			fs = append(fs, lint.TOMLFinding(err))
 		}
 	}
-	if len(out) > MaxSize {
-		fs = append(fs, tooLarge(len(out), "The rendered userData"))
+	if len(out) > lint.MaxSize {
+		fs = append(fs, lint.TooLarge(len(out), "The rendered userData"))
 	}
 	if fs.HasErrors() {
 		return "", fs
@@ -99,17 +102,17 @@ func validateBootstrap(b Bootstrap) rules.Findings {
 	switch b.Format {
 	case FormatBootstrapSh, FormatNodeadm, FormatBottlerocket:
 	default:
-		return rules.Findings{rules.New(ruleInputMissing, root("format"), "format %q is not one of \"bootstrap.sh\", \"nodeadm\", \"bottlerocket\".", b.Format)}
+		return rules.Findings{rules.New(lint.RuleInputMissing, root("format"), "format %q is not one of \"bootstrap.sh\", \"nodeadm\", \"bottlerocket\".", b.Format)}
 	}
-	fs = append(fs, checkClusterName(b.ClusterName, root("cluster_name"), "cluster_name")...)
-	fs = append(fs, checkEndpoint(b.APIServerEndpoint, root("api_server_endpoint"), "api_server_endpoint")...)
-	fs = append(fs, checkCA(b.CertificateAuthority, root("certificate_authority"), "certificate_authority")...)
+	fs = append(fs, lint.CheckClusterName(b.ClusterName, root("cluster_name"), "cluster_name")...)
+	fs = append(fs, lint.CheckEndpoint(b.APIServerEndpoint, root("api_server_endpoint"), "api_server_endpoint")...)
+	fs = append(fs, lint.CheckCA(b.CertificateAuthority, root("certificate_authority"), "certificate_authority")...)
 	if b.ClusterDNS != "" {
-		fs = append(fs, checkIP(b.ClusterDNS, root("cluster_dns"), "cluster_dns")...)
+		fs = append(fs, lint.CheckIP(b.ClusterDNS, root("cluster_dns"), "cluster_dns")...)
 	}
 	if b.ServiceCIDR != "" {
-		if _, err := netip.ParsePrefix(b.ServiceCIDR); err != nil || !scriptSafe(b.ServiceCIDR) {
-			fs = append(fs, rules.New(ruleValueUnsafe, root("service_cidr"), "service_cidr %q is not a CIDR; write it as EKS reports it, e.g. \"172.20.0.0/16\".", b.ServiceCIDR))
+		if _, err := netip.ParsePrefix(b.ServiceCIDR); err != nil || !lint.ScriptSafe(b.ServiceCIDR) {
+			fs = append(fs, rules.New(lint.RuleValueUnsafe, root("service_cidr"), "service_cidr %q is not a CIDR; write it as EKS reports it, e.g. \"172.20.0.0/16\".", b.ServiceCIDR))
 		}
 	}
 	if b.Format != FormatBootstrapSh {
@@ -117,21 +120,21 @@ func validateBootstrap(b Bootstrap) rules.Findings {
 		// Bottlerocket cannot.
 		for _, req := range []struct{ name, v string }{{"api_server_endpoint", b.APIServerEndpoint}, {"certificate_authority", b.CertificateAuthority}} {
 			if req.v == "" {
-				fs = append(fs, rules.New(ruleInputMissing, root(req.name), "%s is required by the %s format: %s. Pass it from the cluster (e.g. data.aws_eks_cluster).", req.name, b.Format, missingConsequence(b.Format)))
+				fs = append(fs, rules.New(lint.RuleInputMissing, root(req.name), "%s is required by the %s format: %s. Pass it from the cluster (e.g. data.aws_eks_cluster).", req.name, b.Format, missingConsequence(b.Format)))
 			}
 		}
 	}
 	if b.Format == FormatNodeadm && b.ServiceCIDR == "" {
-		fs = append(fs, rules.New(ruleCIDRMissing, root("service_cidr"), "service_cidr is required by the nodeadm format: NodeConfig spec.cluster.cidr is mandatory and nodeadm derives the cluster DNS address from it. Set it to the cluster's service CIDR, e.g. \"172.20.0.0/16\"."))
+		fs = append(fs, rules.New(lint.RuleCIDRMissing, root("service_cidr"), "service_cidr is required by the nodeadm format: NodeConfig spec.cluster.cidr is mandatory and nodeadm derives the cluster DNS address from it. Set it to the cluster's service CIDR, e.g. \"172.20.0.0/16\"."))
 	}
-	fs = append(fs, checkTaints(b.RegisterWithTaints, root("register_with_taints"))...)
+	fs = append(fs, lint.CheckTaints(b.RegisterWithTaints, root("register_with_taints"))...)
 	for _, i := range taints.Duplicates(b.RegisterWithTaints) {
-		fs = append(fs, rules.New(ruleTaintInvalid, root("register_with_taints").Index(i), "Taint %s repeats the key and effect of an earlier one; the API server rejects the Node (\"taints must be unique by key and effect pair\"). Remove the duplicate.", quoteTaint(b.RegisterWithTaints[i])))
+		fs = append(fs, rules.New(lint.RuleTaintInvalid, root("register_with_taints").Index(i), "Taint %s repeats the key and effect of an earlier one; the API server rejects the Node (\"taints must be unique by key and effect pair\"). Remove the duplicate.", lint.QuoteTaint(b.RegisterWithTaints[i])))
 	}
-	fs = append(fs, checkLabels(b.NodeLabels, root("node_labels"))...)
+	fs = append(fs, lint.CheckLabels(b.NodeLabels, root("node_labels"))...)
 	for _, k := range sortedKeys(b.NodeLabels) {
-		if kubeletRefusesLabel(k) {
-			fs = append(fs, rules.New(ruleLabelRestricted, root("node_labels").Key(k),
+		if lint.KubeletRefusesLabel(k) {
+			fs = append(fs, rules.New(lint.RuleLabelRestricted, root("node_labels").Key(k),
 				"node_labels key %q is in the kubernetes.io/k8s.io namespace outside the kubelet's allowed set (kubelet.kubernetes.io/, node.kubernetes.io/ and the well-known labels); the kubelet refuses to start (\"unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels\"). Put it on the NodePool `labels`; Karpenter applies it after registration.", k))
 		}
 	}
@@ -140,11 +143,11 @@ func validateBootstrap(b Bootstrap) rules.Findings {
 		name, _, _ := strings.Cut(a, "=")
 		switch {
 		case b.Format == FormatBottlerocket:
-			fs = append(fs, rules.New(ruleScriptUnsupported, p, "kubelet_extra_args %q cannot be expressed for Bottlerocket, which takes no free-form kubelet flags. Remove it, or write the settings TOML yourself in user_data (settings.kubernetes.*).", a))
+			fs = append(fs, rules.New(lint.RuleScriptUnsupported, p, "kubelet_extra_args %q cannot be expressed for Bottlerocket, which takes no free-form kubelet flags. Remove it, or write the settings TOML yourself in user_data (settings.kubernetes.*).", a))
 		case !extraArgRE.MatchString(a):
-			fs = append(fs, rules.New(ruleExtraArgInvalid, p, "kubelet_extra_args element %q is not one flag of the form --name or --name=value without whitespace, quotes, `$`, backticks or backslashes; it would be split or break the quoting of the generated userData. Give each flag as its own element.", a))
+			fs = append(fs, rules.New(lint.RuleExtraArgInvalid, p, "kubelet_extra_args element %q is not one flag of the form --name or --name=value without whitespace, quotes, `$`, backticks or backslashes; it would be split or break the quoting of the generated userData. Give each flag as its own element.", a))
 		case name == "--register-with-taints" || name == "--node-labels":
-			fs = append(fs, rules.New(ruleExtraArgInvalid, p, "kubelet_extra_args element %q would override the %s the block renders (the kubelet keeps the last occurrence), dropping karpenter.sh/unregistered or the node labels. Use register_with_taints / node_labels instead.", a, name))
+			fs = append(fs, rules.New(lint.RuleExtraArgInvalid, p, "kubelet_extra_args element %q would override the %s the block renders (the kubelet keeps the last occurrence), dropping karpenter.sh/unregistered or the node labels. Use register_with_taints / node_labels instead.", a, name))
 		}
 	}
 	for _, s := range []struct{ name, script string }{{"pre_bootstrap_script", b.PreBootstrapScript}, {"post_bootstrap_script", b.PostBootstrapScript}} {
@@ -152,12 +155,10 @@ func validateBootstrap(b Bootstrap) rules.Findings {
 			continue
 		}
 		if b.Format == FormatBottlerocket {
-			fs = append(fs, rules.New(ruleScriptUnsupported, root(s.name), "%s is set, but Bottlerocket runs no shell userData: the bottlerocket format has nowhere to put it. Use Bottlerocket settings (e.g. settings.kernel.sysctl) or a bootstrap container, written as settings TOML in user_data instead of the bootstrap block.", s.name))
+			fs = append(fs, rules.New(lint.RuleScriptUnsupported, root(s.name), "%s is set, but Bottlerocket runs no shell userData: the bottlerocket format has nowhere to put it. Use Bottlerocket settings (e.g. settings.kernel.sysctl) or a bootstrap container, written as settings TOML in user_data instead of the bootstrap block.", s.name))
 			continue
 		}
-		c := &lintCtx{family: Custom}
-		c.lintShell(s.script, "")
-		fs = append(fs, c.fs.Under(root(s.name))...)
+		fs = append(fs, lint.Script(s.script).Under(root(s.name))...)
 		if b.Format == FormatBootstrapSh && s.name == "pre_bootstrap_script" {
 			fs = append(fs, checkPreScriptExits(s.script)...)
 		}
@@ -175,7 +176,7 @@ func missingConsequence(f BootstrapFormat) string {
 // checkPreScriptExits reports a top-level exit/exec in the pre script,
 // which would end the script before the bootstrap.sh call.
 func checkPreScriptExits(script string) rules.Findings {
-	f, err := parseShell(script)
+	f, err := shell.Parse(script)
 	if err != nil {
 		return nil
 	}
@@ -185,8 +186,8 @@ func checkPreScriptExits(script string) rules.Findings {
 		if !ok || len(ce.Args) == 0 {
 			continue
 		}
-		if w := evalWord(ce.Args[0]); w.Static && (w.Value == "exit" || (w.Value == "exec" && len(ce.Args) > 1)) {
-			fs = append(fs, rules.New(ruleScriptUnsafe, rules.Root("pre_bootstrap_script"),
+		if w := shell.EvalWord(ce.Args[0]); w.Static && (w.Value == "exit" || (w.Value == "exec" && len(ce.Args) > 1)) {
+			fs = append(fs, rules.New(lint.RuleScriptUnsafe, rules.Root("pre_bootstrap_script"),
 				"Line %d runs `%s` at the top level of the pre-bootstrap script, which ends the script before the bootstrap.sh call: the node never joins. Remove it or move it into a subshell or function.", ce.Pos().Line(), w.Value))
 		}
 	}
@@ -277,7 +278,7 @@ func joinLabels(m map[string]string) string {
 func verifyBootstrapSh(script string, want []string) rules.Findings {
 	got, err := BootstrapCalls(script)
 	fail := func(format string, args ...any) rules.Findings {
-		return rules.Findings{rules.New(ruleScriptUnsafe, rules.Path{}, format+" Check pre_bootstrap_script and post_bootstrap_script for a trailing backslash, an unterminated here-document or quote, or their own bootstrap.sh call.", args...)}
+		return rules.Findings{rules.New(lint.RuleScriptUnsafe, rules.Path{}, format+" Check pre_bootstrap_script and post_bootstrap_script for a trailing backslash, an unterminated here-document or quote, or their own bootstrap.sh call.", args...)}
 	}
 	switch {
 	case err != nil:
@@ -295,13 +296,13 @@ func verifyBootstrapSh(script string, want []string) rules.Findings {
 // its words is returned with the expansion's source text. It is what the
 // renderer and its tests use to prove the rendered call is intact.
 func BootstrapCalls(script string) ([][]string, error) {
-	f, err := parseShell(script)
+	f, err := shell.Parse(script)
 	if err != nil {
 		return nil, err
 	}
 	var out [][]string
-	for _, c := range calls(f) {
-		idx := c.bootstrapIndex()
+	for _, c := range shell.Calls(f) {
+		idx := c.BootstrapIndex()
 		if idx < 0 {
 			continue
 		}
@@ -355,15 +356,15 @@ func nodeadmCustom(b Bootstrap) string {
 	if err != nil {
 		panic(err) // maps of strings always marshal
 	}
-	var parts []part
+	var parts []format.Part
 	if b.PreBootstrapScript != "" {
-		parts = append(parts, typedPart(contentTypeShell, withShebang(b.PreBootstrapScript)))
+		parts = append(parts, format.TypedPart(format.ContentTypeShell, withShebang(b.PreBootstrapScript)))
 	}
-	parts = append(parts, typedPart(contentTypeNodeadm, string(y)))
+	parts = append(parts, format.TypedPart(format.ContentTypeNodeadm, string(y)))
 	if b.PostBootstrapScript != "" {
-		parts = append(parts, typedPart(contentTypeShell, withShebang(b.PostBootstrapScript)))
+		parts = append(parts, format.TypedPart(format.ContentTypeShell, withShebang(b.PostBootstrapScript)))
 	}
-	return writeArchive(parts)
+	return format.WriteArchive(parts)
 }
 
 // bottlerocketCustom renders the bottlerocket format: settings.kubernetes
@@ -371,7 +372,7 @@ func nodeadmCustom(b Bootstrap) string {
 func bottlerocketCustom(b Bootstrap) (string, error) {
 	var doc struct {
 		Settings struct {
-			Kubernetes brKubernetes `toml:"kubernetes"`
+			Kubernetes format.BottlerocketKubernetes `toml:"kubernetes"`
 		} `toml:"settings"`
 	}
 	k := &doc.Settings.Kubernetes

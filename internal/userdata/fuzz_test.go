@@ -8,37 +8,11 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
-
-// FuzzShellLint feeds arbitrary scripts to the shell linter of every
-// family that runs shell: no panic, and every finding names a rule.
-func FuzzShellLint(f *testing.F) {
-	for _, s := range []string{
-		bs + `--kubelet-extra-args='--register-with-taints="k:NoExecute"'`,
-		bs + `--kubelet-extra-args '--register-with-taints "k:NoExecute"'`,
-		bs + `--kubelet-extra-args '--register-with-taints=k:NoExecute'`,
-		bs + "\\\n--kubelet-extra-args '--eviction-hard=memory.available<500Mi --node-labels=a=b,kubernetes.io/x=y'",
-		bs + "--kubelet-extra-args --eviction-hard=memory.available<500Mi >> log 2>&1",
-		"#!/bin/bash\nsudo bash /etc/eks/bootstrap.sh c --b64-cluster-ca=\"$CA\"\n--kubelet-extra-args x\n",
-		"#!/bin/bash\ncat <<EOF\n$(echo hi)\nEOF\n",
-		"#!/bin/bash\nT=x; T+=y; export A=\"$T\"\nif a; then B=(1 2); fi\nf() { local C; read -r D; }\n/etc/eks/bootstrap.sh c --kubelet-extra-args \"--register-with-taints=$T\" $A ${B:-$(c)} ${!E} ${F[0]}\n",
-		"#!/bin/bash\nfor T in a b; do export KUBELET_EXTRA_ARGS=$T; done\nsudo -E env Y=1 /etc/eks/bootstrap.sh c | tee x &\n",
-		"/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=k:NoExecute --register-with-taints=' --kubelet-extra-args y\n",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, fam := range []Family{AL2, AL2023, Custom} {
-			for _, fi := range Lint(fam, s, v1_14) {
-				if fi.Rule == nil || fi.Detail == "" {
-					t.Fatalf("finding without rule or detail: %#v", fi)
-				}
-			}
-		}
-		// The systemd splitter must terminate on any input.
-		_, _, _ = splitSystemd(s)
-	})
-}
 
 // FuzzBottlerocket renders and lints arbitrary Bottlerocket userData: no
 // panic; the linter rejects the TOML exactly when rendering fails; a
@@ -54,7 +28,7 @@ func FuzzBottlerocket(f *testing.F) {
 		o.UserData = s
 		o.InstanceStorePolicy = "RAID0"
 		out, fs := Render(Bottlerocket, o)
-		lf := Lint(Bottlerocket, s, v1_14)
+		lf := lint.UserData(Bottlerocket, s, versions.DefaultKarpenter)
 		invalid := len(lf.ByRule("bottlerocket-toml-invalid"))+len(lf.ByRule("userdata-format-mismatch")) > 0
 		if invalid != (len(fs.ByRule("bottlerocket-toml-invalid")) > 0) {
 			t.Fatalf("lint says invalid=%v, render says %v", invalid, fs)
@@ -93,17 +67,17 @@ func FuzzMIME(f *testing.F) {
 			o := baseOptions()
 			o.UserData = s
 			out, fs := Render(fam, o)
-			lf := Lint(fam, s, v1_14)
+			lf := lint.UserData(fam, s, versions.DefaultKarpenter)
 			if (len(lf.ByRule("mime-invalid")) > 0) != (len(fs.ByRule("mime-invalid")) > 0) {
 				t.Fatalf("%s: lint %v, render %v", fam, lf.ByRule("mime-invalid"), fs)
 			}
-			if out == "" || strings.Contains(s, "--"+boundary) {
+			if out == "" || strings.Contains(s, "--"+format.Boundary) {
 				// A userData line starting with "--//" collides with
 				// Karpenter's fixed boundary: Karpenter's own output is
 				// then corrupt too (a known limitation, not checked).
 				continue
 			}
-			a, err := readArchive(out)
+			a, err := format.ReadArchive(out)
 			if err != nil {
 				t.Fatalf("%s: rendered archive does not read back: %v\n%s", fam, err, out)
 			}
@@ -139,14 +113,14 @@ func FuzzRenderCustom(f *testing.F) {
 			t.Fatalf("%q: %v %v", out, calls, err)
 		}
 		i := slices.Index(calls[0], "--kubelet-extra-args")
-		fields, _, err := splitSystemd(calls[0][i+1])
+		fields, _, err := shell.SplitSystemd(calls[0][i+1])
 		if err != nil || !slices.Contains(fields, "--register-with-taints="+taints.Join(EffectiveTaints(ts, nil))) {
 			t.Fatalf("kubelet args %q (%v)", fields, err)
 		}
 		for _, fam := range []BootstrapFormat{FormatNodeadm, FormatBottlerocket} {
 			b.Format, b.APIServerEndpoint, b.CertificateAuthority, b.ServiceCIDR, b.PreBootstrapScript = fam, "https://x", "Y2E=", "10.0.0.0/16", ""
-			if out, fs := RenderCustom(b); !fs.HasErrors() && Lint(Custom, out, v1_14).HasErrors() {
-				t.Fatalf("%s output fails the linter: %v", fam, Lint(Custom, out, v1_14))
+			if out, fs := RenderCustom(b); !fs.HasErrors() && lint.UserData(Custom, out, versions.DefaultKarpenter).HasErrors() {
+				t.Fatalf("%s output fails the linter: %v", fam, lint.UserData(Custom, out, versions.DefaultKarpenter))
 			}
 		}
 	})
@@ -168,7 +142,7 @@ func FuzzNodeConfig(f *testing.F) {
 	f.Add("<powershell>\n$a = @\"\n$(x `\n\"@\n[string]$b = \u201c$a\u201d\n& $b -Kubelet:\"`\"$(\" @args <# x\n</powershell>\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, fam := range Families {
-			for _, fi := range Lint(fam, s, v1_14) {
+			for _, fi := range lint.UserData(fam, s, versions.DefaultKarpenter) {
 				if fi.Rule == nil || fi.Detail == "" {
 					t.Fatalf("%s: finding without rule or detail: %#v", fam, fi)
 				}
@@ -182,10 +156,10 @@ func FuzzNodeConfig(f *testing.F) {
 				t.Fatalf("render: finding without rule or detail: %#v", fi)
 			}
 		}
-		if out == "" || strings.Contains(s, "--"+boundary) || !isNodeConfigKind(s) {
+		if out == "" || strings.Contains(s, "--"+format.Boundary) || !format.IsNodeConfigKind(s) {
 			return
 		}
-		a, err := readArchive(out)
+		a, err := format.ReadArchive(out)
 		if err != nil {
 			t.Fatalf("rendered archive does not read back: %v\n%s", err, out)
 		}

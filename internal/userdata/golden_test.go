@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -189,7 +190,7 @@ func TestRenderCustomGolden(t *testing.T) {
 			}
 			golden(t, c.name, got)
 			// What RenderCustom writes, Lint accepts as Custom userData.
-			if lf := Lint(Custom, got, versions.DefaultKarpenter); lf.HasErrors() {
+			if lf := lint.UserData(Custom, got, versions.DefaultKarpenter); lf.HasErrors() {
 				t.Fatalf("the rendered userData fails the linter: %v", lf)
 			}
 		})

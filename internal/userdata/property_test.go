@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
 )
 
 // Random inputs for the renderers, from a fixed seed: values built over
@@ -133,7 +136,7 @@ func (g gen) labels(n int, bad *bool) map[string]string {
 	for len(m) < n {
 		spoiled := false
 		k := g.maybe(g.qualifiedName(), injection, 14, &spoiled)
-		if _, dup := m[k]; dup || kubeletRefusesLabel(k) || isForbiddenLabel(k) {
+		if _, dup := m[k]; dup || lint.KubeletRefusesLabel(k) || lint.IsForbiddenLabel(k) {
 			continue
 		}
 		m[k] = g.maybe(g.labelValue(), injection, 14, &spoiled)
@@ -177,7 +180,7 @@ func kubeletFields(t *testing.T, argv []string) []string {
 	if i < 0 || i+1 >= len(argv) {
 		t.Fatalf("no --kubelet-extra-args in %q", argv)
 	}
-	fields, _, err := splitSystemd(argv[i+1])
+	fields, _, err := shell.SplitSystemd(argv[i+1])
 	if err != nil {
 		t.Fatalf("extra args %q do not split: %v", argv[i+1], err)
 	}
@@ -277,7 +280,7 @@ func TestRenderedBashYieldsIntendedArgv(t *testing.T) {
 // bootstrap.sh argv and the kubelet's arguments with the inputs.
 func checkAL2Argv(t *testing.T, out string, o Options) {
 	t.Helper()
-	a, err := readArchive(out)
+	a, err := format.ReadArchive(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package userdata
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -140,5 +141,19 @@ func TestRenderCustomRegistersTaintsOnce(t *testing.T) {
 	out, fs := RenderCustom(b)
 	if fs.HasErrors() || strings.Count(out, "karpenter.sh/unregistered") != 1 || !strings.Contains(out, "--register-with-taints=karpenter.sh/unregistered:NoExecute,a:NoSchedule") {
 		t.Fatalf("%v\n%s", fs, out)
+	}
+}
+
+// A userData the renderer cannot combine with Karpenter's part is reported
+// with the formats the family takes.
+func TestRenderErrorMessage(t *testing.T) {
+	f := renderError(AL2023, errors.New("boom"))
+	if f.Rule.ID != "userdata-format-mismatch" || f.Severity != rules.Error {
+		t.Fatalf("%v", f)
+	}
+	for _, want := range []string{"boom", "launches no node", "a NodeConfig document (YAML or JSON), a shell script or a multipart MIME archive"} {
+		if !strings.Contains(f.Detail, want) {
+			t.Errorf("%q missing from %q", want, f.Detail)
+		}
 	}
 }

@@ -8,18 +8,9 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 )
-
-// The rules guide is generated from the catalogue: the examples are HCL a
-// reader copies, in block syntax and `terraform fmt` layout, with the
-// userData in heredocs.
-func TestRuleExamplesAreFormattedBlocks(t *testing.T) {
-	if n := rulestest.CheckExamples(t, category); n < 30 {
-		t.Fatalf("only %d rules checked", n)
-	}
-}
 
 // The examples of the bootstrap block, decoded as the provider decodes the
 // block (its arguments, and register_with_taints blocks in order) and
@@ -30,7 +21,7 @@ func TestRuleExamplesAreFormattedBlocks(t *testing.T) {
 func TestBootstrapDocsExamples(t *testing.T) {
 	checked := 0
 	for _, r := range rules.All() {
-		if r.Category != category {
+		if r.Category != lint.RuleFormatMismatch.Category {
 			continue
 		}
 		bad, ok := decodeBootstrap(t, r.Bad)

@@ -1,6 +1,7 @@
-package userdata
+package lint
 
 import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -15,7 +16,7 @@ import (
 // variable only known at boot, which Lint reports as a warning. NodePools
 // use this to check their startup taints.
 func RegisteredTaints(userData string, karpenter versions.Karpenter) []taints.Taint {
-	c := &lintCtx{family: Custom, karpenter: karpenter}
+	c := &lintCtx{family: amifamily.Custom, karpenter: karpenter}
 	c.lintCustom(userData)
 	out := c.registeredTaints()
 	for _, f := range c.fs {

@@ -1,10 +1,12 @@
-package userdata
+package lint
 
 import (
 	"encoding/base64"
+	"maps"
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -20,9 +22,9 @@ import (
 
 var eksClusterNameRE = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$`)
 
-// scriptSafe reports whether s is printable ASCII without quotes, `$`,
+// ScriptSafe reports whether s is printable ASCII without quotes, `$`,
 // backtick, backslash or whitespace.
-func scriptSafe(s string) bool {
+func ScriptSafe(s string) bool {
 	for _, c := range []byte(s) {
 		if c <= ' ' || c >= 0x7f || strings.IndexByte("'\"`$\\", c) >= 0 {
 			return false
@@ -31,66 +33,66 @@ func scriptSafe(s string) bool {
 	return true
 }
 
-func checkClusterName(name string, p rules.Path, what string) rules.Findings {
+func CheckClusterName(name string, p rules.Path, what string) rules.Findings {
 	switch {
 	case name == "":
-		return rules.Findings{rules.New(ruleInputMissing, p, "The %s is empty. Set it to the EKS cluster name, e.g. \"my-cluster\".", what)}
+		return rules.Findings{rules.New(RuleInputMissing, p, "The %s is empty. Set it to the EKS cluster name, e.g. \"my-cluster\".", what)}
 	case !eksClusterNameRE.MatchString(name):
-		return rules.Findings{rules.New(ruleValueUnsafe, p,
+		return rules.Findings{rules.New(RuleValueUnsafe, p,
 			"The %s %q is not an EKS cluster name (1-100 characters: letters, digits, `-` and `_`, starting with a letter or digit). It is written into a single-quoted script argument, where anything else could end the quoting; use the name exactly as `aws eks describe-cluster` shows it.", what, name)}
 	}
 	return nil
 }
 
-func checkEndpoint(endpoint string, p rules.Path, what string) rules.Findings {
+func CheckEndpoint(endpoint string, p rules.Path, what string) rules.Findings {
 	if endpoint == "" {
 		return nil
 	}
 	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || !scriptSafe(endpoint) {
-		return rules.Findings{rules.New(ruleValueUnsafe, p,
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || !ScriptSafe(endpoint) {
+		return rules.Findings{rules.New(RuleValueUnsafe, p,
 			"The %s %q is not a plain http(s) URL without quotes, `$`, backticks, backslashes or whitespace. It is written into a single-quoted script argument; use the endpoint exactly as EKS reports it, e.g. \"https://ABCDEF.gr7.us-west-2.eks.amazonaws.com\".", what, endpoint)}
 	}
 	return nil
 }
 
-func checkCA(ca string, p rules.Path, what string) rules.Findings {
+func CheckCA(ca string, p rules.Path, what string) rules.Findings {
 	if ca == "" {
 		return nil
 	}
-	if !scriptSafe(ca) {
-		return rules.Findings{rules.New(ruleValueUnsafe, p,
+	if !ScriptSafe(ca) {
+		return rules.Findings{rules.New(RuleValueUnsafe, p,
 			"The %s contains whitespace, a quote, `$`, a backtick or a backslash. It is written into a single-quoted script argument; pass the single-line base64 value exactly as `aws eks describe-cluster` returns it (cluster.certificateAuthority.data).", what)}
 	}
 	if _, err := base64.StdEncoding.DecodeString(ca); err != nil {
-		return rules.Findings{rules.New(ruleCANotBase64, p,
+		return rules.Findings{rules.New(RuleCANotBase64, p,
 			"The %s is not base64 (%v). Karpenter fails with \"decoding CABundle\" and bootstrap.sh writes a broken /etc/kubernetes/pki/ca.crt; pass the base64-encoded PEM bundle (cluster.certificateAuthority.data), not the PEM text.", what, err)}
 	}
 	return nil
 }
 
-func checkIP(ip string, p rules.Path, what string) rules.Findings {
-	if _, err := netip.ParseAddr(ip); err != nil || !scriptSafe(ip) {
-		return rules.Findings{rules.New(ruleValueUnsafe, p,
+func CheckIP(ip string, p rules.Path, what string) rules.Findings {
+	if _, err := netip.ParseAddr(ip); err != nil || !ScriptSafe(ip) {
+		return rules.Findings{rules.New(RuleValueUnsafe, p,
 			"The %s %q is not an IP address. It becomes --dns-cluster-ip/clusterDNS; write the kube-dns service address, e.g. \"172.20.0.10\".", what, ip)}
 	}
 	return nil
 }
 
-// checkTaints validates taints a node registers with; p addresses the list.
-func checkTaints(ts []taints.Taint, p rules.Path) rules.Findings {
+// CheckTaints validates taints a node registers with; p addresses the list.
+func CheckTaints(ts []taints.Taint, p rules.Path) rules.Findings {
 	var out rules.Findings
 	for i, t := range ts {
 		for _, fe := range t.Validate() {
-			out = append(out, rules.New(ruleTaintInvalid, p.Index(i).Attr(fe.Field),
+			out = append(out, rules.New(RuleTaintInvalid, p.Index(i).Attr(fe.Field),
 				"Taint %s has %s %q: %s. The kubelet rejects it in --register-with-taints (or the API server rejects the Node), so the node never registers; %s",
-				quoteTaint(t), fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
+				QuoteTaint(t), fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
 		}
 	}
 	return out
 }
 
-func quoteTaint(t taints.Taint) string { return "\"" + t.String() + "\"" }
+func QuoteTaint(t taints.Taint) string { return "\"" + t.String() + "\"" }
 
 func taintFix(field string) string {
 	switch field {
@@ -102,10 +104,10 @@ func taintFix(field string) string {
 	return "set effect to NoSchedule, PreferNoSchedule or NoExecute."
 }
 
-// checkLabels validates labels the kubelet gets with --node-labels.
-func checkLabels(m map[string]string, p rules.Path) rules.Findings {
+// CheckLabels validates labels the kubelet gets with --node-labels.
+func CheckLabels(m map[string]string, p rules.Path) rules.Findings {
 	var out rules.Findings
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
 			out = append(out, rules.New(ruleLabelInvalid, p.Key(k),
@@ -121,13 +123,13 @@ func checkLabels(m map[string]string, p rules.Path) rules.Findings {
 
 var kubeletMapTokenRE = regexp.MustCompile(`^[A-Za-z0-9._%+-]+$`)
 
-// checkKubeletMap validates a map-valued kubelet setting, rendered as
+// CheckKubeletMap validates a map-valued kubelet setting, rendered as
 // --name="k=v,..." inside the single-quoted extra args.
-func checkKubeletMap(m map[string]string, p rules.Path, name string) rules.Findings {
+func CheckKubeletMap(m map[string]string, p rules.Path, name string) rules.Findings {
 	var out rules.Findings
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !kubeletMapTokenRE.MatchString(k) || !kubeletMapTokenRE.MatchString(m[k]) {
-			out = append(out, rules.New(ruleValueUnsafe, p.Key(k),
+			out = append(out, rules.New(RuleValueUnsafe, p.Key(k),
 				"kubelet %s entry %q = %q contains characters other than letters, digits, `.`, `_`, `%%`, `+` and `-`. It is rendered inside the single-quoted --kubelet-extra-args; write a signal or resource name and a quantity, e.g. \"memory.available\" = \"500Mi\".", name, k, m[k]))
 		}
 	}

@@ -1,25 +1,27 @@
-package userdata
+package lint
 
 import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 )
 
 // readMIME reads a MIME archive for linting, reporting what Karpenter (or,
 // for Custom, cloud-init) would make of a broken one.
-func (c *lintCtx) readMIME(ud string) (archive, bool) {
-	a, err := readArchive(ud)
+func (c *lintCtx) readMIME(ud string) (format.Archive, bool) {
+	a, err := format.ReadArchive(ud)
 	if err != nil {
-		me, _ := err.(*mimeError)
+		me, _ := err.(*format.MIMEError)
 		if me == nil {
-			me = &mimeError{Step: "part", Err: err}
+			me = &format.MIMEError{Step: "part", Err: err}
 		}
-		c.add(mimeFinding(c.family, me))
+		c.add(MIMEFinding(c.family, me))
 		return a, false
 	}
 	// For AL2 and AL2023 Karpenter parses the archive and writes it anew
 	// with its own closing boundary (pkg/providers/amifamily/bootstrap/mime):
 	// only Custom userData reaches the node as written.
-	if !a.Closed && (c.family == Custom || c.custom) {
+	if !a.Closed && (c.family == amifamily.Custom || c.custom) {
 		c.add(rules.New(ruleMIMEUnterminated, rules.Path{},
 			"The MIME archive never closes with \"--%s--\". Karpenter's reader accepts that, but cloud-init records a defect and stricter readers drop the last part; end the archive with the closing boundary line \"--%s--\".",
 			a.Boundary, a.Boundary))
@@ -27,10 +29,10 @@ func (c *lintCtx) readMIME(ud string) (archive, bool) {
 	return a, true
 }
 
-// mimeFinding words a MIME read failure as the family's consumer reports it.
-func mimeFinding(f Family, me *mimeError) rules.Finding {
+// MIMEFinding words a MIME read failure as the family's consumer reports it.
+func MIMEFinding(f amifamily.Family, me *format.MIMEError) rules.Finding {
 	switch f {
-	case AL2023:
+	case amifamily.AL2023:
 		msg := me.Err
 		var text string
 		switch me.Step {
@@ -45,7 +47,7 @@ func mimeFinding(f Family, me *mimeError) rules.Finding {
 		}
 		return rules.New(ruleMIMEInvalid, rules.Path{},
 			"The userData starts with a MIME header but is not a readable multipart archive: Karpenter fails with \"parsing custom UserData, %s\" and launches no node. Write a complete multipart/mixed archive (Content-Type: multipart/mixed; boundary=\"...\", parts separated by --boundary, closed by --boundary--), or plain shell/NodeConfig without MIME headers.", text)
-	case Custom:
+	case amifamily.Custom:
 		return rules.New(ruleMIMEInvalid, rules.Path{},
 			"The userData starts with a MIME header but is not a readable multipart archive (%s). Karpenter passes Custom userData unchanged and cloud-init cannot split it, so the node's bootstrap does not run. Write a complete multipart/mixed archive or a plain script.", me.Error()).AsWarning()
 	}

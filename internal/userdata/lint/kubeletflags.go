@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"slices"
@@ -118,14 +118,14 @@ func (c *lintCtx) checkTaintFlag(v, next, where string) ([]taints.Taint, bool) {
 		if strings.ContainsAny(v, `"'`) {
 			why = " Literal quote characters reach the kubelet here: the shell and systemd have already removed one level of quoting, so these quotes are part of the value."
 		}
-		c.add(rules.New(ruleTaintInvalid, rules.Path{},
+		c.add(rules.New(RuleTaintInvalid, rules.Path{},
 			"--register-with-taints %q %s is rejected by the kubelet: %q.%s The kubelet exits and the node never registers. Write items as key=value:Effect or key:Effect joined by \",\", e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute.",
 			v, where, err.Error(), why))
 		return nil, false
 	}
 	for _, t := range ts {
 		for _, fe := range t.Validate() {
-			c.add(rules.New(ruleTaintInvalid, rules.Path{},
+			c.add(rules.New(RuleTaintInvalid, rules.Path{},
 				"--register-with-taints item %q %s: %s %q: %s. %s", t.String(), where, fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
 		}
 	}
@@ -164,7 +164,7 @@ func (c *lintCtx) checkLabelFlag(v, where string) {
 			continue
 		}
 		k, val := kv[0], kv[1]
-		if kubeletRefusesLabel(k) {
+		if KubeletRefusesLabel(k) {
 			refused = append(refused, k)
 		}
 		if errs := append(validation.IsQualifiedName(k), validation.IsValidLabelValue(val)...); len(errs) > 0 {
@@ -173,7 +173,7 @@ func (c *lintCtx) checkLabelFlag(v, where string) {
 		}
 	}
 	if len(refused) > 0 {
-		c.add(rules.New(ruleLabelRestricted, rules.Path{},
+		c.add(rules.New(RuleLabelRestricted, rules.Path{},
 			"--node-labels %s sets %s. The kubelet refuses to start: \"unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [%s]\" (allowed: the kubelet.kubernetes.io/ and node.kubernetes.io/ prefixes and the well-known topology, os, arch, instance-type and hostname labels). Put such labels on the NodePool (`labels`); Karpenter applies them to the Node after registration.",
 			where, strings.Join(refused, ", "), strings.Join(refused, " ")))
 	}

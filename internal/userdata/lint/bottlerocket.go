@@ -1,14 +1,18 @@
-package userdata
+package lint
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 )
 
-func tomlFinding(err error) rules.Finding {
+func TOMLFinding(err error) rules.Finding {
 	return rules.New(ruleTOMLInvalid, rules.Path{},
 		"The Bottlerocket userData is not valid settings TOML: %v. Karpenter fails with \"invalid UserData\" and launches no node. Fix the TOML (tables such as [settings.kubernetes], typed values: numbers unquoted, strings quoted).", err)
 }
@@ -16,13 +20,13 @@ func tomlFinding(err error) rules.Finding {
 // lintBottlerocket checks settings TOML, for the Bottlerocket family (what
 // Karpenter drops or overwrites) or as Custom userData (what it registers).
 func (c *lintCtx) lintBottlerocket(ud string) {
-	cfg, unknown, err := parseBottlerocket(ud)
+	cfg, unknown, err := format.ParseBottlerocket(ud)
 	if err != nil {
-		c.add(tomlFinding(err))
+		c.add(TOMLFinding(err))
 		return
 	}
 	k := cfg.Settings.Kubernetes
-	if c.family == Bottlerocket {
+	if c.family == amifamily.Bottlerocket {
 		for _, key := range unknown {
 			c.add(rules.New(ruleBRUnknown, rules.Path{},
 				"settings.kubernetes.%s is not a setting Karpenter knows: it logs \"Unknown parameter in userData K8s settings\" and drops it when it re-serialises settings.kubernetes, so the node never gets it. Check the spelling against the Bottlerocket settings reference (e.g. node-labels, eviction-hard, allowed-unsafe-sysctls).",
@@ -31,12 +35,12 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 		if len(k.NodeTaints) > 0 {
 			c.add(rules.New(ruleBRNodeTaints, rules.Path{},
 				"settings.kubernetes.node-taints sets %s, but Karpenter replaces node-taints with the NodePool taints and karpenter.sh/unregistered, so these taints never reach the node. Put them on the NodePool (`taints` or `startup_taints`).",
-				strings.Join(sortedKeys(k.NodeTaints), ", ")))
+				strings.Join(slices.Sorted(maps.Keys(k.NodeTaints)), ", ")))
 		}
 		c.checkBROverridden(k)
 	} else {
 		reg := registration{where: "settings.kubernetes.node-taints", set: len(k.NodeTaints) > 0}
-		for _, key := range sortedKeys(k.NodeTaints) {
+		for _, key := range slices.Sorted(maps.Keys(k.NodeTaints)) {
 			for _, v := range k.NodeTaints[key] {
 				value, effect, ok := cutLast(v, ":")
 				if !ok {
@@ -44,7 +48,7 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 				}
 				t := taints.Taint{Key: key, Value: value, Effect: effect}
 				for _, fe := range t.Validate() {
-					c.add(rules.New(ruleTaintInvalid, rules.Path{},
+					c.add(rules.New(RuleTaintInvalid, rules.Path{},
 						"settings.kubernetes.node-taints entry %q = %q: %s %q: %s. Bottlerocket's kubelet rejects it and the node never registers; write entries as key = [\"value:Effect\"] or key = [\":Effect\"]; %s",
 						key, v, fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
 				}
@@ -55,7 +59,7 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 	}
 	if len(k.NodeLabels) > 0 {
 		pairs := make([]string, 0, len(k.NodeLabels))
-		for _, key := range sortedKeys(k.NodeLabels) {
+		for _, key := range slices.Sorted(maps.Keys(k.NodeLabels)) {
 			pairs = append(pairs, key+"="+k.NodeLabels[key])
 		}
 		c.checkLabelFlag(strings.Join(pairs, ","), "in settings.kubernetes.node-labels")
@@ -71,7 +75,7 @@ func cutLast(s, sep string) (before, after string, found bool) {
 
 // checkBROverridden reports the settings Karpenter always overwrites, each
 // with the user's value and where the value really comes from.
-func (c *lintCtx) checkBROverridden(k brKubernetes) {
+func (c *lintCtx) checkBROverridden(k format.BottlerocketKubernetes) {
 	str := func(p *string) (string, bool) {
 		if p == nil {
 			return "", false

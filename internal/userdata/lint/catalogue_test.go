@@ -1,11 +1,13 @@
-package userdata
+package lint
 
 import (
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -13,7 +15,7 @@ var exampleRE = regexp.MustCompile(`(?s)ami_family = "([A-Za-z0-9]+)"\n  user_da
 
 // docsExample extracts the amiFamily and userData of a nodeClass() docs
 // snippet; ok is false for snippets of other shapes.
-func docsExample(hcl string) (Family, string, bool) {
+func docsExample(hcl string) (amifamily.Family, string, bool) {
 	m := exampleRE.FindStringSubmatch(hcl)
 	if m == nil {
 		return "", "", false
@@ -22,7 +24,7 @@ func docsExample(hcl string) (Family, string, bool) {
 	for _, l := range strings.Split(m[2], "\n") {
 		lines = append(lines, strings.TrimPrefix(l, "    "))
 	}
-	return Family(m[1]), strings.Join(lines, "\n") + "\n", true
+	return amifamily.Family(m[1]), strings.Join(lines, "\n") + "\n", true
 }
 
 // TestDocsExamples lints the Bad and Good userData of every rule's docs
@@ -40,11 +42,11 @@ func TestDocsExamples(t *testing.T) {
 		}
 		checked++
 		t.Run(r.ID, func(t *testing.T) {
-			if got := Lint(f, ud, versions.DefaultKarpenter).ByRule(r.ID); len(got) == 0 {
+			if got := UserData(f, ud, versions.DefaultKarpenter).ByRule(r.ID); len(got) == 0 {
 				t.Errorf("Bad example does not trigger %s:\n%s", r.ID, ud)
 			}
 			if gf, gud, ok := docsExample(r.Good); ok {
-				if got := Lint(gf, gud, versions.DefaultKarpenter); len(got.ByRule(r.ID)) > 0 || got.HasErrors() {
+				if got := UserData(gf, gud, versions.DefaultKarpenter); len(got.ByRule(r.ID)) > 0 || got.HasErrors() {
 					t.Errorf("Good example of %s has findings %v:\n%s", r.ID, got, gud)
 				}
 			}
@@ -72,5 +74,14 @@ func TestCatalogueIsComplete(t *testing.T) {
 	}
 	if n < 30 {
 		t.Fatalf("%d userData rules registered", n)
+	}
+}
+
+// The rules guide is generated from the catalogue: the examples are HCL a
+// reader copies, in block syntax and `terraform fmt` layout, with the
+// userData in heredocs.
+func TestRuleExamplesAreFormattedBlocks(t *testing.T) {
+	if n := rulestest.CheckExamples(t, category); n < 30 {
+		t.Fatalf("only %d rules checked", n)
 	}
 }

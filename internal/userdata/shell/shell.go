@@ -1,4 +1,4 @@
-package userdata
+package shell
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// parseShell parses a bash script with mvdan.cc/sh.
-func parseShell(script string) (*syntax.File, error) {
+// Parse parses a bash script with mvdan.cc/sh.
+func Parse(script string) (*syntax.File, error) {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 }
 
@@ -24,12 +24,12 @@ type shellWord struct {
 	Prefix string
 }
 
-func evalWord(w *syntax.Word) shellWord {
+func EvalWord(w *syntax.Word) shellWord {
 	n := 0
 	for n < len(w.Parts) && staticPart(w.Parts[n]) {
 		n++
 	}
-	prefix := literal(&syntax.Word{Parts: w.Parts[:n]})
+	prefix := Literal(&syntax.Word{Parts: w.Parts[:n]})
 	sw := shellWord{Node: w, Prefix: prefix, Static: n == len(w.Parts)}
 	if sw.Static {
 		sw.Value = prefix
@@ -52,11 +52,11 @@ func staticPart(p syntax.WordPart) bool {
 	return false
 }
 
-// literal expands a word of static parts as bash does for a command
+// Literal expands a word of static parts as bash does for a command
 // argument (quote removal, backslash escapes); a fresh Config each time, as
 // expand mutates it. Brace expansion may make several fields; they are
 // joined with spaces.
-func literal(w *syntax.Word) string {
+func Literal(w *syntax.Word) string {
 	if len(w.Parts) == 0 {
 		return ""
 	}
@@ -67,26 +67,26 @@ func literal(w *syntax.Word) string {
 	return strings.Join(fields, " ")
 }
 
-// shellCall is one simple command of a script.
-type shellCall struct {
+// Call is one simple command of a script.
+type Call struct {
 	Stmt *syntax.Stmt
 	Call *syntax.CallExpr
 	Args []shellWord
 }
 
-// calls lists the simple commands of a parsed script, in source order,
+// Calls lists the simple commands of a parsed script, in source order,
 // including those nested in functions, conditionals and subshells.
-func calls(f *syntax.File) []shellCall {
-	var out []shellCall
+func Calls(f *syntax.File) []Call {
+	var out []Call
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
 		if !ok {
 			return true
 		}
 		if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-			c := shellCall{Stmt: st, Call: ce}
+			c := Call{Stmt: st, Call: ce}
 			for _, w := range ce.Args {
-				c.Args = append(c.Args, evalWord(w))
+				c.Args = append(c.Args, EvalWord(w))
 			}
 			out = append(out, c)
 		}
@@ -99,15 +99,15 @@ func calls(f *syntax.File) []shellCall {
 // /etc/eks/bootstrap.sh ...").
 var commandWrappers = map[string]bool{"sudo": true, "bash": true, "sh": true, "exec": true, "env": true, "nohup": true, "time": true, "command": true}
 
-// bootstrapIndex returns the index of the bootstrap.sh word in a call, or -1.
-func (c shellCall) bootstrapIndex() int {
-	return bootstrapIndexIn(len(c.Args), func(i int) (string, bool) { return c.Args[i].Value, c.Args[i].Static })
+// BootstrapIndex returns the index of the bootstrap.sh word in a call, or -1.
+func (c Call) BootstrapIndex() int {
+	return BootstrapIndexIn(len(c.Args), func(i int) (string, bool) { return c.Args[i].Value, c.Args[i].Static })
 }
 
-// bootstrapIndexIn finds bootstrap.sh in a command line of n arguments,
+// BootstrapIndexIn finds bootstrap.sh in a command line of n arguments,
 // past wrappers, their options and env's NAME=value arguments; arg returns
 // an argument and whether it is known.
-func bootstrapIndexIn(n int, arg func(int) (string, bool)) int {
+func BootstrapIndexIn(n int, arg func(int) (string, bool)) int {
 	wrapped := false
 	for i := 0; i < n; i++ {
 		v, known := arg(i)
@@ -136,7 +136,7 @@ func isEnvAssignment(v string) bool {
 	return ok && isShellName(name)
 }
 
-// splitSystemd splits a --kubelet-extra-args value the way systemd expands
+// SplitSystemd splits a --kubelet-extra-args value the way systemd expands
 // an unbraced $VAR in ExecStart (systemd.service(5), "Command lines"): at
 // whitespace, respecting single and double quotes and then removing them,
 // a backslash escaping the next character (inside double quotes only before
@@ -145,7 +145,7 @@ func isEnvAssignment(v string) bool {
 // the unquoted shell operator characters (`<`, `>`, `|`, ...), which a
 // shell re-reading the arguments would not take literally; err is an
 // unterminated quote.
-func splitSystemd(s string) (fields []string, operators []string, err error) {
+func SplitSystemd(s string) (fields []string, operators []string, err error) {
 	var b strings.Builder
 	inWord := false
 	var quote byte

@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"

@@ -1,11 +1,10 @@
-package userdata
+package lint
 
 import (
-	"errors"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 )
@@ -35,7 +34,7 @@ func TestUnregisteredTaintIsReadFromTheParsedScript(t *testing.T) {
 		"powershell comment": "<powershell>\n# karpenter.sh/unregistered:NoExecute\n& \"$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1\" -EKSClusterName c -KubeletExtraArgs '--register-with-taints=a:NoSchedule'\n</powershell>\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			expectRule(t, lintFor(t, Custom, ud), "unregistered-taint-missing", rules.Error)
+			expectRule(t, lintFor(t, amifamily.Custom, ud), "unregistered-taint-missing", rules.Error)
 			if got := RegisteredTaints(ud, v1_14); hasUnregistered(got) {
 				t.Fatalf("RegisteredTaints counts the unregistered taint: %v", got)
 			}
@@ -56,7 +55,7 @@ func TestUnregisteredTaintIsReadFromTheParsedScript(t *testing.T) {
 		"powershell continuation": "<powershell>\n& 'C:\\Program Files\\Amazon\\EKS\\Start-EKSBootstrap.ps1' `\n  -EKSClusterName c `\n  -kubeletextra:'--register-with-taints=\"karpenter.sh/unregistered:NoExecute\"'\n</powershell>\n",
 	} {
 		t.Run("resolved: "+name, func(t *testing.T) {
-			fs := lintFor(t, Custom, ud)
+			fs := lintFor(t, amifamily.Custom, ud)
 			expectNone(t, fs, "unregistered-taint-missing")
 			expectNoErrors(t, fs)
 			if got := RegisteredTaints(ud, v1_14); !hasUnregistered(got) {
@@ -76,7 +75,7 @@ func TestUnregisteredTaintIsReadFromTheParsedScript(t *testing.T) {
 		"powershell variable":   {"<powershell>\n& $env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs $env:KUBELET_ARGS\n</powershell>\n", "-KubeletExtraArgs on line 2"},
 	} {
 		t.Run("unknown: "+name, func(t *testing.T) {
-			fs := lintFor(t, Custom, c.ud)
+			fs := lintFor(t, amifamily.Custom, c.ud)
 			expectRule(t, fs, "unregistered-taint-missing", rules.Warning, "cannot verify", c.why, "only decided at boot")
 			expectNoErrors(t, fs)
 			if got := RegisteredTaints(c.ud, v1_14); !hasUnregistered(got) {
@@ -91,16 +90,16 @@ func TestUnregisteredTaintIsReadFromTheParsedScript(t *testing.T) {
 func TestLastOneWins(t *testing.T) {
 	for name, c := range map[string]struct {
 		ud      string
-		family  Family
+		family  amifamily.Family
 		repeats string
 	}{
-		"two --register-with-taints": {bs + "--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --register-with-taints=a:NoSchedule'\n", Custom,
+		"two --register-with-taints": {bs + "--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --register-with-taints=a:NoSchedule'\n", amifamily.Custom,
 			"--register-with-taints is given 2 times"},
-		"two --kubelet-extra-args": {bs + "--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' \\\n  --kubelet-extra-args '--node-labels=team=a'\n", Custom,
+		"two --kubelet-extra-args": {bs + "--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' \\\n  --kubelet-extra-args '--node-labels=team=a'\n", amifamily.Custom,
 			"passes --kubelet-extra-args 2 times"},
-		"flags of two NodeConfigs":     {"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: ['--register-with-taints=karpenter.sh/unregistered:NoExecute']\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: ['--register-with-taints=a:NoSchedule']\n--B--\n", Custom, ""},
-		"flag over registerWithTaints": {"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}]\n    flags: ['--register-with-taints=a:NoSchedule']\n", Custom, ""},
-		"powershell parameter twice":   {"<powershell>\n& $env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute' -KubeletExtraArgs '--node-labels=a=b'\n</powershell>\n", Custom, ""},
+		"flags of two NodeConfigs":     {"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: ['--register-with-taints=karpenter.sh/unregistered:NoExecute']\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: ['--register-with-taints=a:NoSchedule']\n--B--\n", amifamily.Custom, ""},
+		"flag over registerWithTaints": {"apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}]\n    flags: ['--register-with-taints=a:NoSchedule']\n", amifamily.Custom, ""},
+		"powershell parameter twice":   {"<powershell>\n& $env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1 -EKSClusterName c -KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute' -KubeletExtraArgs '--node-labels=a=b'\n</powershell>\n", amifamily.Custom, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			fs := lintFor(t, c.family, c.ud)
@@ -114,20 +113,20 @@ func TestLastOneWins(t *testing.T) {
 		})
 	}
 	t.Run("the finding explains the discarded list", func(t *testing.T) {
-		fs := lintFor(t, Custom, bs+"--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' --kubelet-extra-args '--register-with-taints=a:NoSchedule'\n")
+		fs := lintFor(t, amifamily.Custom, bs+"--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' --kubelet-extra-args '--register-with-taints=a:NoSchedule'\n")
 		expectRule(t, fs, "unregistered-taint-missing", rules.Error, "registers the node with a:NoSchedule", "listed earlier", "keeps only the last --kubelet-extra-args")
 	})
 	t.Run("an empty --register-with-taints clears the list", func(t *testing.T) {
-		fs := lintFor(t, Custom, bs+"--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --register-with-taints='\n")
+		fs := lintFor(t, amifamily.Custom, bs+"--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --register-with-taints='\n")
 		expectRule(t, fs, "unregistered-taint-missing", rules.Error)
 	})
 	t.Run("the last one with the taint is fine", func(t *testing.T) {
-		fs := lintFor(t, Custom, bs+"--kubelet-extra-args '--register-with-taints=a:NoSchedule --register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+		fs := lintFor(t, amifamily.Custom, bs+"--kubelet-extra-args '--register-with-taints=a:NoSchedule --register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
 		expectNone(t, fs, "unregistered-taint-missing")
 		expectRule(t, fs, "option-repeated", rules.Warning, "e.g. --register-with-taints=a:NoSchedule,karpenter.sh/unregistered:NoExecute")
 	})
 	t.Run("every occurrence is parsed by the kubelet", func(t *testing.T) {
-		fs := lintFor(t, Custom, bs+"--kubelet-extra-args '--register-with-taints=a=b/c:NoSchedule --register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+		fs := lintFor(t, amifamily.Custom, bs+"--kubelet-extra-args '--register-with-taints=a=b/c:NoSchedule --register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
 		expectRule(t, fs, "kubelet-taint-invalid", rules.Error, "a=b/c:NoSchedule")
 	})
 }
@@ -136,18 +135,18 @@ func TestLastOneWins(t *testing.T) {
 // linted as shell.
 func TestCustomWithoutShebang(t *testing.T) {
 	t.Run("bootstrap.sh call", func(t *testing.T) {
-		fs := lintFor(t, Custom, "/etc/eks/bootstrap.sh c --kubelet-extra-args='--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+		fs := lintFor(t, amifamily.Custom, "/etc/eks/bootstrap.sh c --kubelet-extra-args='--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
 		expectRule(t, fs, "userdata-not-run-by-cloud-init", rules.Error, "no #! line", "Unhandled non-multipart (text/x-not-multipart) userdata", "#!/bin/bash")
 		expectRule(t, fs, "bootstrap-option-equals", rules.Error, "--kubelet-extra-args=")
 	})
 	t.Run("registers the taint", func(t *testing.T) {
-		fs := lintFor(t, Custom, "\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+		fs := lintFor(t, amifamily.Custom, "\n/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
 		expectRule(t, fs, "userdata-not-run-by-cloud-init", rules.Error, "bootstrap.sh call on line 2 never runs")
 		expectNone(t, fs, "unregistered-taint-missing")
 	})
 	t.Run("other text is a warning", func(t *testing.T) {
-		expectRule(t, lintFor(t, Custom, "machine:\n  type: worker\n"), "userdata-not-run-by-cloud-init", rules.Warning, "If the AMI reads its userData in another way")
-		expectRule(t, lintFor(t, Custom, "{\"ignition\": {\"version\": \"3.4.0\"}}\n"), "userdata-not-run-by-cloud-init", rules.Warning, "Unhandled non-multipart")
+		expectRule(t, lintFor(t, amifamily.Custom, "machine:\n  type: worker\n"), "userdata-not-run-by-cloud-init", rules.Warning, "If the AMI reads its userData in another way")
+		expectRule(t, lintFor(t, amifamily.Custom, "{\"ignition\": {\"version\": \"3.4.0\"}}\n"), "userdata-not-run-by-cloud-init", rules.Warning, "Unhandled non-multipart")
 	})
 	for name, ud := range map[string]string{
 		"shebang":         bs + "--kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n",
@@ -166,7 +165,7 @@ func TestCustomWithoutShebang(t *testing.T) {
 		"only whitespace": " \n",
 	} {
 		t.Run("cloud-init runs "+name, func(t *testing.T) {
-			expectNone(t, lintFor(t, Custom, ud), "userdata-not-run-by-cloud-init")
+			expectNone(t, lintFor(t, amifamily.Custom, ud), "userdata-not-run-by-cloud-init")
 		})
 	}
 }
@@ -175,35 +174,24 @@ func TestCustomWithoutShebang(t *testing.T) {
 // entry reaches the kubelet too.
 func TestNodeConfigTaintFlagInsideAnEntry(t *testing.T) {
 	nc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n    - --node-labels=a=b --register-with-taints=x:NoSchedule\n"
-	fs := lintFor(t, AL2023, nc)
+	fs := lintFor(t, amifamily.AL2023, nc)
 	expectRule(t, fs, "nodeconfig-register-with-taints-flag", rules.Error, `"--register-with-taints=x:NoSchedule"`, "systemd splits it at whitespace")
-	expectNone(t, lintFor(t, AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n    - --node-labels=a=b --v=2\n"), "nodeconfig-register-with-taints-flag")
+	expectNone(t, lintFor(t, amifamily.AL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n    - --node-labels=a=b --v=2\n"), "nodeconfig-register-with-taints-flag")
 }
 
 func TestMessages(t *testing.T) {
-	t.Run("render failure", func(t *testing.T) {
-		f := renderError(AL2023, errors.New("boom"))
-		if f.Rule.ID != "userdata-format-mismatch" || f.Severity != rules.Error {
-			t.Fatalf("%v", f)
-		}
-		for _, want := range []string{"boom", "launches no node", "a NodeConfig document (YAML or JSON), a shell script or a multipart MIME archive"} {
-			if !strings.Contains(f.Detail, want) {
-				t.Errorf("%q missing from %q", want, f.Detail)
-			}
-		}
-	})
 	t.Run("registerWithTaints not a list", func(t *testing.T) {
 		nc := "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      registerWithTaints: karpenter.sh/unregistered:NoExecute\n"
-		fs := lintFor(t, Custom, nc)
+		fs := lintFor(t, amifamily.Custom, nc)
 		expectRule(t, fs, "nodeconfig-invalid", rules.Error, `"karpenter.sh/unregistered:NoExecute"`, "kubelet cannot decode it and exits", "registerWithTaints: [{key: karpenter.sh/unregistered, effect: NoExecute}]")
 		expectNone(t, fs, "unregistered-taint-missing")
 		// On AL2023 Karpenter's own list replaces it, whatever it is.
-		fs = lintFor(t, AL2023, nc)
+		fs = lintFor(t, amifamily.AL2023, nc)
 		expectNone(t, fs, "nodeconfig-invalid")
 		expectRule(t, fs, "nodeconfig-field-overridden", rules.Warning, "spec.kubelet.config.registerWithTaints")
 	})
 	t.Run("bottlerocket overridden settings", func(t *testing.T) {
-		fs := lintFor(t, Bottlerocket, "[settings.kubernetes]\ncluster-name = 'mine'\napi-server = 'https://x'\ncluster-certificate = 'Y2E='\nmax-pods = 42\n")
+		fs := lintFor(t, amifamily.Bottlerocket, "[settings.kubernetes]\ncluster-name = 'mine'\napi-server = 'https://x'\ncluster-certificate = 'Y2E='\nmax-pods = 42\n")
 		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `cluster-name = "mine"`, "the cluster name", "cluster.name")
 		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `api-server = "https://x"`, "cluster.endpoint")
 		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `cluster-certificate = "Y2E="`, "cluster.certificate_authority")
@@ -215,7 +203,7 @@ func TestMessages(t *testing.T) {
 		}
 	})
 	t.Run("PowerShell fix for PowerShell userData", func(t *testing.T) {
-		fs := lintFor(t, Custom, "<powershell>\n& $env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1 -EKSClusterName c\n</powershell>\n")
+		fs := lintFor(t, amifamily.Custom, "<powershell>\n& $env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1 -EKSClusterName c\n</powershell>\n")
 		expectRule(t, fs, "unregistered-taint-missing", rules.Error, "Start-EKSBootstrap.ps1 call on line 2", "-KubeletExtraArgs '--register-with-taints=karpenter.sh/unregistered:NoExecute'")
 		for _, f := range fs.ByRule("unregistered-taint-missing") {
 			if strings.Contains(f.Detail, "--kubelet-extra-args '") {
@@ -230,26 +218,5 @@ func TestRegisteredTaintsLastOneWins(t *testing.T) {
 	got := RegisteredTaints(bs+"--kubelet-extra-args '--register-with-taints=x:NoSchedule' --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,gpu:NoSchedule'\n", v1_14)
 	if taints.Join(got) != "karpenter.sh/unregistered:NoExecute,gpu:NoSchedule" {
 		t.Fatalf("got %v", got)
-	}
-}
-
-// systemd splits an environment value at whitespace and removes quotes;
-// unlike bash it has no comments, braces, globs or extended globs.
-func TestSplitSystemd(t *testing.T) {
-	for in, want := range map[string][]string{
-		`--a=x+(y --b={c,d} #e ~f --g=*`:          {"--a=x+(y", "--b={c,d}", "#e", "~f", "--g=*"},
-		`--node-labels="a=b" '--x=y z' --w=\"v\"`: {"--node-labels=a=b", "--x=y z", `--w="v"`},
-		`--e="m<1" --f=$HOME`:                     {"--e=m<1", "--f=$HOME"},
-	} {
-		got, _, err := splitSystemd(in)
-		if err != nil || !slices.Equal(got, want) {
-			t.Errorf("%s: got %q (%v), want %q", in, got, err, want)
-		}
-	}
-	if _, ops, _ := splitSystemd(`--a=m<1 --b="m<2"`); !slices.Equal(ops, []string{"<"}) {
-		t.Errorf("unquoted operators %q", ops)
-	}
-	if _, _, err := splitSystemd(`--a="x`); err == nil {
-		t.Error("an unterminated quote splits")
 	}
 }

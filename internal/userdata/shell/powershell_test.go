@@ -1,4 +1,4 @@
-package userdata
+package shell
 
 import (
 	"slices"
@@ -14,19 +14,19 @@ func TestPowerShellStatements(t *testing.T) {
 		"$H = @'\nline 'one'\n'@\n" +
 		"if ($x) { Write-Host “typographic” }\n"
 	var got [][]string
-	vars := map[string]psVar{}
-	for _, st := range psStatements(script) {
+	vars := map[string]PSVar{}
+	for _, st := range PSStatements(script) {
 		var words []string
-		for _, w := range st.words {
-			v, known, _ := resolvePS(w, vars)
+		for _, w := range st.Words {
+			v, known, _ := ResolvePS(w, vars)
 			if !known {
 				v = "?"
 			}
 			words = append(words, v)
 		}
-		if len(st.words) == 3 && isPSTarget(st.words[0]) {
-			v, known, _ := resolvePS(st.words[2], vars)
-			vars[st.words[0].parts[len(st.words[0].parts)-1].name] = psVar{v, known}
+		if len(st.Words) == 3 && IsPSTarget(st.Words[0]) {
+			v, known, _ := ResolvePS(st.Words[2], vars)
+			vars[st.Words[0].Parts[len(st.Words[0].Parts)-1].Name] = PSVar{v, known}
 		}
 		got = append(got, words)
 	}
@@ -57,7 +57,7 @@ func TestSplitWindowsArgs(t *testing.T) {
 		`"x""y"`:                {`x"y`},
 		"":                      nil,
 	} {
-		if got := splitWindowsArgs(in); !slices.Equal(got, want) {
+		if got := SplitWindowsArgs(in); !slices.Equal(got, want) {
 			t.Errorf("%s: got %q, want %q", in, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package userdata
+package shell
 
 import (
 	"strings"
@@ -11,37 +11,37 @@ import (
 // escapes and continuations, variables and statement separators. It does
 // not evaluate expressions; a value it cannot read stays unknown.
 
-// psPart is a piece of a PowerShell word: literal text, or a variable
+// PSPart is a piece of a PowerShell word: literal text, or a variable
 // ($name, ${name}, $env:NAME) or subexpression $(...) to resolve.
-type psPart struct {
-	lit    string
-	name   string // variable name, lower case; "" for literal text
-	subexp bool   // $(...): only known at run time
+type PSPart struct {
+	Lit    string
+	Name   string // variable name, lower case; "" for literal text
+	Subexp bool   // $(...): only known at run time
 }
 
-// psWord is one token of a statement.
-type psWord struct {
-	parts  []psPart
-	quoted bool // a string literal: never a parameter name
-	op     bool // an operator token ("&", ".", "=")
-	line   int
+// PSWord is one token of a statement.
+type PSWord struct {
+	Parts  []PSPart
+	Quoted bool // a string literal: never a parameter name
+	Op     bool // an operator token ("&", ".", "=")
+	Line   int
 }
 
-// text is the word with literal parts only, or false.
-func (w psWord) text() (string, bool) {
+// Text is the word with literal parts only, or false.
+func (w PSWord) Text() (string, bool) {
 	var b strings.Builder
-	for _, p := range w.parts {
-		if p.name != "" || p.subexp {
+	for _, p := range w.Parts {
+		if p.Name != "" || p.Subexp {
 			return "", false
 		}
-		b.WriteString(p.lit)
+		b.WriteString(p.Lit)
 	}
 	return b.String(), true
 }
 
-// psStatement is one statement: the words between separators.
-type psStatement struct {
-	words []psWord
+// PSStatement is one statement: the words between separators.
+type PSStatement struct {
+	Words []PSWord
 }
 
 // Typographic quotes PowerShell accepts as quotes.
@@ -54,13 +54,13 @@ type psLexer struct {
 	src   string
 	i     int
 	line  int
-	stmts []psStatement
-	cur   psStatement
-	word  *psWord
+	stmts []PSStatement
+	cur   PSStatement
+	word  *PSWord
 }
 
-// psStatements splits a PowerShell script into statements of words.
-func psStatements(src string) []psStatement {
+// PSStatements splits a PowerShell script into statements of words.
+func PSStatements(src string) []PSStatement {
 	lx := &psLexer{src: src, line: 1}
 	lx.run()
 	lx.endStatement()
@@ -84,9 +84,9 @@ func (lx *psLexer) next() rune {
 	return r
 }
 
-func (lx *psLexer) ensureWord() *psWord {
+func (lx *psLexer) ensureWord() *PSWord {
 	if lx.word == nil {
-		lx.word = &psWord{line: lx.line}
+		lx.word = &PSWord{Line: lx.line}
 	}
 	return lx.word
 }
@@ -96,37 +96,37 @@ func (lx *psLexer) ensureWord() *psWord {
 // glued to it).
 func (lx *psLexer) startQuoted() {
 	if lx.word == nil {
-		lx.ensureWord().quoted = true
+		lx.ensureWord().Quoted = true
 	}
 }
 
 func (lx *psLexer) addLit(s string) {
 	w := lx.ensureWord()
-	if n := len(w.parts); n > 0 && w.parts[n-1].name == "" && !w.parts[n-1].subexp {
-		w.parts[n-1].lit += s
+	if n := len(w.Parts); n > 0 && w.Parts[n-1].Name == "" && !w.Parts[n-1].Subexp {
+		w.Parts[n-1].Lit += s
 		return
 	}
-	w.parts = append(w.parts, psPart{lit: s})
+	w.Parts = append(w.Parts, PSPart{Lit: s})
 }
 
 func (lx *psLexer) endWord() {
 	if lx.word != nil {
-		lx.cur.words = append(lx.cur.words, *lx.word)
+		lx.cur.Words = append(lx.cur.Words, *lx.word)
 		lx.word = nil
 	}
 }
 
 func (lx *psLexer) endStatement() {
 	lx.endWord()
-	if len(lx.cur.words) > 0 {
+	if len(lx.cur.Words) > 0 {
 		lx.stmts = append(lx.stmts, lx.cur)
 	}
-	lx.cur = psStatement{}
+	lx.cur = PSStatement{}
 }
 
 func (lx *psLexer) op(s string) {
 	lx.endWord()
-	lx.cur.words = append(lx.cur.words, psWord{parts: []psPart{{lit: s}}, op: true, line: lx.line})
+	lx.cur.Words = append(lx.cur.Words, PSWord{Parts: []PSPart{{Lit: s}}, Op: true, Line: lx.line})
 }
 
 func (lx *psLexer) run() {
@@ -173,7 +173,7 @@ func (lx *psLexer) run() {
 				continue
 			}
 			lx.op("&")
-		case r == '=' && lx.word != nil && isPSTarget(*lx.word) || r == '=' && lx.word == nil && len(lx.cur.words) == 1:
+		case r == '=' && lx.word != nil && IsPSTarget(*lx.word) || r == '=' && lx.word == nil && len(lx.cur.Words) == 1:
 			lx.next()
 			lx.op("=")
 		case r == '@' && strings.ContainsRune(psSingleQuotes+psDoubleQuotes, lx.peek(1)) && lx.hereStringStart():
@@ -286,8 +286,8 @@ func (lx *psLexer) hereString() {
 		lx.addLit(strings.TrimSuffix(strings.TrimSuffix(b.String(), "\n"), "\r"))
 	} else {
 		lx.expandable(closing, false)
-		if n := len(w.parts); n > 0 && w.parts[n-1].name == "" {
-			w.parts[n-1].lit = strings.TrimSuffix(strings.TrimSuffix(w.parts[n-1].lit, "\n"), "\r")
+		if n := len(w.Parts); n > 0 && w.Parts[n-1].Name == "" {
+			w.Parts[n-1].Lit = strings.TrimSuffix(strings.TrimSuffix(w.Parts[n-1].Lit, "\n"), "\r")
 		}
 	}
 	if closing() {
@@ -313,7 +313,7 @@ func (lx *psLexer) variable() {
 				}
 			}
 		}
-		w.parts = append(w.parts, psPart{subexp: true})
+		w.Parts = append(w.Parts, PSPart{Subexp: true})
 	case r == '{':
 		lx.next()
 		start := lx.i
@@ -322,7 +322,7 @@ func (lx *psLexer) variable() {
 		}
 		name := lx.src[start:lx.i]
 		lx.next()
-		w.parts = append(w.parts, psPart{name: strings.ToLower(name)})
+		w.Parts = append(w.Parts, PSPart{Name: strings.ToLower(name)})
 	case isPSNameRune(r) || r == '?' || r == '^':
 		start := lx.i
 		if r == '?' || r == '^' {
@@ -332,7 +332,7 @@ func (lx *psLexer) variable() {
 				lx.next()
 			}
 		}
-		w.parts = append(w.parts, psPart{name: strings.ToLower(lx.src[start:lx.i])})
+		w.Parts = append(w.Parts, PSPart{Name: strings.ToLower(lx.src[start:lx.i])})
 	default:
 		lx.addLit("$")
 	}
@@ -342,60 +342,60 @@ func isPSNameRune(r rune) bool {
 	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
-// isPSTarget reports whether w is an assignment target: $name, optionally
+// IsPSTarget reports whether w is an assignment target: $name, optionally
 // after type constraints such as [string].
-func isPSTarget(w psWord) bool {
-	n := len(w.parts)
-	if n == 0 || w.parts[n-1].name == "" || w.quoted {
+func IsPSTarget(w PSWord) bool {
+	n := len(w.Parts)
+	if n == 0 || w.Parts[n-1].Name == "" || w.Quoted {
 		return false
 	}
-	for _, p := range w.parts[:n-1] {
-		if p.name != "" || p.subexp || !strings.HasPrefix(p.lit, "[") || !strings.HasSuffix(p.lit, "]") {
+	for _, p := range w.Parts[:n-1] {
+		if p.Name != "" || p.Subexp || !strings.HasPrefix(p.Lit, "[") || !strings.HasSuffix(p.Lit, "]") {
 			return false
 		}
 	}
 	return true
 }
 
-// psVar is what a script assigned to a PowerShell variable.
-type psVar struct {
-	value string
-	known bool
+// PSVar is what a script assigned to a PowerShell variable.
+type PSVar struct {
+	Value string
+	Known bool
 }
 
-// resolvePS expands a word with the variables assigned so far. shape has
+// ResolvePS expands a word with the variables assigned so far. shape has
 // "\x00" for each part that is unknown (enough to see a path's file name).
-func resolvePS(w psWord, vars map[string]psVar) (value string, known bool, shape string) {
+func ResolvePS(w PSWord, vars map[string]PSVar) (value string, known bool, shape string) {
 	var b, s strings.Builder
 	known = true
-	for _, p := range w.parts {
+	for _, p := range w.Parts {
 		switch {
-		case p.subexp:
+		case p.Subexp:
 			known = false
 			s.WriteString("\x00")
-		case p.name != "":
-			v, ok := vars[p.name]
-			if !ok || !v.known {
+		case p.Name != "":
+			v, ok := vars[p.Name]
+			if !ok || !v.Known {
 				known = false
 				s.WriteString("\x00")
 				continue
 			}
-			b.WriteString(v.value)
-			s.WriteString(v.value)
+			b.WriteString(v.Value)
+			s.WriteString(v.Value)
 		default:
-			b.WriteString(p.lit)
-			s.WriteString(p.lit)
+			b.WriteString(p.Lit)
+			s.WriteString(p.Lit)
 		}
 	}
 	return b.String(), known, s.String()
 }
 
-// splitWindowsArgs splits a command line as Windows programs (the kubelet
+// SplitWindowsArgs splits a command line as Windows programs (the kubelet
 // service started by Start-EKSBootstrap.ps1) split theirs: at unquoted
 // spaces and tabs; double quotes group and are removed, `\"` is a literal
 // quote, backslashes are literal elsewhere; single quotes are ordinary
 // characters.
-func splitWindowsArgs(s string) []string {
+func SplitWindowsArgs(s string) []string {
 	var out []string
 	var b strings.Builder
 	inArg, quoted := false, false

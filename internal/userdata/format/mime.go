@@ -1,4 +1,4 @@
-package userdata
+package format
 
 import (
 	"bytes"
@@ -14,35 +14,35 @@ import (
 
 // Karpenter's MIME constants (bootstrap/eksbootstrap.go, bootstrap/mime).
 const (
-	boundary           = "//"
-	contentTypeShell   = `text/x-shellscript; charset="us-ascii"`
-	contentTypeNodeadm = "application/node.eks.aws"
+	Boundary           = "//"
+	ContentTypeShell   = `text/x-shellscript; charset="us-ascii"`
+	ContentTypeNodeadm = "application/node.eks.aws"
 )
 
-// part is one MIME part: its headers as read (or to write) and its body.
-type part struct {
+// Part is one MIME part: its headers as read (or to write) and its body.
+type Part struct {
 	Header textproto.MIMEHeader
 	Body   string
 }
 
-func typedPart(contentType, body string) part {
-	return part{Header: textproto.MIMEHeader{"Content-Type": {contentType}}, Body: body}
+func TypedPart(contentType, body string) Part {
+	return Part{Header: textproto.MIMEHeader{"Content-Type": {contentType}}, Body: body}
 }
 
-// looksLikeMIME is Karpenter's test for "this userData is a MIME archive".
-func looksLikeMIME(s string) bool {
+// LooksLikeMIME is Karpenter's test for "this userData is a MIME archive".
+func LooksLikeMIME(s string) bool {
 	t := strings.TrimSpace(s)
 	return strings.HasPrefix(t, "MIME-Version:") || strings.HasPrefix(t, "Content-Type:")
 }
 
-// mimeError says at which step reading an archive failed, so findings can
+// MIMEError says at which step reading an archive failed, so findings can
 // quote the message Karpenter logs for the family.
-type mimeError struct {
+type MIMEError struct {
 	Step string // "unreadable", "content-type", "not-multipart", "part"
 	Err  error
 }
 
-func (e *mimeError) Error() string {
+func (e *MIMEError) Error() string {
 	switch e.Step {
 	case "unreadable":
 		return fmt.Sprintf("unreadable user data %v", e.Err)
@@ -54,31 +54,31 @@ func (e *mimeError) Error() string {
 	return e.Err.Error()
 }
 
-// archive is a parsed MIME archive.
-type archive struct {
-	Parts    []part
+// Archive is a parsed MIME archive.
+type Archive struct {
+	Parts    []Part
 	Boundary string
 	// Closed is false when the archive ends without "--boundary--", which
 	// Go's reader (hence Karpenter) tolerates.
 	Closed bool
 }
 
-// readArchive reads a multipart archive the way Karpenter does (net/mail
+// ReadArchive reads a multipart archive the way Karpenter does (net/mail
 // headers, mime.ParseMediaType, mime/multipart), keeping each part's headers
 // as the multipart reader presents them.
-func readArchive(s string) (archive, error) {
+func ReadArchive(s string) (Archive, error) {
 	msg, err := mail.ReadMessage(strings.NewReader(s))
 	if err != nil {
-		return archive{}, &mimeError{Step: "unreadable", Err: err}
+		return Archive{}, &MIMEError{Step: "unreadable", Err: err}
 	}
 	mediaType, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
 	if err != nil {
-		return archive{}, &mimeError{Step: "content-type", Err: err}
+		return Archive{}, &MIMEError{Step: "content-type", Err: err}
 	}
 	if !strings.HasPrefix(mediaType, "multipart/") {
-		return archive{}, &mimeError{Step: "not-multipart"}
+		return Archive{}, &MIMEError{Step: "not-multipart"}
 	}
-	a := archive{Boundary: params["boundary"]}
+	a := Archive{Boundary: params["boundary"]}
 	r := multipart.NewReader(msg.Body, a.Boundary)
 	for {
 		p, err := r.NextPart()
@@ -86,29 +86,29 @@ func readArchive(s string) (archive, error) {
 			break
 		}
 		if err != nil {
-			return archive{}, &mimeError{Step: "part", Err: err}
+			return Archive{}, &MIMEError{Step: "part", Err: err}
 		}
 		body, err := io.ReadAll(p)
 		if err != nil {
-			return archive{}, &mimeError{Step: "part", Err: err}
+			return Archive{}, &MIMEError{Step: "part", Err: err}
 		}
-		a.Parts = append(a.Parts, part{Header: p.Header, Body: string(body)})
+		a.Parts = append(a.Parts, Part{Header: p.Header, Body: string(body)})
 	}
 	a.Closed = a.Boundary != "" && strings.Contains(s, "--"+a.Boundary+"--")
 	return a, nil
 }
 
-// writeArchive serialises parts as Karpenter does: MIME-Version and
+// WriteArchive serialises parts as Karpenter does: MIME-Version and
 // Content-Type lines, boundary "//", parts in order, closing boundary, every
 // "\r" removed.
-func writeArchive(parts []part) string {
+func WriteArchive(parts []Part) string {
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)
-	if err := w.SetBoundary(boundary); err != nil {
+	if err := w.SetBoundary(Boundary); err != nil {
 		panic(err) // "//" is a valid boundary; a failure is a programming error
 	}
 	buf.WriteString("MIME-Version: 1.0\n")
-	fmt.Fprintf(&buf, "Content-Type: multipart/mixed; boundary=%q\n\n", boundary)
+	fmt.Fprintf(&buf, "Content-Type: multipart/mixed; boundary=%q\n\n", Boundary)
 	for _, p := range parts {
 		pw, err := w.CreatePart(p.Header)
 		if err != nil {

@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"path"
@@ -6,15 +6,25 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
+// MaxSize is EC2's userData limit, in bytes before base64.
+const MaxSize = 16384
+
+func TooLarge(n int, what string) rules.Finding {
+	return rules.New(ruleTooLarge, rules.Path{},
+		"%s is %d bytes; EC2 accepts at most %d bytes before base64 and fails RunInstances/CreateFleet with UserDataSizeLimitExceeded. Fetch large files at boot (e.g. from S3) instead of inlining them.", what, n, MaxSize)
+}
+
 // lintCtx carries what one Lint call learns.
 type lintCtx struct {
-	family    Family
+	family    amifamily.Family
 	karpenter versions.Karpenter
 	fs        rules.Findings
 	// regs are the ways the userData registers the node's taints, one per
@@ -30,36 +40,44 @@ type lintCtx struct {
 
 func (c *lintCtx) add(f ...rules.Finding) { c.fs = append(c.fs, f...) }
 
-// Lint checks userData written by hand for amiFamily family, as Karpenter
+// UserData checks userData written by hand for amiFamily family, as Karpenter
 // release karpenter would treat it, and returns every finding in source
 // order. Paths are empty: the finding is about the userData as a whole and
 // its Detail names the offending text. It never panics, whatever the input.
-func Lint(family Family, userData string, karpenter versions.Karpenter) rules.Findings {
+func UserData(family amifamily.Family, userData string, karpenter versions.Karpenter) rules.Findings {
 	return lint(&lintCtx{family: family, karpenter: karpenter}, userData)
 }
 
-// LintCustomOn lints a Custom class's userData as the images it launches on
+// CustomOn lints a Custom class's userData as the images it launches on
 // (of family image) will read it. Karpenter passes Custom userData through
 // untouched, so the advice never relies on what Karpenter would add.
-func LintCustomOn(image Family, userData string, karpenter versions.Karpenter) rules.Findings {
+func CustomOn(image amifamily.Family, userData string, karpenter versions.Karpenter) rules.Findings {
 	return lint(&lintCtx{family: image, karpenter: karpenter, custom: true}, userData)
+}
+
+// Script lints a bash script that runs as Custom userData would, e.g.
+// the pre and post scripts of a bootstrap block.
+func Script(script string) rules.Findings {
+	c := &lintCtx{family: amifamily.Custom}
+	c.lintShell(script, "")
+	return c.fs
 }
 
 func lint(c *lintCtx, userData string) rules.Findings {
 	family := c.family
 	if len(userData) > MaxSize {
-		c.add(tooLarge(len(userData), "The userData alone"))
+		c.add(TooLarge(len(userData), "The userData alone"))
 	}
 	switch {
-	case family == AL2:
+	case family == amifamily.AL2:
 		c.lintAL2(userData)
-	case family == AL2023:
+	case family == amifamily.AL2023:
 		c.lintAL2023(userData)
-	case family == Bottlerocket:
+	case family == amifamily.Bottlerocket:
 		c.lintBottlerocketFamily(userData)
 	case family.IsWindows():
 		c.lintWindows(userData)
-	case family == Custom:
+	case family == amifamily.Custom:
 		c.lintCustom(userData)
 	}
 	return c.fs
@@ -69,7 +87,7 @@ func (c *lintCtx) lintAL2(ud string) {
 	if ud == "" {
 		return
 	}
-	if looksLikeMIME(ud) {
+	if format.LooksLikeMIME(ud) {
 		a, ok := c.readMIME(ud)
 		if !ok {
 			return
@@ -96,7 +114,7 @@ func (c *lintCtx) lintAL2023(ud string) {
 	if ud == "" {
 		return
 	}
-	if looksLikeMIME(ud) {
+	if format.LooksLikeMIME(ud) {
 		a, ok := c.readMIME(ud)
 		if !ok {
 			return
@@ -109,13 +127,13 @@ func (c *lintCtx) lintAL2023(ud string) {
 			switch {
 			case isShellPart(p):
 				c.lintShell(p.Body, partName(i))
-			case mediaType(p) == contentTypeNodeadm:
+			case mediaType(p) == format.ContentTypeNodeadm:
 				c.lintNodeConfig(p.Body, partName(i))
 			}
 		}
 		return
 	}
-	if isNodeConfigDocument(ud) {
+	if format.IsNodeConfigDocument(ud) {
 		c.lintNodeConfig(ud, "")
 		return
 	}
@@ -129,9 +147,9 @@ func (c *lintCtx) lintAL2023(ud string) {
 func (c *lintCtx) lintBottlerocketFamily(ud string) {
 	// A "#!" line is a TOML comment: only input that fails to parse is
 	// reported as the wrong format.
-	if _, _, err := parseBottlerocket(ud); err != nil {
+	if _, _, err := format.ParseBottlerocket(ud); err != nil {
 		switch {
-		case looksLikeMIME(ud):
+		case format.LooksLikeMIME(ud):
 			c.add(formatMismatch("Bottlerocket", "a MIME archive", "Karpenter fails with \"invalid UserData\" because Bottlerocket userData must be settings TOML"))
 			return
 		case strings.HasPrefix(strings.TrimSpace(ud), "#!"):
@@ -157,20 +175,20 @@ func (c *lintCtx) lintWindows(ud string) {
 func (c *lintCtx) lintCustom(ud string) {
 	switch {
 	case strings.TrimSpace(ud) == "":
-	case looksLikeMIME(ud):
+	case format.LooksLikeMIME(ud):
 		if a, ok := c.readMIME(ud); ok {
 			for i, p := range a.Parts {
 				switch {
 				case isShellPart(p):
 					c.lintShell(p.Body, partName(i))
-				case mediaType(p) == contentTypeNodeadm:
+				case mediaType(p) == format.ContentTypeNodeadm:
 					c.lintNodeConfig(p.Body, partName(i))
 				}
 			}
 		}
 	case looksLikeTOML(ud):
 		c.lintBottlerocket(ud)
-	case isNodeConfigKind(ud):
+	case format.IsNodeConfigKind(ud):
 		c.lintNodeConfig(ud, "")
 	case isPowerShell(ud):
 		c.lintPowerShell(ud)
@@ -224,7 +242,7 @@ func cloudInitType(ud string) string {
 func (c *lintCtx) lintNotRun(ud string) {
 	first, _, _ := strings.Cut(strings.TrimLeft(ud, " \t\r\n"), "\n")
 	first = shorten(strings.TrimSpace(first), 80)
-	f, err := parseShell(ud)
+	f, err := shell.Parse(ud)
 	if err != nil {
 		c.add(rules.New(ruleNotRunByCloudInit, rules.Path{},
 			"The userData starts with %q: no #! line, no MIME headers, not #cloud-config or another cloud-init format. On an AMI that boots with cloud-init (the EKS AMIs do), cloud-init types it text/x-not-multipart, logs \"Unhandled non-multipart (text/x-not-multipart) userdata\" and runs nothing, so nothing bootstraps the node. If the AMI reads its userData in another way, ignore this; otherwise start a shell script with #!/bin/bash or cloud-config with #cloud-config.",
@@ -246,7 +264,7 @@ func (c *lintCtx) lintNotRun(ud string) {
 
 func partName(i int) string { return "MIME part " + strconv.Itoa(i+1) }
 
-func mediaType(p part) string {
+func mediaType(p format.Part) string {
 	ct := p.Header.Get("Content-Type")
 	if i := strings.IndexByte(ct, ';'); i >= 0 {
 		ct = ct[:i]
@@ -254,7 +272,7 @@ func mediaType(p part) string {
 	return strings.ToLower(strings.TrimSpace(ct))
 }
 
-func isShellPart(p part) bool { return mediaType(p) == "text/x-shellscript" }
+func isShellPart(p format.Part) bool { return mediaType(p) == "text/x-shellscript" }
 
 // isShellScript reports whether cloud-init would run ud as a bash or sh
 // script (a #! line naming one, directly or through env).
@@ -285,15 +303,7 @@ func looksLikeTOML(ud string) bool {
 	return ok
 }
 
-// isNodeConfigKind reports whether ud is a YAML/JSON NodeConfig document.
-func isNodeConfigKind(ud string) bool {
-	var d struct {
-		Kind string `json:"kind"`
-	}
-	return yaml.Unmarshal([]byte(ud), &d) == nil && d.Kind == "NodeConfig"
-}
-
 func formatMismatch(family, got, consequence string) rules.Finding {
-	return rules.New(ruleFormatMismatch, rules.Path{},
+	return rules.New(RuleFormatMismatch, rules.Path{},
 		"amiFamily %s was given %s: %s. Write userData in the family's format, or use amiFamily Custom with the matching AMI.", family, got, consequence)
 }

@@ -1,4 +1,4 @@
-package userdata
+package shell
 
 import (
 	"fmt"
@@ -28,8 +28,8 @@ type shellVar struct {
 	Exported bool
 }
 
-// shellEnv maps variable names to what the script assigned.
-type shellEnv map[string]shellVar
+// Env maps variable names to what the script assigned.
+type Env map[string]shellVar
 
 // scopeKey is a part of the script that runs conditionally (a branch, a
 // loop body, a function body, the right side of && or ||) or in a subshell
@@ -47,7 +47,7 @@ type varEvent struct {
 	scopes []scopeKey
 	name   string
 	// set computes the new variable from the environment at that point.
-	set func(env shellEnv, old shellVar) shellVar
+	set func(env Env, old shellVar) shellVar
 	// exports is true when the change exports the variable: even where it
 	// may not have run, the variable may then reach commands.
 	exports bool
@@ -59,17 +59,17 @@ func (e varEvent) maybe(old shellVar) shellVar {
 	return shellVar{Exported: old.Exported || e.exports}
 }
 
-// scriptVars are the variable changes of a parsed script and the scopes
+// Vars are the variable changes of a parsed script and the scopes
 // each command runs in.
-type scriptVars struct {
+type Vars struct {
 	events []varEvent
 	scopes map[*syntax.CallExpr][]scopeKey
 }
 
-// collectVars walks f once, recording every variable change and the scope
+// CollectVars walks f once, recording every variable change and the scope
 // of every simple command.
-func collectVars(f *syntax.File) *scriptVars {
-	sv := &scriptVars{scopes: map[*syntax.CallExpr][]scopeKey{}}
+func CollectVars(f *syntax.File) *Vars {
+	sv := &Vars{scopes: map[*syntax.CallExpr][]scopeKey{}}
 	var nodes []syntax.Node
 	var scopes []scopeKey
 	var pushed []bool
@@ -144,29 +144,29 @@ func stmtScope(parent syntax.Node, st *syntax.Stmt) (scopeKey, bool) {
 	return scopeKey{}, false
 }
 
-func unknownVar(_ shellEnv, old shellVar) shellVar {
+func unknownVar(_ Env, old shellVar) shellVar {
 	return shellVar{Exported: old.Exported}
 }
 
 // callEvents records `X=v` statements and the commands that set variables
 // from what only the node knows (read, mapfile, printf -v) or unset them.
-func (sv *scriptVars) callEvents(ce *syntax.CallExpr, at []scopeKey) {
+func (sv *Vars) callEvents(ce *syntax.CallExpr, at []scopeKey) {
 	if len(ce.Args) == 0 {
 		for _, a := range ce.Assigns {
 			sv.assign(a, at, false)
 		}
 		return
 	}
-	cmd := evalWord(ce.Args[0])
+	cmd := EvalWord(ce.Args[0])
 	if !cmd.Static {
 		return
 	}
 	names := func(from int, unset bool) {
 		for _, w := range ce.Args[from:] {
-			if a := evalWord(w); a.Static && isShellName(a.Value) {
+			if a := EvalWord(w); a.Static && isShellName(a.Value) {
 				set := unknownVar
 				if unset {
-					set = func(shellEnv, shellVar) shellVar { return shellVar{Known: true} }
+					set = func(Env, shellVar) shellVar { return shellVar{Known: true} }
 				}
 				sv.events = append(sv.events, varEvent{offset: w.Pos().Offset(), scopes: at, name: a.Value, set: set})
 			}
@@ -179,7 +179,7 @@ func (sv *scriptVars) callEvents(ce *syntax.CallExpr, at []scopeKey) {
 		names(1, true)
 	case "printf":
 		for i := 1; i+1 < len(ce.Args); i++ {
-			if a := evalWord(ce.Args[i]); a.Static && a.Value == "-v" {
+			if a := EvalWord(ce.Args[i]); a.Static && a.Value == "-v" {
 				names(i+1, false)
 				break
 			}
@@ -188,12 +188,12 @@ func (sv *scriptVars) callEvents(ce *syntax.CallExpr, at []scopeKey) {
 }
 
 // declEvents records export/declare/local/readonly/typeset.
-func (sv *scriptVars) declEvents(d *syntax.DeclClause, at []scopeKey) {
+func (sv *Vars) declEvents(d *syntax.DeclClause, at []scopeKey) {
 	variant := d.Variant.Value
 	export := variant == "export"
 	for _, a := range d.Args {
 		if a.Name == nil && a.Value != nil {
-			if f := evalWord(a.Value); f.Static && len(f.Value) > 1 && f.Value[0] == '-' && slices.Contains([]byte(f.Value[1:]), 'x') {
+			if f := EvalWord(a.Value); f.Static && len(f.Value) > 1 && f.Value[0] == '-' && slices.Contains([]byte(f.Value[1:]), 'x') {
 				export = true
 			}
 		}
@@ -205,7 +205,7 @@ func (sv *scriptVars) declEvents(d *syntax.DeclClause, at []scopeKey) {
 		if a.Naked {
 			exp, local := export, variant == "local"
 			sv.events = append(sv.events, varEvent{offset: a.Pos().Offset(), scopes: at, name: a.Name.Value, exports: exp,
-				set: func(_ shellEnv, old shellVar) shellVar {
+				set: func(_ Env, old shellVar) shellVar {
 					if local {
 						old = shellVar{Known: true}
 					}
@@ -219,16 +219,16 @@ func (sv *scriptVars) declEvents(d *syntax.DeclClause, at []scopeKey) {
 }
 
 // assign records X=v, X+=v or X=(...).
-func (sv *scriptVars) assign(a *syntax.Assign, at []scopeKey, export bool) {
+func (sv *Vars) assign(a *syntax.Assign, at []scopeKey, export bool) {
 	if a.Name == nil {
 		return
 	}
-	set := func(env shellEnv, old shellVar) shellVar {
+	set := func(env Env, old shellVar) shellVar {
 		v := shellVar{Exported: old.Exported || export}
 		if a.Array != nil || a.Index != nil {
 			return v
 		}
-		val, ok := resolveLiteral(a.Value, env)
+		val, ok := ResolveLiteral(a.Value, env)
 		if !ok || (a.Append && !old.Known) {
 			return v
 		}
@@ -241,14 +241,14 @@ func (sv *scriptVars) assign(a *syntax.Assign, at []scopeKey, export bool) {
 	sv.events = append(sv.events, varEvent{offset: a.Pos().Offset(), scopes: at, name: a.Name.Value, set: set, exports: export})
 }
 
-// envAt is the environment a command sees: every change before it that
+// EnvAt is the environment a command sees: every change before it that
 // surely ran when it runs is applied; a change in a branch, loop or function
 // it is not part of makes the variable unknown; a change in a subshell it is
 // not part of is ignored. For a command in a function or loop body, a
 // later change outside that function (or inside that loop) also makes the
 // variable unknown, since the body may run after it.
-func (sv *scriptVars) envAt(ce *syntax.CallExpr) shellEnv {
-	env := shellEnv{}
+func (sv *Vars) EnvAt(ce *syntax.CallExpr) Env {
+	env := Env{}
 	at := sv.scopes[ce]
 	pos := ce.Pos().Offset()
 	for _, e := range sv.events {
@@ -311,7 +311,7 @@ func isShellName(s string) bool {
 // resolvable reports whether w can be expanded with env alone: no command
 // or process substitution, no arithmetic, and every parameter a variable
 // the script assigned a known value.
-func resolvable(w *syntax.Word, env shellEnv) bool {
+func resolvable(w *syntax.Word, env Env) bool {
 	ok := true
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -328,7 +328,7 @@ func resolvable(w *syntax.Word, env shellEnv) bool {
 	return ok
 }
 
-func (env shellEnv) config() *expand.Config {
+func (env Env) config() *expand.Config {
 	return &expand.Config{Env: expand.FuncEnviron(func(name string) string {
 		if v := env[name]; v.Known {
 			return v.Value
@@ -339,7 +339,7 @@ func (env shellEnv) config() *expand.Config {
 
 // resolveFields expands w as a command argument (field splitting, brace
 // expansion, quote removal; no globbing), or reports false.
-func resolveFields(w *syntax.Word, env shellEnv) (fields []string, ok bool) {
+func resolveFields(w *syntax.Word, env Env) (fields []string, ok bool) {
 	if !resolvable(w, env) || bracesNextToParam(w) {
 		return nil, false
 	}
@@ -364,9 +364,9 @@ func bracesNextToParam(w *syntax.Word) bool {
 	return braces && param
 }
 
-// resolveLiteral expands w as the value of an assignment (no field
+// ResolveLiteral expands w as the value of an assignment (no field
 // splitting), or reports false.
-func resolveLiteral(w *syntax.Word, env shellEnv) (_ string, ok bool) {
+func ResolveLiteral(w *syntax.Word, env Env) (_ string, ok bool) {
 	if w == nil {
 		return "", true
 	}
@@ -393,8 +393,8 @@ func noPanic(ok *bool) {
 	}
 }
 
-// callArg is one argument a command receives, as far as the script tells.
-type callArg struct {
+// CallArg is one argument a command receives, as far as the script tells.
+type CallArg struct {
 	Word *syntax.Word // the source word it comes from
 	// Value is the argument after expansion and quote removal, when Known.
 	Value string
@@ -409,20 +409,20 @@ type callArg struct {
 	Spread bool
 }
 
-// resolveArgs expands a command's words with env. A word that expands to
+// ResolveArgs expands a command's words with env. A word that expands to
 // several fields (an unquoted $ARGS) becomes several arguments, and one
 // that expands to nothing disappears, as in bash.
-func resolveArgs(words []*syntax.Word, env shellEnv) []callArg {
-	var out []callArg
+func ResolveArgs(words []*syntax.Word, env Env) []CallArg {
+	var out []CallArg
 	for _, w := range words {
-		sw := evalWord(w)
+		sw := EvalWord(w)
 		if sw.Static {
-			out = append(out, callArg{Word: w, Value: sw.Value, Known: true, Literal: true})
+			out = append(out, CallArg{Word: w, Value: sw.Value, Known: true, Literal: true})
 			continue
 		}
 		if fields, ok := resolveFields(w, env); ok {
 			for _, f := range fields {
-				out = append(out, callArg{Word: w, Value: f, Known: true})
+				out = append(out, CallArg{Word: w, Value: f, Known: true})
 			}
 			continue
 		}
@@ -433,14 +433,14 @@ func resolveArgs(words []*syntax.Word, env shellEnv) []callArg {
 				spread = true
 			}
 		}
-		out = append(out, callArg{Word: w, Prefix: sw.Prefix, Spread: spread})
+		out = append(out, CallArg{Word: w, Prefix: sw.Prefix, Spread: spread})
 	}
 	return out
 }
 
-// unresolved names the first part of w that only the node knows, for a
+// Unresolved names the first part of w that only the node knows, for a
 // finding.
-func unresolved(script string, w *syntax.Word, env shellEnv) string {
+func Unresolved(script string, w *syntax.Word, env Env) string {
 	why := ""
 	syntax.Walk(w, func(n syntax.Node) bool {
 		if why != "" {
@@ -448,9 +448,9 @@ func unresolved(script string, w *syntax.Word, env shellEnv) string {
 		}
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
-			why = fmt.Sprintf("the command substitution `%s`", source(script, n))
+			why = fmt.Sprintf("the command substitution `%s`", Source(script, n))
 		case *syntax.ArithmExp:
-			why = fmt.Sprintf("the arithmetic expansion `%s`", source(script, n))
+			why = fmt.Sprintf("the arithmetic expansion `%s`", Source(script, n))
 		case *syntax.ParamExp:
 			name := ""
 			if n.Param != nil {
@@ -458,23 +458,23 @@ func unresolved(script string, w *syntax.Word, env shellEnv) string {
 			}
 			switch v, assigned := env[name]; {
 			case !isShellName(name) || n.Excl || n.Index != nil:
-				why = fmt.Sprintf("`%s`, which only the running script knows", source(script, n))
+				why = fmt.Sprintf("`%s`, which only the running script knows", Source(script, n))
 			case assigned && !v.Known:
-				why = fmt.Sprintf("`%s`, which the script sets from a command's output or only in a branch, loop or function", source(script, n))
+				why = fmt.Sprintf("`%s`, which the script sets from a command's output or only in a branch, loop or function", Source(script, n))
 			case !assigned:
-				why = fmt.Sprintf("`%s`, which the script never assigns (it would come from cloud-init's environment)", source(script, n))
+				why = fmt.Sprintf("`%s`, which the script never assigns (it would come from cloud-init's environment)", Source(script, n))
 			}
 		}
 		return why == ""
 	})
 	if why == "" {
-		why = fmt.Sprintf("`%s`", source(script, w))
+		why = fmt.Sprintf("`%s`", Source(script, w))
 	}
 	return why
 }
 
-// source is the text of a node as written.
-func source(script string, w syntax.Node) string {
+// Source is the text of a node as written.
+func Source(script string, w syntax.Node) string {
 	start, end := int(w.Pos().Offset()), int(w.End().Offset())
 	if start < 0 || end > len(script) || start > end {
 		return ""

@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"strings"
@@ -109,7 +109,7 @@ func (c *lintCtx) suggestion(r registration, powershell bool) string {
 	}
 	for _, t := range named {
 		if t.Key == taints.UnregisteredKey {
-			return "Did you mean karpenter.sh/unregistered:NoExecute? " + quoteTaint(t) + " has the right key but effect " + t.Effect + "; the effect must be NoExecute. " + fix
+			return "Did you mean karpenter.sh/unregistered:NoExecute? " + QuoteTaint(t) + " has the right key but effect " + t.Effect + "; the effect must be NoExecute. " + fix
 		}
 	}
 	for _, t := range named {

@@ -1,4 +1,4 @@
-package userdata
+package lint
 
 import (
 	"encoding/json"
@@ -8,8 +8,10 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
 )
 
 // userNodeConfig is the part of nodeadm's NodeConfig (node.eks.aws/v1alpha1)
@@ -50,11 +52,11 @@ func (c *lintCtx) lintNodeConfig(doc, where string) {
 		c.add(f)
 		return
 	}
-	if c.family == AL2023 {
+	if c.family == amifamily.AL2023 {
 		c.checkTaintFlagOverride(nc.Spec.Kubelet.Flags, where)
 	}
 	kt := c.checkKubeletFlags(splitFlagList(nc.Spec.Kubelet.Flags), "in NodeConfig spec.kubelet.flags"+in(where))
-	if c.family != AL2023 {
+	if c.family != amifamily.AL2023 {
 		// Custom: the NodeConfig documents are what registers the node.
 		if c.nodeConfig == nil {
 			c.nodeConfig = &nodeConfigTaints{}
@@ -91,7 +93,7 @@ func (c *lintCtx) lintNodeConfig(doc, where string) {
 func splitFlagList(flags []string) []string {
 	var out []string
 	for _, f := range flags {
-		fields, _, err := splitSystemd(f)
+		fields, _, err := shell.SplitSystemd(f)
 		if err != nil {
 			out = append(out, f)
 			continue
@@ -117,7 +119,7 @@ func stripYAMLComments(s string) string {
 // ("--node-labels=a=b --register-with-taints=...") reaches the kubelet too.
 func (c *lintCtx) checkTaintFlagOverride(flags []string, where string) {
 	for _, entry := range flags {
-		fields, _, err := splitSystemd(entry)
+		fields, _, err := shell.SplitSystemd(entry)
 		if err != nil {
 			fields = []string{entry}
 		}
@@ -153,8 +155,8 @@ func (c *lintCtx) checkRegisterWithTaints(raw json.RawMessage, where string) {
 	}
 	for _, t := range ts {
 		for _, fe := range t.Validate() {
-			c.add(rules.New(ruleTaintInvalid, rules.Path{},
-				"registerWithTaints%s item %s: %s %q: %s. The kubelet or API server rejects it and the node never registers; %s", in(where), quoteTaint(t), fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
+			c.add(rules.New(RuleTaintInvalid, rules.Path{},
+				"registerWithTaints%s item %s: %s %q: %s. The kubelet or API server rejects it and the node never registers; %s", in(where), QuoteTaint(t), fe.Field, fe.Value, fe.Reason, taintFix(fe.Field)))
 		}
 	}
 	c.nodeConfig.addConfig(ts)
