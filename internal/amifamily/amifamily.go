@@ -263,8 +263,3 @@ func NeuronAlternatives(f Family) string {
 	}
 	return strings.Join(out, " or ")
 }
-
-// IsWindows reports whether the family boots Windows.
-//
-// Deprecated: kept until package userdata asks the model; do not use.
-func (f Family) IsWindows() bool { return f.Model().Format() == FormatPowerShell }

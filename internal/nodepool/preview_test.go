@@ -51,7 +51,7 @@ func TestPreviewAL2023(t *testing.T) {
 		}
 	}
 	// The same as userdata.Render with the inputs spelled out.
-	want, _ := userdata.Render(userdata.AL2023, userdata.Options{
+	want, _ := userdata.Render(amifamily.AL2023, userdata.Options{
 		ClusterName: demoFacts.Name, ClusterEndpoint: demoFacts.Endpoint, CABundle: demoFacts.CertificateAuthority,
 		ClusterCIDR: demoFacts.ServiceCIDR, KubeDNSIP: "172.20.0.10",
 		Taints: toTaints(tmpl(&p).Taints), StartupTaints: toTaints(tmpl(&p).StartupTaints),
