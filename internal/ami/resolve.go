@@ -3,6 +3,7 @@ package ami
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -410,15 +411,4 @@ func countImages(all, selected []awsclient.Image) string {
 	return fmt.Sprintf("%d image(s) usable of %d matching", len(selected), len(all))
 }
 
-func dedupeSorted(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func dedupeSorted(in []string) []string { return slices.Compact(slices.Sorted(slices.Values(in))) }

@@ -119,7 +119,7 @@ func fuzzPool(name, labels, reqs, tnts, durations, limits, family string, weight
 	return p
 }
 
-// FuzzValidate: Validate, Check and Preview never panic, whatever the pool.
+// FuzzValidate: Validate, Check and PreviewFor never panic, whatever the pool.
 func FuzzValidate(f *testing.F) {
 	f.Add("default", "example.com/team|a|karpenter.sh/nodepool|x", "karpenter.k8s.aws/instance-family In g5g,m5|kubernetes.io/arch Gt 1", "example.com/a=b/c:NoSchedule|example.com/a=:NoSchedule",
 		"720h|Never|5m|Balanced|10%|0 9 * * *|8h", "cpu|1000|memroy|-1", "AL2", int64(0), int64(3), uint16(0xffff))
@@ -135,7 +135,7 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 		r := Check(p, instancetype.Embedded(), v)
-		_, _ = Preview(p, r, demoFacts, v)
-		_, _ = Render(p)
+		_, _ = previewText(p, r, demoFacts, v)
+		_, _ = renderYAML(p)
 	})
 }

@@ -19,7 +19,7 @@ import (
 
 // PreviewNeeds lists the cluster facts (cluster.Field* names) Preview needs
 // for a class of family f, for the resource to resolve (cluster.Resolve)
-// before calling Preview. Custom needs none: its userData is passed through.
+// before calling PreviewFor. Custom needs none: its userData is passed through.
 func PreviewNeeds(f amifamily.Family) []string {
 	m := f.Model()
 	if f == "" || !m.KarpenterBootstraps() {
@@ -29,15 +29,6 @@ func PreviewNeeds(f amifamily.Family) []string {
 		return []string{cluster.FieldName, cluster.FieldEndpoint, cluster.FieldCertificateAuthority, cluster.FieldServiceCIDR, cluster.FieldClusterDNS}
 	}
 	return []string{cluster.FieldName, cluster.FieldEndpoint, cluster.FieldCertificateAuthority, cluster.FieldClusterDNS}
-}
-
-// Preview returns the userData Karpenter would put into the launch template
-// of a node of this pool on its class, as raw text (Karpenter base64-encodes
-// it): see PreviewFor, which also says which instance type the preview is
-// for and why it is empty.
-func Preview(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) (string, rules.Findings) {
-	o := PreviewFor(p, r, facts, kv)
-	return o.UserData, o.Findings
 }
 
 // PreviewOutcome is a userData preview and what it rests on.
