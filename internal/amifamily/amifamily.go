@@ -148,12 +148,14 @@ type Refusal struct {
 // LatestVersion is the alias version that follows new releases.
 const LatestVersion = "latest"
 
-// Model returns the family's model; Custom's for a value outside the enum.
+// Model returns the family's model. A value outside the enum ("" while the
+// family is not known) gets the shared answers and no format, alias or
+// bootstrap of its own, so no family-specific rule fires on it.
 func (f Family) Model() Model {
 	if m, ok := models[f]; ok {
 		return m
 	}
-	return custom{}
+	return unknown{}
 }
 
 // Known reports whether f is in the enum.

@@ -27,4 +27,7 @@ func TestFamilies(t *testing.T) {
 			t.Errorf("%s's model says it is %s", f, f.Model().Family())
 		}
 	}
+	if m := Family("").Model(); m.Format() != "" || !m.KarpenterBootstraps() || m.AliasName() != "" || m.DefaultBlockDevices() != nil {
+		t.Error("an unknown family must not answer as Custom or any other family")
+	}
 }

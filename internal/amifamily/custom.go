@@ -19,3 +19,16 @@ func (custom) KarpenterBootstraps() bool { return false }
 func (custom) SSMParameters(string, versions.Kubernetes, versions.Karpenter) ([]Parameter, *Refusal) {
 	return nil, nil
 }
+
+// unknown answers for a value outside the enum: what every family shares,
+// nothing that names one.
+type unknown struct{ base }
+
+func (unknown) Family() Family          { return "" }
+func (unknown) AliasName() string       { return "" }
+func (unknown) Format() Format          { return "" }
+func (unknown) UserDataFormat() string  { return "unknown" }
+func (unknown) UserDataAccepts() string { return "what the AMI's bootstrap reads" }
+func (unknown) SSMParameters(string, versions.Kubernetes, versions.Karpenter) ([]Parameter, *Refusal) {
+	return nil, nil
+}
