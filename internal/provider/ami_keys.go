@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -119,12 +120,12 @@ func parseRequirements(s string) []ami.Requirement {
 
 // keyParts reads architecture and variant back from a key
 // ("amd64/nvidia", "arm64", "amd64#2").
-func keyParts(k string) (arch string, variant ami.Variant) {
+func keyParts(k string) (arch string, variant amifamily.Variant) {
 	if i := strings.IndexByte(k, '#'); i >= 0 {
 		k = k[:i]
 	}
 	arch, v, _ := strings.Cut(k, "/")
-	return arch, ami.Variant(v)
+	return arch, amifamily.Variant(v)
 }
 
 // classAMIAttrTypes is an image as node_class carries it: only what the

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 )
 
 func TestAMIKeys(t *testing.T) {
@@ -22,7 +23,7 @@ func TestAMIKeys(t *testing.T) {
 	gpu := ami.Requirement{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: "Exists"}
 	amis := []ami.AMI{
 		{ID: "ami-2", Architecture: "amd64", Requirements: []ami.Requirement{arch("amd64"), gpu}},
-		{ID: "ami-1", Architecture: "arm64", Variant: ami.Variant("nvidia"), Requirements: []ami.Requirement{arch("arm64")}},
+		{ID: "ami-1", Architecture: "arm64", Variant: amifamily.Variant("nvidia"), Requirements: []ami.Requirement{arch("arm64")}},
 		{ID: "ami-3", Architecture: "amd64", Requirements: []ami.Requirement{arch("amd64")}},
 	}
 	got := amiKeys(amis)
