@@ -39,8 +39,8 @@ func TestAccPlanSize(t *testing.T) {
 		resources string
 		limit     int
 	}{
-		{"examples/eks-stack", stackCopy(t, "../../examples/eks-stack"), "7", 1650},
-		{"two environments, 40 resources", twoEnvironments(t), "40", 4500},
+		{"examples/eks-stack", stackCopy(t, "../../examples/eks-stack"), "7", 1500},
+		{"two environments, 40 resources", twoEnvironments(t), "40", 4180},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if out, errs := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
@@ -74,7 +74,7 @@ func TestAccPlanSize(t *testing.T) {
 		if err := os.WriteFile(main, []byte(bumped), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		planSize(t, run, dir, "prod's release bumped", "0 to add, 10 to change", 820)
+		planSize(t, run, dir, "prod's release bumped", "0 to add, 10 to change", 600)
 	})
 }
 
