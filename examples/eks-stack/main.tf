@@ -88,7 +88,11 @@ module "accelerated" {
 
 # Stands in for whatever applies the manifests (kubectl_manifest,
 # kubernetes_manifest, a Helm chart, a GitOps commit): it changes exactly
-# when a rendered manifest does.
+# when a rendered manifest does. It takes each manifest's SHA-256, not its
+# text: the plan already prints every manifest in its resource's `manifest`
+# and in the `manifests` output, and a third copy would only make the plan
+# longer (a real applier receives the text, e.g. kubectl_manifest's
+# yaml_body = karpenter_nodepool.this["gpu"].manifest).
 resource "terraform_data" "karpenter" {
-  input = merge(module.general.manifests, module.accelerated.manifests)
+  input = { for key, m in merge(module.general.manifests, module.accelerated.manifests) : key => sha256(m) }
 }

@@ -42,7 +42,7 @@ data "karpenter_amis" "team" {
 }
 
 output "al2023_amis" {
-  value = [for a in data.karpenter_amis.al2023.amis : "${a.architecture}/${a.variant}: ${a.id} ${a.name}"]
+  value = { for key, a in data.karpenter_amis.al2023.amis : key => "${a.id} ${a.name}" }
 }
 
 output "g5g_xlarge_gets" {
@@ -50,11 +50,11 @@ output "g5g_xlarge_gets" {
 }
 
 output "team_amis" {
-  value = [for a in data.karpenter_amis.team.amis : "${a.architecture}: ${a.id} ${a.name}"]
+  value = { for key, a in data.karpenter_amis.team.amis : key => "${a.id} ${a.name}" }
 }
 
 output "team_skipped" {
-  value = [for s in data.karpenter_amis.team.skipped : "${s.id} ${s.name}: ${s.reason}"]
+  value = { for id, s in data.karpenter_amis.team.skipped : id => "${s.name}: ${s.reason}" }
 }
 
 # An EC2NodeClass rendered at plan: AMIs resolved, manifest validated.

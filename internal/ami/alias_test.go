@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -30,15 +31,15 @@ func TestParseAlias(t *testing.T) {
 		karp     string
 		wantRule string // "" = valid without findings
 		wantSev  rules.Severity
-		family   Family
+		family   amifamily.Family
 		contains string
 	}{
-		{"al2023@latest", "1.14", "", 0, AL2023, ""},
-		{"al2@v20251209", "1.14", "", 0, AL2, ""},
-		{"bottlerocket@1.51.0", "1.14", "", 0, Bottlerocket, ""},
-		{"bottlerocket@v1.51.0-47438798", "1.14", "", 0, Bottlerocket, ""},
-		{"windows2022@latest", "1.14", "", 0, Windows2022, ""},
-		{"windows2025@latest", "1.9", "", 0, Windows2025, ""},
+		{"al2023@latest", "1.14", "", 0, amifamily.AL2023, ""},
+		{"al2@v20251209", "1.14", "", 0, amifamily.AL2, ""},
+		{"bottlerocket@1.51.0", "1.14", "", 0, amifamily.Bottlerocket, ""},
+		{"bottlerocket@v1.51.0-47438798", "1.14", "", 0, amifamily.Bottlerocket, ""},
+		{"windows2022@latest", "1.14", "", 0, amifamily.Windows2022, ""},
+		{"windows2025@latest", "1.9", "", 0, amifamily.Windows2025, ""},
 		{"windows2025@latest", "1.8", RuleAliasFamily.ID, rules.Error, "", "needs Karpenter 1.9"},
 		{"AL2023@latest", "1.14", RuleAliasFamily.ID, rules.Error, "", `write "al2023"`},
 		{"ubuntu@latest", "1.14", RuleAliasFamily.ID, rules.Error, "", "family is not supported"},
@@ -47,8 +48,8 @@ func TestParseAlias(t *testing.T) {
 		{"al2023@v20251209@x", "1.14", RuleAliasMultipleAt.ID, rules.Error, "", "log.Fatalf"},
 		{"bottlerocket@1.51.0-47438798-extra-long", "1.14", RuleAliasFormat.ID, rules.Error, "", "at most 30"},
 		{"windows2022@2025.11.12", "1.14", RuleAliasWindowsVersion.ID, rules.Error, "", "only specify version 'latest'"},
-		{"al2023@20251209", "1.14", RuleAliasVersionShape.ID, rules.Warning, AL2023, `"v20251209" (with the leading v)`},
-		{"bottlerocket@1.51", "1.14", RuleAliasVersionShape.ID, rules.Warning, Bottlerocket, "x.y.z"},
+		{"al2023@20251209", "1.14", RuleAliasVersionShape.ID, rules.Warning, amifamily.AL2023, `"v20251209" (with the leading v)`},
+		{"bottlerocket@1.51", "1.14", RuleAliasVersionShape.ID, rules.Warning, amifamily.Bottlerocket, "x.y.z"},
 	}
 	for _, c := range cases {
 		a, fs := ParseAlias(c.alias, kv(c.karp), rules.Root("alias"))
@@ -146,15 +147,15 @@ func TestSSMParameters(t *testing.T) {
 }
 
 func TestVariantRequirementsSwappedBefore103(t *testing.T) {
-	n := NVIDIA.requirements(kv("1.0.2"))
+	n := variantRequirements(amifamily.NVIDIA, kv("1.0.2"))
 	if len(n) != 1 || n[0].Key != LabelAcceleratorCount {
 		t.Fatalf("1.0.2 nvidia should carry accelerator-count (PR #6976): %v", n)
 	}
-	n = NVIDIA.requirements(kv("1.0.3"))
+	n = variantRequirements(amifamily.NVIDIA, kv("1.0.3"))
 	if n[0].Key != LabelGPUCount {
 		t.Fatalf("1.0.3 nvidia should carry gpu-count: %v", n)
 	}
-	if s := Standard.requirements(kv("1.14")); len(s) != 2 || s[0].Operator != OpDoesNotExist {
+	if s := variantRequirements(amifamily.Standard, kv("1.14")); len(s) != 2 || s[0].Operator != OpDoesNotExist {
 		t.Fatalf("standard: %v", s)
 	}
 }

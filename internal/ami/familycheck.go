@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -25,10 +26,10 @@ func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.K
 		}
 		return fs
 	}
-	f, ok := ParseFamily(family)
+	f, ok := amifamily.Parse(family)
 	if !ok || !f.AvailableIn(kv) {
 		var valid []string
-		for _, f := range Families {
+		for _, f := range amifamily.Families {
 			if f.AvailableIn(kv) {
 				valid = append(valid, string(f))
 			}
@@ -37,9 +38,9 @@ func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.K
 		if family == "Ubuntu" {
 			detail += " Ubuntu was removed in Karpenter 1.0: use Custom with your own user_data, or AL2023."
 		} else if ok {
-			detail += " Windows2025 needs Karpenter 1.9 or later."
+			detail += " " + f.Model().Unavailable(kv) + "."
 		} else {
-			for _, f := range Families {
+			for _, f := range amifamily.Families {
 				if strings.EqualFold(string(f), family) {
 					detail += fmt.Sprintf(" The enum is case-sensitive: write %q.", f)
 				}
@@ -49,7 +50,8 @@ func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.K
 	}
 	if hasAlias && terms[aliasIdx].known(FieldAlias) {
 		a, afs := ParseAlias(terms[aliasIdx].Alias, kv, rules.Path{})
-		if !afs.HasErrors() && f != Custom && f != a.Family {
+		// Custom (Karpenter adds no bootstrap) goes with any alias.
+		if !afs.HasErrors() && f.Model().KarpenterBootstraps() && f != a.Family {
 			fs = append(fs, rules.New(RuleFamilyAliasMismatch, FamilyPath,
 				"ami_family %q with alias %q: the API server rejects it (\"if set, amiFamily must be '%s' or 'Custom' when using an %s alias\"). Remove ami_family (it follows the alias), or set it to %q, or to \"Custom\" to supply your own userData.",
 				family, terms[aliasIdx].Alias, a.Family, a.Family, a.Family))
@@ -70,8 +72,8 @@ func termsDecided(terms []Term) bool {
 
 // ResolvedFamily is amiFamily if set, otherwise the alias family
 // (EC2NodeClass.AMIFamily()).
-func ResolvedFamily(family string, terms []Term, kv versions.Karpenter) (Family, bool) {
-	if f, ok := ParseFamily(family); ok {
+func ResolvedFamily(family string, terms []Term, kv versions.Karpenter) (amifamily.Family, bool) {
+	if f, ok := amifamily.Parse(family); ok {
 		return f, true
 	}
 	if i, ok := AliasTerm(terms); ok {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -32,14 +33,13 @@ func (in Instance) hasAccelerator() bool { return in.AcceleratorCount > 0 || in.
 // computeRequirements. The OS labels depend on the AMI family: Windows
 // families give amd64 types os=windows and the family's build, and arm64
 // types no OS at all (A:pkg/providers/instancetype/types.go getOS).
-func (in Instance) Labels(f Family) map[string]string {
+func (in Instance) Labels(f amifamily.Family) map[string]string {
 	l := map[string]string{LabelArch: in.Architecture}
-	switch {
-	case f.IsWindows() && in.Architecture == "amd64":
-		l[LabelOS] = "windows"
-		l[LabelWindowsBuild] = f.WindowsBuild()
-	case !f.IsWindows():
-		l[LabelOS] = "linux"
+	if m := f.Model(); m.SupportsArch(in.Architecture) {
+		l[LabelOS] = m.OS()
+		if b := m.WindowsBuild(); b != "" {
+			l[LabelWindowsBuild] = b
+		}
 	}
 	if in.hasGPU() {
 		l[LabelGPUCount] = fmt.Sprint(in.GPUCount)
@@ -113,7 +113,7 @@ func (in Instance) String() string {
 
 // Mapping is the context of an instance-to-image question.
 type Mapping struct {
-	Family     Family
+	Family     amifamily.Family
 	Kubernetes versions.Kubernetes
 	Karpenter  versions.Karpenter
 }
@@ -155,35 +155,23 @@ func noImageFinding(res Result, in Instance, m Mapping) rules.Finding {
 	karpErr := fmt.Sprintf("no instance types satisfy requirements of amis [%s]", strings.Join(ids, " "))
 	k := m.Kubernetes.String()
 	if res.Alias != nil && in.Architecture == "arm64" && in.hasGPU() {
-		bottlerocket := fmt.Sprintf("\"bottlerocket@latest\" (aws-k8s-%s-nvidia, arm64)", k)
-		al2023 := "\"al2023@latest\" (arm64 nvidia, EKS AMI ≥ v20250403, Karpenter ≥ 1.4)"
-		switch res.Alias.Family {
-		case AL2:
+		am := res.Alias.Family.Model()
+		if gap := am.Arm64GPUGap(m.Karpenter); gap != "" {
+			return rules.New(RuleArm64GPU, TermsPath, "%s; %s cannot start with alias %s (Karpenter: %q). %s.",
+				gap, in, res.Alias, karpErr, amifamily.Arm64GPUWayOut(am, m.Karpenter, k))
+		}
+		if where, retry := am.Arm64GPUReleaseNote(k); where != "" {
 			return rules.New(RuleArm64GPU, TermsPath,
-				"AL2 publishes no arm64 NVIDIA image; %s cannot start with alias %s (Karpenter: %q). Use %s or %s.",
-				in, res.Alias, karpErr, al2023, bottlerocket)
-		case AL2023:
-			if !m.Karpenter.AtLeast(4, 0) {
-				return rules.New(RuleArm64GPU, TermsPath,
-					"Karpenter %s does not query AL2023's arm64 NVIDIA image (added in Karpenter 1.4, PR #7996); %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.4 or later (and set karpenter_version), or use %s.",
-					m.Karpenter, in, res.Alias, karpErr, bottlerocket)
-			}
-			return rules.New(RuleArm64GPU, TermsPath,
-				"alias %s resolves no arm64 NVIDIA image for Kubernetes %s (AL2023 arm64 nvidia images exist from EKS AMI release v20250403); %s cannot start (Karpenter: %q). Use \"al2023@latest\" or a release from v20250403 on, or %s.",
-				res.Alias, k, in, karpErr, bottlerocket)
-		case Bottlerocket:
-			return rules.New(RuleArm64GPU, TermsPath,
-				"alias %s resolves no arm64 NVIDIA image for Kubernetes %s (SSM /aws/service/bottlerocket/aws-k8s-%s-nvidia/arm64/...); %s cannot start (Karpenter: %q). Use \"bottlerocket@latest\" or %s.",
-				res.Alias, k, k, in, karpErr, al2023)
+				"alias %s resolves no arm64 NVIDIA image for Kubernetes %s (%s); %s cannot start (Karpenter: %q). Use %s, or %s.",
+				res.Alias, k, where, in, karpErr, retry, amifamily.Arm64GPUAlternatives(res.Alias.Family, k))
 		}
 	}
-	if res.Alias != nil && res.Alias.Family == Bottlerocket && in.hasAccelerator() && !m.Karpenter.AtLeast(3, 0) {
-		// pkg/providers/amifamily/bottlerocket.go: 1.0 put Neuron on the
-		// NVIDIA image; 1.1 and 1.2 map it to no Bottlerocket image; 1.3
-		// (PR #7722) to the standard one.
-		return rules.New(RuleNoCompatibleImage, TermsPath,
-			"Karpenter %s maps Neuron instances to no Bottlerocket image (Neuron rides on the standard x86_64 image from Karpenter 1.3, PR #7722); %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.3 or later (and set karpenter_version), or use \"al2023@latest\", which has a neuron variant.",
-			m.Karpenter, in, res.Alias, karpErr)
+	if res.Alias != nil && in.hasAccelerator() {
+		if gap := res.Alias.Family.Model().NeuronGap(m.Karpenter); gap != "" {
+			return rules.New(RuleNoCompatibleImage, TermsPath,
+				"%s: %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.3 or later (and set karpenter_version), or use %s.",
+				gap, in, res.Alias, karpErr, amifamily.NeuronAlternatives(res.Alias.Family))
+		}
 	}
 	var have []string
 	for _, a := range res.AMIs {
@@ -191,8 +179,8 @@ func noImageFinding(res Result, in Instance, m Mapping) rules.Finding {
 	}
 	why := ""
 	switch {
-	case m.Family.IsWindows() && in.Architecture == "arm64":
-		why = " Windows images are amd64 only: Karpenter gives arm64 instance types no OS under a Windows family."
+	case !m.Family.Model().SupportsArch(in.Architecture):
+		why = " " + m.Family.Model().ArchGap() + "."
 	case res.Alias == nil:
 		why = fmt.Sprintf(" Without an alias only the image's architecture counts: select an %s image too, or restrict the NodePool to the architectures the images have.", in.Architecture)
 	}

@@ -3,10 +3,10 @@ package ami
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -44,11 +44,11 @@ func (r *Resolver) outcomeFindings(req Request, b behaviour, res *Result, p *pic
 		fs = append(fs, unusedTermsWarning(res, p)...)
 		return fs
 	}
-	variants := map[Variant]bool{}
+	variants := map[amifamily.Variant]bool{}
 	for _, a := range res.AMIs {
 		variants[a.Variant] = true
 	}
-	if variantsSwapped(req.Karpenter) && (variants[NVIDIA] || variants[Neuron]) {
+	if variantsSwapped(req.Karpenter) && (variants[amifamily.NVIDIA] || variants[amifamily.Neuron]) {
 		fs = append(fs, rules.New(RuleVariantSwap, TermsPath,
 			"Karpenter %s swaps the requirements of the nvidia and neuron variants (fixed in 1.0.3, PR #6976): NVIDIA instances get the Neuron image and Neuron instances the NVIDIA one. Upgrade Karpenter to 1.0.3 or later.", req.Karpenter))
 	}
@@ -113,11 +113,6 @@ func ownerHint(terms []Term) string {
 	return ""
 }
 
-var (
-	eksReleaseInName          = regexp.MustCompile(`-(v\d{8})$`)
-	bottlerocketReleaseInName = regexp.MustCompile(`-v(\d+\.\d+\.\d+)-[0-9a-f]{8}$`)
-)
-
 // aliasNotResolved explains an alias none of whose SSM parameters exists.
 // For a pinned release it names the releases that are published for the
 // Kubernetes minor, from the EKS image names (one extra DescribeImages, on
@@ -141,17 +136,9 @@ func (r *Resolver) aliasNotResolved(ctx context.Context, a Alias, req Request, p
 	return rules.Findings{rules.New(RuleAliasNotPublished, p, "%s", detail)}
 }
 
-func (r *Resolver) publishedReleases(ctx context.Context, f Family, k string) []string {
-	var pattern string
-	var re *regexp.Regexp
-	switch f {
-	case AL2023:
-		pattern, re = "amazon-eks-node-al2023-*-"+k+"-v*", eksReleaseInName
-	case AL2:
-		pattern, re = "amazon-eks-node-"+k+"-v*", eksReleaseInName
-	case Bottlerocket:
-		pattern, re = "bottlerocket-aws-k8s-"+k+"-*", bottlerocketReleaseInName
-	default:
+func (r *Resolver) publishedReleases(ctx context.Context, f amifamily.Family, k string) []string {
+	pattern, re := f.Model().ReleaseNamePattern(k)
+	if pattern == "" {
 		return nil
 	}
 	imgs, err := r.Source.DescribeImages(ctx, awsclient.ImageQuery{

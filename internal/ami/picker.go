@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 )
 
@@ -37,7 +38,7 @@ func (p *picker) skip(img awsclient.Image, reason string) {
 	p.arch[img.ID] = reason
 }
 
-func (p *picker) offer(img awsclient.Image, arch string, v Variant, reqs []Requirement, terms []int) {
+func (p *picker) offer(img awsclient.Image, arch string, v amifamily.Variant, reqs []Requirement, terms []int) {
 	p.images[img.ID] = img
 	p.terms[img.ID] = append(p.terms[img.ID], terms...)
 	a := AMI{

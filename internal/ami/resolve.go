@@ -3,12 +3,14 @@ package ami
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -43,7 +45,7 @@ type AMI struct {
 	// Architecture is the Kubernetes architecture (amd64/arm64).
 	Architecture string
 	// Variant is the alias variant the entry serves, "" for non-alias terms.
-	Variant    Variant
+	Variant    amifamily.Variant
 	Deprecated bool
 	// Requirements, sorted as Karpenter's status (key length, then key).
 	Requirements []Requirement
@@ -98,7 +100,7 @@ type query struct {
 	// known maps image id to the variant requirement sets from SSM (aliases).
 	known map[string][][]Requirement
 	// variants maps image id to the variants those sets are for.
-	variants map[string][]Variant
+	variants map[string][]amifamily.Variant
 	// terms are the indexes of the terms the query came from.
 	terms []int
 }
@@ -170,7 +172,7 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Result, error) {
 			}
 			sets, variants := q.known[img.ID], q.variants[img.ID]
 			if sets == nil {
-				sets, variants = [][]Requirement{nil}, []Variant{""}
+				sets, variants = [][]Requirement{nil}, []amifamily.Variant{""}
 			}
 			for j, set := range sets {
 				picker.offer(img, arch, variants[j], withArch(set, arch), q.terms)
@@ -309,7 +311,7 @@ func (r *Resolver) aliasQuery(ctx context.Context, req Request, i int, res *Resu
 	if err != nil {
 		return nil, fmt.Errorf("resolving alias %s: %w", a, err)
 	}
-	q := query{known: map[string][][]Requirement{}, variants: map[string][]Variant{}, terms: []int{i}}
+	q := query{known: map[string][][]Requirement{}, variants: map[string][]amifamily.Variant{}, terms: []int{i}}
 	var ids []string
 	for _, pq := range pqs {
 		prm := params[pq.Name]
@@ -324,15 +326,16 @@ func (r *Resolver) aliasQuery(ctx context.Context, req Request, i int, res *Resu
 		}
 		if pq.Variants == nil {
 			// Windows: one image, OS and build requirements, no variant split.
+			m := a.Family.Model()
 			q.known[id] = append(q.known[id], []Requirement{
-				{Key: LabelOS, Operator: OpIn, Values: []string{"windows"}},
-				{Key: LabelWindowsBuild, Operator: OpIn, Values: []string{a.Family.WindowsBuild()}},
+				{Key: LabelOS, Operator: OpIn, Values: []string{m.OS()}},
+				{Key: LabelWindowsBuild, Operator: OpIn, Values: []string{m.WindowsBuild()}},
 			})
 			q.variants[id] = append(q.variants[id], "")
 			continue
 		}
 		for _, v := range pq.Variants {
-			q.known[id] = append(q.known[id], v.requirements(req.Karpenter))
+			q.known[id] = append(q.known[id], variantRequirements(v, req.Karpenter))
 			q.variants[id] = append(q.variants[id], v)
 		}
 	}
@@ -408,15 +411,4 @@ func countImages(all, selected []awsclient.Image) string {
 	return fmt.Sprintf("%d image(s) usable of %d matching", len(selected), len(all))
 }
 
-func dedupeSorted(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func dedupeSorted(in []string) []string { return slices.Compact(slices.Sorted(slices.Values(in))) }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
@@ -68,7 +69,7 @@ func TestAL2023LatestResolvesFiveImagesAndMapsEachInstance(t *testing.T) {
 	if len(res.AMIs) != 5 || res.Findings.HasErrors() {
 		t.Fatalf("want 5 images, got %d: %v", len(res.AMIs), res.Findings)
 	}
-	m := Mapping{Family: AL2023, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}
+	m := Mapping{Family: amifamily.AL2023, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}
 	for _, c := range []struct {
 		in   Instance
 		name string
@@ -99,7 +100,7 @@ func TestAL2023LatestResolvesFiveImagesAndMapsEachInstance(t *testing.T) {
 	}
 	// AMD GPUs get the NVIDIA image, with a warning.
 	got, fs := ForInstance(res, g4ad, m)
-	if got.Variant != NVIDIA || len(fs.ByRule(RuleAMDGPU.ID)) != 1 {
+	if got.Variant != amifamily.NVIDIA || len(fs.ByRule(RuleAMDGPU.ID)) != 1 {
 		t.Errorf("g4ad: %s %v", got.Variant, fs)
 	}
 }
@@ -110,7 +111,7 @@ func TestAL2023BeforeKarpenter14HasNoArm64GPUImage(t *testing.T) {
 	if len(res.AMIs) != 4 {
 		t.Fatalf("Karpenter 1.3 queries 4 AL2023 parameters, got %d images", len(res.AMIs))
 	}
-	_, fs := ForInstance(res, g5g, Mapping{Family: AL2023, Kubernetes: k8s("1.32"), Karpenter: kv("1.3")})
+	_, fs := ForInstance(res, g5g, Mapping{Family: amifamily.AL2023, Kubernetes: k8s("1.32"), Karpenter: kv("1.3")})
 	if len(fs.ByRule(RuleArm64GPU.ID)) != 1 {
 		t.Fatalf("want arm64-gpu-no-image, got %v", fs)
 	}
@@ -130,12 +131,12 @@ func TestAL2AliasAndG5G(t *testing.T) {
 	if len(res.AMIs) != 4 || len(ids) != 3 {
 		t.Fatalf("AL2 keeps 4 entries over 3 ids, got %d over %d", len(res.AMIs), len(ids))
 	}
-	_, fs := ForInstance(res, g5g, Mapping{Family: AL2, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")})
+	_, fs := ForInstance(res, g5g, Mapping{Family: amifamily.AL2, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")})
 	f := fs.ByRule(RuleArm64GPU.ID)
 	if len(f) != 1 || !strings.HasPrefix(f[0].Detail, "AL2 publishes no arm64 NVIDIA image; g5g.xlarge (arm64, 1 NVIDIA t4g) cannot start with alias al2@latest") {
 		t.Fatalf("got %v", fs)
 	}
-	if got, _ := ForInstance(res, inf2, Mapping{Family: AL2, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}); got.Name != "amazon-eks-gpu-node-1.32-v20251209" || got.Variant != Neuron {
+	if got, _ := ForInstance(res, inf2, Mapping{Family: amifamily.AL2, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}); got.Name != "amazon-eks-gpu-node-1.32-v20251209" || got.Variant != amifamily.Neuron {
 		t.Errorf("inf2 on AL2 gets the GPU image as neuron, got %s %s", got.Name, got.Variant)
 	}
 	res = resolve(t, r, "1.33", "1.14", Term{Alias: "al2@latest"})
@@ -150,7 +151,7 @@ func TestPinnedBottlerocketGivesGPUAndNonGPUDifferentImages(t *testing.T) {
 	if res.Findings.HasErrors() || len(res.AMIs) != 5 {
 		t.Fatalf("bottlerocket keeps 5 entries, got %d: %v", len(res.AMIs), res.Findings)
 	}
-	m := Mapping{Family: Bottlerocket, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}
+	m := Mapping{Family: amifamily.Bottlerocket, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}
 	gpu, _ := ForInstance(res, g5, m)
 	cpu, _ := ForInstance(res, m5, m)
 	neuron, _ := ForInstance(res, inf2, m)
@@ -158,7 +159,7 @@ func TestPinnedBottlerocketGivesGPUAndNonGPUDifferentImages(t *testing.T) {
 	if gpu.ID == cpu.ID || gpu.Name != "bottlerocket-aws-k8s-1.32-nvidia-x86_64-v1.49.0-713f44ce" || cpu.Name != "bottlerocket-aws-k8s-1.32-x86_64-v1.49.0-713f44ce" {
 		t.Fatalf("g5 got %s, m5 got %s", gpu.Name, cpu.Name)
 	}
-	if neuron.ID != cpu.ID || neuron.Variant != Neuron {
+	if neuron.ID != cpu.ID || neuron.Variant != amifamily.Neuron {
 		t.Errorf("Neuron rides on the standard x86_64 image since 1.3: %s %s", neuron.Name, neuron.Variant)
 	}
 	if armGPU.Name != "bottlerocket-aws-k8s-1.32-nvidia-aarch64-v1.49.0-713f44ce" {
@@ -184,7 +185,7 @@ func TestWindowsAliases(t *testing.T) {
 	if len(res.AMIs) != 1 || !strings.HasPrefix(res.AMIs[0].Name, "Windows_Server-2022-English-Core-EKS_Optimized-1.32-") {
 		t.Fatalf("got %+v %v", res.AMIs, res.Findings)
 	}
-	m := Mapping{Family: Windows2022, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}
+	m := Mapping{Family: amifamily.Windows2022, Kubernetes: k8s("1.32"), Karpenter: kv("1.14")}
 	if got, fs := ForInstance(res, g5, m); fs.HasErrors() || got.ID != res.AMIs[0].ID {
 		t.Errorf("the Windows image serves GPU types too: %v", fs)
 	}
@@ -468,7 +469,7 @@ func TestBottlerocketNeuronAcrossReleases(t *testing.T) {
 		{"1.3", "bottlerocket-aws-k8s-1.32-x86_64-", ""},
 	} {
 		res := resolve(t, r, "1.32", c.karp, Term{Alias: "bottlerocket@latest"})
-		got, fs := ForInstance(res, inf2, Mapping{Family: Bottlerocket, Kubernetes: k8s("1.32"), Karpenter: kv(c.karp)})
+		got, fs := ForInstance(res, inf2, Mapping{Family: amifamily.Bottlerocket, Kubernetes: k8s("1.32"), Karpenter: kv(c.karp)})
 		if c.err != "" {
 			if !fs.HasErrors() || !strings.Contains(fs[0].Detail, c.err) || !strings.Contains(fs[0].Detail, "Upgrade Karpenter to 1.3") {
 				t.Errorf("%s: %v", c.karp, fs)

@@ -57,16 +57,6 @@ func (t Term) has(field string) bool {
 
 func (t Term) known(field string) bool { return !t.Unknown[field] }
 
-// AllKnown reports whether every field of every term is known.
-func AllKnown(terms []Term) bool {
-	for _, t := range terms {
-		if len(t.Unknown) > 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // AliasTerm returns the first term with an alias, as EC2NodeClass.Alias()
 // does: when any term has an alias, every other term is ignored.
 func AliasTerm(terms []Term) (int, bool) {

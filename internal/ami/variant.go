@@ -1,15 +1,8 @@
 package ami
 
-import "github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
-
-// Variant is the accelerator flavour of an EKS-optimized image.
-type Variant string
-
-// Variants (pkg/providers/amifamily/types.go).
-const (
-	Standard Variant = "standard"
-	NVIDIA   Variant = "nvidia"
-	Neuron   Variant = "neuron"
+import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // Well-known label keys the image requirements use.
@@ -35,25 +28,25 @@ type Requirement struct {
 	Values   []string
 }
 
-// requirements returns the variant's requirements (types.go
+// variantRequirements returns the variant's requirements (types.go
 // Variant.Requirements): standard excludes GPUs and accelerators, nvidia
 // needs a GPU (of any manufacturer), neuron needs an accelerator. Karpenter
 // 1.0.0-1.0.2 had nvidia and neuron swapped (PR #6976, fixed in 1.0.3).
-func (v Variant) requirements(kv versions.Karpenter) []Requirement {
+func variantRequirements(v amifamily.Variant, kv versions.Karpenter) []Requirement {
 	gpu := Requirement{Key: LabelGPUCount, Operator: OpExists}
 	accel := Requirement{Key: LabelAcceleratorCount, Operator: OpExists}
 	if variantsSwapped(kv) {
 		gpu, accel = accel, gpu
 	}
 	switch v {
-	case Standard:
+	case amifamily.Standard:
 		return []Requirement{
 			{Key: LabelAcceleratorCount, Operator: OpDoesNotExist},
 			{Key: LabelGPUCount, Operator: OpDoesNotExist},
 		}
-	case NVIDIA:
+	case amifamily.NVIDIA:
 		return []Requirement{gpu}
-	case Neuron:
+	case amifamily.Neuron:
 		return []Requirement{accel}
 	}
 	return nil

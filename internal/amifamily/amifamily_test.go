@@ -19,7 +19,15 @@ func TestFamilies(t *testing.T) {
 	if Windows2025.AvailableIn(versions.Karpenter{Minor: 8, Patch: -1}) || !Windows2025.AvailableIn(versions.DefaultKarpenter) {
 		t.Fatal("Windows2025 arrived in 1.9")
 	}
-	if !Windows2022.IsWindows() || Custom.IsWindows() || Windows2019.WindowsBuild() != "10.0.17763" || Bottlerocket.AliasName() != "bottlerocket" {
+	if Windows2022.Model().OS() != "windows" || Custom.Model().OS() != "linux" || Windows2019.Model().WindowsBuild() != "10.0.17763" || Bottlerocket.AliasName() != "bottlerocket" {
 		t.Fatal("family facts")
+	}
+	for _, f := range Families {
+		if f.Model().Family() != f {
+			t.Errorf("%s's model says it is %s", f, f.Model().Family())
+		}
+	}
+	if m := Family("").Model(); m.Format() != "" || !m.KarpenterBootstraps() || m.AliasName() != "" || m.DefaultBlockDevices() != nil {
+		t.Error("an unknown family must not answer as Custom or any other family")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	kinstancetype "github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/version"
 
+	family "github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
@@ -22,9 +23,9 @@ import (
 // The family facts the preview sizes maxPods with are Karpenter's feature
 // flags.
 func TestPodDensityMatchesFeatureFlags(t *testing.T) {
-	for _, f := range userdata.Families {
+	for _, f := range family.Families {
 		ff := amifamily.GetAMIFamily(string(f), &amifamily.Options{}).FeatureFlags()
-		eni, perCore := userdata.PodDensity(f)
+		eni, perCore := f.Model().ENILimitedPods(), f.Model().PodsPerCore()
 		if eni != ff.SupportsENILimitedPodDensity || perCore != ff.PodsPerCoreEnabled {
 			t.Errorf("%s: ENI-limited %v pods_per_core %v; Karpenter %+v", f, eni, perCore, ff)
 		}
@@ -59,8 +60,8 @@ func comparePods(t *testing.T, info ec2types.InstanceTypeInfo) int {
 		return 0
 	}
 	n := 0
-	for _, f := range userdata.Families {
-		eni, perCore := userdata.PodDensity(f)
+	for _, f := range family.Families {
+		eni, perCore := f.Model().ENILimitedPods(), f.Model().PodsPerCore()
 		for _, k := range podCases {
 			o := instancetype.PodsOptions{ENILimited: eni, PodsPerCoreEnabled: perCore}
 			if k != nil {

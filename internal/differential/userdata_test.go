@@ -250,7 +250,7 @@ func providerPool(t *testing.T, e env, c userDataCase) (nodepool.Pool, cluster.F
 	if c.raid0 {
 		class.InstanceStorePolicy = "RAID0"
 	}
-	if family == ami.Custom {
+	if !family.Model().KarpenterBootstraps() {
 		class.RegisteredTaints = userdata.EffectiveTaints(nil, nil)
 	}
 	p := nodepool.Pool{Unknown: rules.Unknowns{}, Empty: nodepool.PathSet{}, Class: class}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mitchellh/hashstructure/v2"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift/internal/shape"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -216,10 +217,6 @@ func decodeStrict(v, into any) error {
 	return dec.Decode(into)
 }
 
-// aliasFamilies are the families EC2NodeClass.AMIFamily() resolves an alias
-// prefix to (amiFamilyFromAlias compares lowercase).
-var aliasFamilies = []string{"AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025"}
-
 // resolvedFamily is EC2NodeClass.AMIFamily(): spec.amiFamily, else the
 // alias's family, else Custom.
 func resolvedFamily(spec manifest.EC2NodeClassSpec) (string, error) {
@@ -234,12 +231,16 @@ func resolvedFamily(spec manifest.EC2NodeClassSpec) (string, error) {
 		if len(parts) != 2 {
 			return "", fmt.Errorf("spec.amiSelectorTerms alias %q is not family@version; Karpenter's controller exits on it (amiFamilyFromAlias)", t.Alias)
 		}
-		for _, f := range aliasFamilies {
-			if strings.ToLower(f) == parts[0] {
-				return f, nil
+		f, ok := amifamily.OfClass("", parts[0])
+		if !ok {
+			var names []string
+			for _, f := range amifamily.AliasFamilies() {
+				names = append(names, f.AliasName())
 			}
+			return "", fmt.Errorf("spec.amiSelectorTerms alias %q names no family Karpenter knows (%s)", t.Alias, strings.Join(names, ", "))
 		}
-		return "", fmt.Errorf("spec.amiSelectorTerms alias %q names no family Karpenter knows (al2, al2023, bottlerocket, windows2019, windows2022, windows2025)", t.Alias)
+		return string(f), nil
 	}
-	return "Custom", nil
+	f, _ := amifamily.OfClass("", "")
+	return string(f), nil
 }

@@ -236,7 +236,7 @@ func classFacts(m manifest.NodePool, classes map[string]nodeclass.Class, kv vers
 	f := nodepool.ClassFacts{Known: true, Family: family, InstanceStorePolicy: c.Spec.InstanceStorePolicy}
 	if c.Spec.UserData != nil {
 		f.UserData = *c.Spec.UserData
-		if family == ami.Custom {
+		if !family.Model().KarpenterBootstraps() {
 			f.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 		}
 	}

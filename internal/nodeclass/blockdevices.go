@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
@@ -67,7 +69,7 @@ func validateBlockDevices(c Class) rules.Findings {
 		}
 		vt := e.VolumeType
 		if vt != "" && !u.Is(ep.Attr("volume_type")) {
-			if !contains(volumeTypes, vt) {
+			if !slices.Contains(volumeTypes, vt) {
 				fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("volume_type"),
 					"%q is not an EBS volume type; the CRD accepts %s.", vt, strings.Join(volumeTypes, ", ")))
 				continue
@@ -99,28 +101,15 @@ func deviceName(n string) string {
 	return fmt.Sprintf("%q", n)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // defaultMappings are the block device mappings Karpenter uses when the
 // class sets none (A:pkg/providers/amifamily/*.go DefaultBlockDeviceMappings;
 // Custom uses the image's own mappings).
-func defaultMappings(f ami.Family) []mapping {
-	switch {
-	case f == ami.AL2 || f == ami.AL2023:
-		return []mapping{{device: "/dev/xvda", gib: 20}}
-	case f == ami.Bottlerocket:
-		return []mapping{{device: "/dev/xvda", gib: 4}, {device: "/dev/xvdb", gib: 20}}
-	case f.IsWindows():
-		return []mapping{{device: "/dev/sda1", gib: 50}}
+func defaultMappings(f amifamily.Family) []mapping {
+	var out []mapping
+	for _, d := range f.Model().DefaultBlockDevices() {
+		out = append(out, mapping{device: d.Device, gib: d.GiB})
 	}
-	return nil
+	return out
 }
 
 // mapping is one effective block device mapping: its size in GiB as
@@ -135,7 +124,7 @@ type mapping struct {
 // snapshotFindings reports block devices smaller than the snapshot of the
 // same device in any image the class can launch: EC2 refuses the launch
 // (InvalidBlockDeviceMapping, #7928).
-func snapshotFindings(c Class, f ami.Family, res ami.Result) rules.Findings {
+func snapshotFindings(c Class, f amifamily.Family, res ami.Result) rules.Findings {
 	var maps []mapping
 	if len(c.Spec.BlockDeviceMappings) > 0 {
 		for i, m := range c.Spec.BlockDeviceMappings {

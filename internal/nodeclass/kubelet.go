@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 		}
 		for _, key := range sortedKeys(m.vals) {
 			v := m.vals[key]
-			if !contains(evictionKeys, key) {
+			if !slices.Contains(evictionKeys, key) {
 				add(at(m.attr).Key(key), "%q is not an eviction signal%s; the API server rejects it (\"valid keys for %s are ['%s']\").", key, suggest.Hint(key, evictionKeys), camel(m.attr), strings.Join(evictionKeys, "','"))
 				continue
 			}
@@ -54,7 +55,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 	}
 	if !u.Is(at("eviction_soft_grace_period")) {
 		for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
-			if !contains(evictionKeys, key) {
+			if !slices.Contains(evictionKeys, key) {
 				add(at("eviction_soft_grace_period").Key(key), "%q is not an eviction signal%s; valid keys are %s.", key, suggest.Hint(key, evictionKeys), strings.Join(evictionKeys, ", "))
 				continue
 			}
@@ -69,7 +70,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 				}
 			}
 			for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
-				if _, ok := k.EvictionSoft[key]; !ok && contains(evictionKeys, key) {
+				if _, ok := k.EvictionSoft[key]; !ok && slices.Contains(evictionKeys, key) {
 					add(at("eviction_soft"), "eviction_soft_grace_period sets %q without an eviction_soft threshold; the API server rejects it (\"evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft\").", key)
 				}
 			}
@@ -84,7 +85,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 		}
 		for _, key := range sortedKeys(m.vals) {
 			v := m.vals[key]
-			if !contains(reservedKeys, key) {
+			if !slices.Contains(reservedKeys, key) {
 				add(at(m.attr).Key(key), "%q is not a reservable resource%s; the API server rejects it (\"valid keys for %s are ['%s']\").", key, suggest.Hint(key, reservedKeys), camel(m.attr), strings.Join(reservedKeys, "','"))
 				continue
 			}
@@ -115,9 +116,9 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 		add(at("image_gc_high_threshold_percent"), "image_gc_high_threshold_percent (%d) must be greater than image_gc_low_threshold_percent (%d); the API server rejects it (\"imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent\").", *hi, *lo)
 	}
 	if k.PodsPerCore != nil && !u.Is(at("pods_per_core")) && !u.Is(pathAMIFamily) && !u.Within(pathAMITerms) {
-		if f, ok := ami.ResolvedFamily(c.Family, c.Terms, kv); ok && f == ami.Bottlerocket {
+		if f, ok := ami.ResolvedFamily(c.Family, c.Terms, kv); ok && !f.Model().PodsPerCore() {
 			fs = append(fs, rules.New(rulePodsPerCore, at("pods_per_core"),
-				"pods_per_core = %d has no effect on Bottlerocket: Karpenter disables podsPerCore for the family (it has no such setting). Limit pods with max_pods instead.", *k.PodsPerCore))
+				"pods_per_core = %d has no effect on %s: Karpenter disables podsPerCore for the family (it has no such setting). Limit pods with max_pods instead.", *k.PodsPerCore, f))
 		}
 	}
 	return fs

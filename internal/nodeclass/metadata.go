@@ -1,6 +1,10 @@
 package nodeclass
 
-import "github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+import (
+	"slices"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
 
 func validateMetadata(c Class) rules.Findings {
 	m := c.Spec.MetadataOptions
@@ -9,7 +13,7 @@ func validateMetadata(c Class) rules.Findings {
 	}
 	var fs rules.Findings
 	enum := func(attr, v string, allowed ...string) {
-		if v == "" || c.Unknown.Is(pathMetadata.Attr(attr)) || contains(allowed, v) {
+		if v == "" || c.Unknown.Is(pathMetadata.Attr(attr)) || slices.Contains(allowed, v) {
 			return
 		}
 		fs = append(fs, rules.New(ruleMetadata, pathMetadata.Attr(attr), "%q: the CRD accepts %q or %q.", v, allowed[0], allowed[1]))

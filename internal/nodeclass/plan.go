@@ -2,11 +2,12 @@ package nodeclass
 
 import (
 	"fmt"
-	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -31,7 +32,7 @@ type PlanInput struct {
 type Planned struct {
 	Findings rules.Findings
 	// Family is the resolved amiFamily.
-	Family ami.Family
+	Family amifamily.Family
 	// UserData is the userData of the manifest: the rendered bootstrap for
 	// Custom classes with a bootstrap block, else the literal user_data.
 	UserData *string
@@ -52,7 +53,8 @@ func Plan(in PlanInput) Planned {
 	}
 	out.Family = family
 	out.UserData = c.Spec.UserData
-	if c.Bootstrap != nil && family == ami.Custom && c.Spec.UserData == nil {
+	bootstraps := family.Model().KarpenterBootstraps()
+	if c.Bootstrap != nil && !bootstraps && c.Spec.UserData == nil {
 		b := withClusterDefaults(*c.Bootstrap, in.Cluster)
 		ud, fs := userdata.RenderCustom(b)
 		out.Findings = append(out.Findings, fs.Under(pathBootstrap)...)
@@ -60,7 +62,7 @@ func Plan(in PlanInput) Planned {
 			out.UserData = &ud
 			out.RegisteredTaints = b.RegisteredTaints()
 		}
-	} else if family == ami.Custom && c.Spec.UserData != nil {
+	} else if !bootstraps && c.Spec.UserData != nil {
 		out.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 	}
 	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
@@ -68,9 +70,9 @@ func Plan(in PlanInput) Planned {
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
 	if i, ok := ami.AliasTerm(c.Terms); ok && !c.PinAMIs && strings.HasSuffix(c.Terms[i].Alias, "@latest") {
 		fix := fmt.Sprintf("Pin a release (e.g. %q) or set pin_amis = true so that a new release shows up as a diff of this resource in a plan.", pinnedExample(in.AMIs, c.Terms[i].Alias))
-		if in.AMIs.Alias != nil && in.AMIs.Alias.Family.IsWindows() {
+		if in.AMIs.Alias != nil && !in.AMIs.Alias.Family.Model().Pinnable() {
 			// Windows aliases take only @latest (alias-windows-version).
-			fix = "Windows aliases cannot be pinned (Karpenter accepts only @latest for them), so set pin_amis = true: the manifest then names the resolved image ids, and a new image shows up as a diff of this resource in a plan."
+			fix = fmt.Sprintf("%s aliases cannot be pinned (Karpenter accepts only @latest for them), so set pin_amis = true: the manifest then names the resolved image ids, and a new image shows up as a diff of this resource in a plan.", in.AMIs.Alias.Family)
 		}
 		out.Findings = append(out.Findings, rules.New(ruleLatestDrift, pathAMITerms.Index(i).Attr("alias"),
 			"alias %q follows every EKS image release: each new image makes every node of this class drifted, and Karpenter replaces them within the disruption budgets, outside any change window. %s If following every release is deliberate, acknowledge it: acknowledged_warnings = [\"alias-latest-drift\"].",
@@ -84,16 +86,18 @@ func Plan(in PlanInput) Planned {
 // does not contain an alias" at plan, with the family the images suggest.
 func FamilyRequired(res ami.Result) rules.Finding {
 	var hints []string
-	seen := map[ami.Family]bool{}
+	var fix amifamily.Family
 	for _, a := range res.AMIs {
-		if f, _ := imageFamily(a.Image); f != "" && !seen[f] {
-			seen[f] = true
-			hints = append(hints, string(f))
+		if g, ok := imageFamily(a.Image); ok && !slices.Contains(hints, g.Name) {
+			if len(hints) == 0 {
+				fix = g.Fix
+			}
+			hints = append(hints, g.Name)
 		}
 	}
 	detail := "no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\"."
 	if len(hints) > 0 {
-		detail += fmt.Sprintf(" The selected images look like %s: set ami_family = %q (or \"Custom\" with your own user_data).", strings.Join(hints, " and "), hints[0])
+		detail += fmt.Sprintf(" The selected images look like %s: set ami_family = %q (or \"Custom\" with your own user_data).", strings.Join(hints, " and "), fix)
 	}
 	return rules.New(ami.RuleFamilyRequired, pathAMIFamily, "%s", detail)
 }
@@ -139,31 +143,19 @@ func pinnedExample(res ami.Result, alias string) string {
 	return strings.SplitN(alias, "@", 2)[0] + "@<release>"
 }
 
-var (
-	eksRelease          = regexp.MustCompile(`-(v\d{8})$`)
-	bottlerocketRelease = regexp.MustCompile(`-v(\d+\.\d+\.\d+-[0-9a-f]{8})$`)
-)
-
 // releaseOf is the one release every image of an alias resolution belongs
 // to, read from the EKS image names (amazon-eks-node-al2023-...-v20251209,
 // bottlerocket-aws-k8s-...-v1.51.0-47438798); false when the images do not
 // agree or the family has no pinned versions (Windows).
 func releaseOf(a ami.Alias, amis []ami.AMI) (string, bool) {
-	re := eksRelease
-	switch a.Family {
-	case ami.Bottlerocket:
-		re = bottlerocketRelease
-	case ami.AL2, ami.AL2023:
-	default:
-		return "", false
-	}
+	m := a.Family.Model()
 	release := ""
 	for _, img := range amis {
-		m := re.FindStringSubmatch(img.Name)
-		if m == nil || (release != "" && m[1] != release) {
+		r, ok := m.ReleaseOfImage(img.Name)
+		if !ok || (release != "" && r != release) {
 			return "", false
 		}
-		release = m[1]
+		release = r
 	}
 	return release, release != ""
 }
@@ -184,7 +176,7 @@ func pinnedAlias(c Class, res ami.Result) (string, bool) {
 	return res.Alias.Family.AliasName() + "@" + v, true
 }
 
-func buildManifest(c Class, family ami.Family, userData *string, res ami.Result) manifest.EC2NodeClass {
+func buildManifest(c Class, family amifamily.Family, userData *string, res ami.Result) manifest.EC2NodeClass {
 	spec := c.Spec
 	spec.UserData = userData
 	spec.AMIFamily = c.Family
@@ -224,83 +216,65 @@ func buildManifest(c Class, family ami.Family, userData *string, res ami.Result)
 // of the images it can launch: amiFamily only picks the userData format
 // (aws/karpenter-provider-aws website/content/en/docs/concepts/nodeclasses.md
 // "amiFamily"), which the image must be able to read.
-func imageFamilyFindings(family ami.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
-	if res.Alias != nil && family != ami.Custom {
+func imageFamilyFindings(family amifamily.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
+	bootstraps := family.Model().KarpenterBootstraps()
+	if res.Alias != nil && bootstraps {
 		return nil // alias images are the alias family, which CEL ties to amiFamily
 	}
 	var fs rules.Findings
-	byFamily := map[ami.Family][]awsclient.Image{}
-	sure := map[ami.Family]bool{}
-	var order []ami.Family
+	byFamily := map[string][]awsclient.Image{}
+	guesses := map[string]amifamily.ImageGuess{}
+	var order []string
 	seen := map[string]bool{}
 	for _, a := range res.AMIs {
 		if seen[a.ID] {
 			continue
 		}
 		seen[a.ID] = true
-		f, s := imageFamily(a.Image)
-		if f == "" {
+		g, ok := imageFamily(a.Image)
+		if !ok {
 			continue
 		}
+		f := g.Name
 		if _, ok := byFamily[f]; !ok {
 			order = append(order, f)
 		}
 		byFamily[f] = append(byFamily[f], a.Image)
-		sure[f] = sure[f] || s
+		g.Sure = g.Sure || guesses[f].Sure
+		guesses[f] = g
 	}
 	for _, f := range order {
-		imgs := byFamily[f]
-		if family != ami.Custom {
-			if sameFamily(family, f) {
+		imgs, g := byFamily[f], guesses[f]
+		if bootstraps {
+			if g.Reads(family) {
 				continue
 			}
 			fd := rules.New(ruleImageFamily, pathAMIFamily,
 				"ami_family is %s, so Karpenter renders %s userData, but %s %s a %s image: it cannot read that format, never joins the cluster, and the NodeClaim is deleted after 15 minutes. Set ami_family = %q, or select %s images.",
-				family, formatOf(family), describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[sure[f]], f, familyForFix(f), family)
-			if !sure[f] {
+				family, family.Model().UserDataFormat(), describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[g.Sure], f, g.Fix, family)
+			if !g.Sure {
 				fd = fd.AsWarning()
 			}
 			fs = append(fs, fd)
 			continue
 		}
-		if userData == nil || f == familyWindows {
+		if userData == nil || !g.Linted() {
 			continue
 		}
-		for _, lf := range lint.CustomOn(f, *userData, kv) {
+		for _, lf := range lint.CustomOn(g.Fix, *userData, kv) {
 			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
 				continue
 			}
 			fd := rules.New(ruleImageFamily, pathUserData,
 				"the Custom userData is launched on %s, which %s a %s image: %s",
-				describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[sure[f]], f, lf.Detail)
-			if !sure[f] {
+				describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[g.Sure], f, lf.Detail)
+			if !g.Sure {
 				fd = fd.AsWarning()
 			}
 			fs = append(fs, fd)
 		}
 	}
 	return fs
-}
-
-func formatOf(f ami.Family) string {
-	switch {
-	case f == ami.AL2:
-		return "bootstrap.sh shell"
-	case f == ami.AL2023:
-		return "nodeadm NodeConfig (MIME)"
-	case f == ami.Bottlerocket:
-		return "Bottlerocket TOML"
-	case f.IsWindows():
-		return "PowerShell"
-	}
-	return "custom"
-}
-
-func familyForFix(f ami.Family) string {
-	if f == familyWindows {
-		return "Windows2022"
-	}
-	return string(f)
 }
 
 func describeImages(imgs []awsclient.Image) string {
@@ -319,13 +293,13 @@ func describeImages(imgs []awsclient.Image) string {
 // images (an alias was judged at validate): an error when every image is an
 // EKS-optimized one, which needs userData to join; a warning otherwise,
 // since a custom image may bootstrap itself.
-func customNoUserDataFindings(c Class, family ami.Family, res ami.Result) rules.Findings {
+func customNoUserDataFindings(c Class, family amifamily.Family, res ami.Result) rules.Findings {
 	if _, isAlias := ami.AliasTerm(c.Terms); isAlias || !customWithoutUserData(c, family, true) || len(res.AMIs) == 0 {
 		return nil
 	}
 	var custom []string
 	for _, a := range res.AMIs {
-		if _, sure := imageFamily(a.Image); !sure {
+		if g, _ := imageFamily(a.Image); !g.Sure {
 			custom = append(custom, a.ID)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/objectmeta"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -64,30 +65,26 @@ func withFamilyHint(fs rules.Findings, terms []ami.Term) rules.Findings {
 		if f.Rule.ID != ami.RuleFamilyRequired.ID {
 			continue
 		}
-		var family ami.Family
+		var family amifamily.ImageGuess
 		var names []string
 		for _, t := range terms {
 			if t.Name == "" {
 				continue
 			}
-			fam, _ := imageFamily(awsclient.Image{Name: t.Name})
-			if fam == "" || (family != "" && fam != family) {
+			fam, ok := imageFamily(awsclient.Image{Name: t.Name})
+			if !ok || (family.Name != "" && fam.Name != family.Name) {
 				return fs // no hint, or conflicting hints
 			}
 			family = fam
 			names = append(names, fmt.Sprintf("%q", t.Name))
 		}
-		if family == "" {
+		if family.Name == "" {
 			return fs
-		}
-		set := string(family)
-		if family == familyWindows {
-			set = "Windows2022" // the server year is not in every pattern
 		}
 		out := append(rules.Findings(nil), fs...)
 		out[i] = rules.New(ami.RuleFamilyRequired, f.Path,
 			"no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". The name terms %s select %s images: set ami_family = %q (or \"Custom\" with your own user_data).",
-			strings.Join(names, ", "), family, set)
+			strings.Join(names, ", "), family.Name, family.Fix)
 		return out
 	}
 	return fs
@@ -285,13 +282,13 @@ func validateTags(c Class) rules.Findings {
 func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 	u := c.Unknown
 	var fs rules.Findings
-	family, familyKnown := ami.Family(""), false
+	family, familyKnown := amifamily.Family(""), false
 	if !u.Is(pathAMIFamily) && !u.Within(pathAMITerms) {
 		family, familyKnown = ami.ResolvedFamily(c.Family, c.Terms, kv)
 	}
 	hasUserData := c.Spec.UserData != nil
 	if c.Bootstrap != nil && !u.Is(pathBootstrap) {
-		if familyKnown && family != ami.Custom {
+		if familyKnown && family.Model().KarpenterBootstraps() {
 			fs = append(fs, rules.New(ruleBootstrapFamily, pathBootstrap,
 				"bootstrap renders complete Custom userData, but the class's family is %s: Karpenter generates that family's bootstrap itself and would append its own call. Set ami_family = \"Custom\" (resolution still follows the selector terms, also an alias), or remove bootstrap and let Karpenter bootstrap the node.", family))
 		}
@@ -359,8 +356,8 @@ const customNoUserDataEffect = "Karpenter passes Custom userData through unchang
 
 // customWithoutUserData: a Custom class with neither user_data nor
 // bootstrap, all of it known.
-func customWithoutUserData(c Class, family ami.Family, familyKnown bool) bool {
+func customWithoutUserData(c Class, family amifamily.Family, familyKnown bool) bool {
 	u := c.Unknown
-	return familyKnown && family == ami.Custom && c.Bootstrap == nil && c.Spec.UserData == nil &&
+	return familyKnown && !family.Model().KarpenterBootstraps() && c.Bootstrap == nil && c.Spec.UserData == nil &&
 		!u.Is(pathUserData) && !u.Is(pathBootstrap)
 }

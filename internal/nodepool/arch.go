@@ -29,8 +29,8 @@ func mixedArchitectures(p Pool, a instancetype.Admission, kept []string, archs m
 		dropped[arch] = a.ByArch[arch]
 	}
 	why := fmt.Sprintf("the class's images are %s only (%s)", strings.Join(sortedKeys(archs), " and "), describeImages(c.AMIs))
-	if c.Family.IsWindows() {
-		why = "Windows images are amd64 only (Karpenter gives arm64 types no OS under a Windows family)"
+	if gap := c.Family.Model().ArchGap(); gap != "" {
+		why = gap
 	}
 	return rules.Findings{rules.New(ruleMixedArch, pathRequirements,
 		"the pool admits both architectures (%s), but %s: Karpenter drops the %s families at launch, so they only look available. Require kubernetes.io/arch In [%s] to say what the pool really launches, or give the %s families their own EC2NodeClass and NodePool.",

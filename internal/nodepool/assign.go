@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 )
 
@@ -70,7 +71,7 @@ func imageFor(c ClassFacts, t instancetype.Type) int {
 func (m mapping) assignments() []Assignment {
 	type key struct {
 		arch    string
-		variant ami.Variant
+		variant amifamily.Variant
 		id      string
 		name    string
 	}

@@ -1,7 +1,7 @@
 package nodepool
 
 import (
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -31,7 +31,7 @@ type Result struct {
 // Assignment is one image and the admitted families that boot it.
 type Assignment struct {
 	Architecture     string
-	Variant          ami.Variant
+	Variant          amifamily.Variant
 	AMIID, AMIName   string
 	InstanceFamilies []string
 }
@@ -101,7 +101,7 @@ func admissionFindings(a instancetype.Admission) rules.Findings {
 	return a.Findings()
 }
 
-func familyNote(f ami.Family) string {
+func familyNote(f amifamily.Family) string {
 	if f == "" {
 		return ", amiFamily"
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -162,7 +163,7 @@ func TestCheckReleaseSpecificMapping(t *testing.T) {
 	f := only(t, r.Findings, ruleVariantSwap.ID)
 	mustContain(t, f.Detail, "g5 → ", "neuron", "inf2 → ", "nvidia")
 	for _, a := range r.Assignments {
-		if (a.Variant == ami.NVIDIA) != reflect.DeepEqual(a.InstanceFamilies, []string{"inf2"}) {
+		if (a.Variant == amifamily.NVIDIA) != reflect.DeepEqual(a.InstanceFamilies, []string{"inf2"}) {
 			t.Errorf("swap not reflected: %+v", a)
 		}
 	}
@@ -208,7 +209,7 @@ func TestCheckReportsFamiliesWithoutImage(t *testing.T) {
 	c := e.namedClass(t, "al2023", kv("1.14"))
 	var kept []ami.AMI
 	for _, a := range c.AMIs {
-		if a.Variant != ami.Neuron {
+		if a.Variant != amifamily.Neuron {
 			kept = append(kept, a)
 		}
 	}

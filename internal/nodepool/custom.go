@@ -1,7 +1,6 @@
 package nodepool
 
 import (
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -15,7 +14,7 @@ import (
 // startup taints should be (they are racy when Karpenter adds them after
 // registration).
 func checkCustom(p Pool, kv versions.Karpenter) rules.Findings {
-	if p.Class.Family != ami.Custom {
+	if p.Class.Family.Model().KarpenterBootstraps() {
 		return nil
 	}
 	reg := p.Class.RegisteredTaints

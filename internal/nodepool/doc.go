@@ -12,7 +12,7 @@
 //     node_class object of a karpenter_ec2nodeclass) and an instance-type
 //     catalogue (live ec2:DescribeInstanceTypes or the embedded facts);
 //     it also computes instance_families and ami_assignments.
-//   - Preview (ModifyPlan): user_data_preview, the userData Karpenter would
+//   - PreviewFor (ModifyPlan): user_data_preview, the userData Karpenter would
 //     generate for a node of the pool.
 //
 // Findings carry Terraform attribute paths of the resource (labels["k"],

@@ -12,7 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
@@ -204,7 +204,7 @@ func decodeNodeClass(t testing.TB, e hcl.Expression, ctx *hcl.EvalContext, p *Po
 	}
 	p.Manifest.Spec.Template.Spec.NodeClassRef = NodeClassRef(get("group"), get("kind"), name)
 	if f := get("ami_family"); f != nil {
-		p.Class.Family = ami.Family(*f)
+		p.Class.Family = amifamily.Family(*f)
 	}
 	return ""
 }
@@ -423,7 +423,7 @@ func ExampleValidate() {
 	p.Manifest.Metadata.Name = "gpu"
 	p.Manifest.Spec.Template.Spec.NodeClassRef = NodeClassRef(nil, nil, "al2")
 	p.Manifest.Spec.Template.Spec.Requirements = []manifest.Requirement{{Key: "karpenter.k8s.aws/instance-family", Operator: "In", Values: []string{"g5g"}}}
-	p.Class.Family = ami.AL2 // node_class = { name = "al2", ami_family = "AL2" }
+	p.Class.Family = amifamily.AL2 // node_class = { name = "al2", ami_family = "AL2" }
 	for _, f := range Validate(p, versions.DefaultKarpenter) {
 		fmt.Println(f.Severity, f.Summary(), "at", f.Path)
 	}

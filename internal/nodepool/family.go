@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -22,13 +23,14 @@ import (
 // image matches). When nothing is left the pool cannot launch anything:
 // that is an error whether or not the admission is exact, since a subset of
 // "only a1" or "only arm64" is still that.
-func classFilter(a instancetype.Admission, f ami.Family) (kept []string, fs rules.Findings) {
+func classFilter(a instancetype.Admission, f amifamily.Family) (kept []string, fs rules.Findings) {
 	var a1, arm []string
+	m := f.Model()
 	for _, fam := range a.Families {
 		switch {
-		case f == ami.AL2023 && fam == "a1":
+		case !m.SupportsA1() && fam == "a1":
 			a1 = append(a1, fam)
-		case f.IsWindows() && a.Facts[fam].Architecture == instancetype.ARM64:
+		case !m.SupportsArch(a.Facts[fam].Architecture):
 			arm = append(arm, fam)
 		default:
 			kept = append(kept, fam)
@@ -40,43 +42,34 @@ func classFilter(a instancetype.Admission, f ami.Family) (kept []string, fs rule
 	switch {
 	case len(a1) > 0:
 		fs = append(fs, rules.New(ruleA1, pathRequirements,
-			"the requirements admit only a1, and Karpenter removes a1 instance types for AL2023 classes (\"a1 instance types are not supported with al2023s\"): no instance type is left and the pool launches nothing. Use a newer Graviton family (m6g, c7g, t4g, ...) or a class with another family (e.g. \"bottlerocket@latest\")."))
+			"the requirements admit only a1, and Karpenter removes a1 instance types for %s classes (\"a1 instance types are not supported with al2023s\"): no instance type is left and the pool launches nothing. Use a newer Graviton family (m6g, c7g, t4g, ...) or a class with another family (e.g. \"bottlerocket@latest\").", f))
 	case len(arm) > 0:
 		fs = append(fs, rules.New(ruleWindowsArm64, pathRequirements,
-			"the requirements admit only arm64 families (%s), but the class is %s: Windows images are amd64 only, Karpenter gives arm64 types no kubernetes.io/os value under a Windows family, and launches fail with \"no instance types satisfy requirements of amis [...]\". Require kubernetes.io/arch In [\"amd64\"] and amd64 families (m5, m7i, c6i, ...), or use a Linux class for Graviton.",
-			strings.Join(arm, ", "), f))
+			"the requirements admit only arm64 families (%s), but the class is %s: %s, and launches fail with \"no instance types satisfy requirements of amis [...]\". Require kubernetes.io/arch In [\"amd64\"] and amd64 families (m5, m7i, c6i, ...), or use a Linux class for Graviton.",
+			strings.Join(arm, ", "), f, m.ArchGap()))
 	}
 	return kept, fs
 }
 
 // checkOS: kubernetes.io/os from requirements and labels against the OS the
 // family gives instance types.
-func checkOS(p Pool, f ami.Family) rules.Findings {
+func checkOS(p Pool, f amifamily.Family) rules.Findings {
 	reqs := knownRequirements(p)
 	if !reqs.Has(requirements.LabelOS) || f == "" {
 		return nil
 	}
-	want := "linux"
-	if f.IsWindows() {
-		want = "windows"
-	}
+	want := f.Model().OS()
 	r := reqs.Get(requirements.LabelOS)
 	if r.Has(want) {
 		return nil
 	}
 	fix := "use a Windows class (e.g. alias \"windows2022@latest\") for Windows nodes, or remove the requirement"
-	if f.IsWindows() {
+	if want == "windows" {
 		fix = "use a Linux class for Linux nodes, or require kubernetes.io/os In [\"windows\"]"
 	}
 	return rules.Findings{rules.New(ruleOSMismatch, pathRequirements,
 		"the pool requires %s, but under amiFamily %s every instance type has kubernetes.io/os=%s: the pool admits no instance type of this class and its pods stay pending; %s.",
 		r, f, want, fix)}
-}
-
-// arm64GPUGap reports whether the family, as Karpenter kv resolves its
-// alias, has no arm64 NVIDIA image: AL2 never, AL2023 before 1.4.
-func arm64GPUGap(f ami.Family, kv versions.Karpenter) bool {
-	return f == ami.AL2 || (f == ami.AL2023 && !kv.AtLeast(4, 0))
 }
 
 // arm64GPUFamilies lists the admitted arm64 families with GPUs.
@@ -95,7 +88,7 @@ func arm64GPUFamilies(a instancetype.Admission, among []string) []string {
 // (nil when only the family is known). It is a warning when the admission
 // is a superset (the families "may" be admitted) or the pool selects no
 // hardware (see selectsHardware).
-func arm64GPUFinding(fams []string, f ami.Family, alias string, ids []string, kv versions.Karpenter, exact, chosen bool) rules.Finding {
+func arm64GPUFinding(fams []string, f amifamily.Family, alias string, ids []string, kv versions.Karpenter, exact, chosen bool) rules.Finding {
 	karpErr := "no instance types satisfy requirements of amis [...]"
 	if len(ids) > 0 {
 		karpErr = fmt.Sprintf("no instance types satisfy requirements of amis [%s]", strings.Join(ids, " "))
@@ -103,21 +96,21 @@ func arm64GPUFinding(fams []string, f ami.Family, alias string, ids []string, kv
 	if alias == "" {
 		alias = "this " + string(f) + " class"
 	}
-	al2023 := "\"al2023@latest\" (arm64 nvidia, EKS AMI ≥ v20250403, Karpenter ≥ 1.4)"
-	bottlerocket := "\"bottlerocket@latest\" (aws-k8s-<kubernetes version>-nvidia, arm64)"
+	m := f.Model()
 	exclude := fmt.Sprintf("or keep them out of this pool (kubernetes.io/arch In [\"amd64\"], or karpenter.k8s.aws/instance-family NotIn [%s])", quoteJoin(fams))
 	consequence := fmt.Sprintf("they match no image of the class, so Karpenter drops them at launch, and with only them as candidates every launch fails with %q", karpErr)
+	const k8s = "<kubernetes version>"
 	var detail string
-	switch {
-	case f == ami.AL2:
-		detail = fmt.Sprintf("AL2 publishes no arm64 NVIDIA image; the pool admits the arm64 GPU families %s, which cannot start with %s: %s. Use %s or %s for them (a separate EC2NodeClass and NodePool if the rest must stay on AL2), %s.",
-			strings.Join(fams, ", "), alias, consequence, al2023, bottlerocket, exclude)
-	case f == ami.AL2023 && !kv.AtLeast(4, 0):
-		detail = fmt.Sprintf("Karpenter %s does not query AL2023's arm64 NVIDIA image (added in Karpenter 1.4, PR #7996); the pool admits the arm64 GPU families %s, which cannot start with %s: %s. Upgrade Karpenter to 1.4 or later (and set karpenter_version), use %s, %s.",
-			kv, strings.Join(fams, ", "), alias, consequence, bottlerocket, exclude)
-	default:
-		detail = fmt.Sprintf("%s resolves no arm64 NVIDIA image; the pool admits the arm64 GPU families %s: %s. Use \"%s@latest\" (or a release that publishes the arm64 NVIDIA image), %s, %s.",
-			alias, strings.Join(fams, ", "), consequence, strings.ToLower(string(f)), al2023, exclude)
+	if gap := m.Arm64GPUGap(kv); gap != "" {
+		detail = fmt.Sprintf("%s; the pool admits the arm64 GPU families %s, which cannot start with %s: %s. %s for them (a separate EC2NodeClass and NodePool if the rest must stay on %s), %s.",
+			gap, strings.Join(fams, ", "), alias, consequence, amifamily.Arm64GPUWayOut(m, kv, k8s), f, exclude)
+	} else {
+		_, retry := m.Arm64GPUReleaseNote(k8s)
+		if retry == "" {
+			retry = "an alias whose images include an arm64 NVIDIA one"
+		}
+		detail = fmt.Sprintf("%s resolves no arm64 NVIDIA image; the pool admits the arm64 GPU families %s: %s. Use %s, %s, %s.",
+			alias, strings.Join(fams, ", "), consequence, retry, amifamily.Arm64GPUAlternatives(f, k8s), exclude)
 	}
 	fd := rules.New(ruleArm64GPU, pathRequirements, "%s", detail)
 	switch {
@@ -150,7 +143,7 @@ func familyTableChecks(p Pool, specs []requirements.Spec, kv versions.Karpenter)
 	}
 	// With images, Check matches them instead (it also sees the images'
 	// variants); without, assume the EKS-optimized images of the family.
-	if arm64GPUGap(f, kv) && len(p.Class.AMIs) == 0 && !p.Unknown.Within(pathNodeClass.Attr("amis")) {
+	if f.Model().Arm64GPUGap(kv) != "" && len(p.Class.AMIs) == 0 && !p.Unknown.Within(pathNodeClass.Attr("amis")) {
 		if fams := arm64GPUFamilies(a, kept); len(fams) > 0 {
 			fs = append(fs, arm64GPUFinding(fams, f, "", nil, kv, exactAdmission(a), selectsHardware(p)))
 		}

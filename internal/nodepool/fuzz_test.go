@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -107,18 +108,18 @@ func fuzzPool(name, labels, reqs, tnts, durations, limits, family string, weight
 		p.Empty.Add(pathTaints.Index(0).Attr("value"))
 		p.Empty.Add(pathConsolidationPolicy)
 	}
-	p.Class = ClassFacts{Known: flags&0x200 != 0, Family: ami.Family(family), UserData: labels,
+	p.Class = ClassFacts{Known: flags&0x200 != 0, Family: amifamily.Family(family), UserData: labels,
 		RegisteredTaints: []taints.Taint{{Key: name, Effect: family}}}
 	if flags&0x400 != 0 {
 		p.Class.AMIs = []ami.AMI{
-			{ID: "ami-1", Architecture: "amd64", Variant: ami.Standard, Requirements: []ami.Requirement{{Key: ami.LabelArch, Operator: "In", Values: []string{"amd64"}}}},
+			{ID: "ami-1", Architecture: "amd64", Variant: amifamily.Standard, Requirements: []ami.Requirement{{Key: ami.LabelArch, Operator: "In", Values: []string{"amd64"}}}},
 			{ID: "ami-2", Architecture: family, Requirements: []ami.Requirement{{Key: ami.LabelGPUCount, Operator: family}}},
 		}
 	}
 	return p
 }
 
-// FuzzValidate: Validate, Check and Preview never panic, whatever the pool.
+// FuzzValidate: Validate, Check and PreviewFor never panic, whatever the pool.
 func FuzzValidate(f *testing.F) {
 	f.Add("default", "example.com/team|a|karpenter.sh/nodepool|x", "karpenter.k8s.aws/instance-family In g5g,m5|kubernetes.io/arch Gt 1", "example.com/a=b/c:NoSchedule|example.com/a=:NoSchedule",
 		"720h|Never|5m|Balanced|10%|0 9 * * *|8h", "cpu|1000|memroy|-1", "AL2", int64(0), int64(3), uint16(0xffff))
@@ -134,7 +135,7 @@ func FuzzValidate(f *testing.F) {
 			}
 		}
 		r := Check(p, instancetype.Embedded(), v)
-		_, _ = Preview(p, r, demoFacts, v)
-		_, _ = Render(p)
+		_, _ = previewText(p, r, demoFacts, v)
+		_, _ = renderYAML(p)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -91,7 +92,7 @@ func classifyGap(t instancetype.Type, c ClassFacts, alias bool, kv versions.Karp
 		return gapArch
 	case alias && t.Architecture == instancetype.ARM64 && t.GPUManufacturer != "":
 		return gapArm64GPU
-	case alias && c.Family == ami.Bottlerocket && !kv.AtLeast(3, 0) && t.AcceleratorManufacturer == "aws":
+	case alias && c.Family.Model().NeuronGap(kv) != "" && t.AcceleratorManufacturer == "aws":
 		return gapNeuronBR
 	}
 	return gapOther
@@ -106,10 +107,11 @@ func noImageConsequence(m mapping, karpErr string) string {
 
 // aliasName guesses the alias for messages from the images' family.
 func aliasName(c ClassFacts) string {
-	if !aliasImages(c.AMIs) || c.Family == "" || c.Family == ami.Custom {
+	name := c.Family.Model().AliasName()
+	if !aliasImages(c.AMIs) || c.Family == "" || name == "" {
 		return ""
 	}
-	return "the " + strings.ToLower(string(c.Family)) + " alias"
+	return "the " + name + " alias"
 }
 
 // describeImages: "ami-1 (name, amd64), ami-2 (name, arm64 nvidia)".
@@ -133,7 +135,7 @@ func describeImages(amis []ami.AMI) string {
 
 // bottlerocketNeuron: nodepool-bottlerocket-neuron-before-1-3.
 func bottlerocketNeuron(a instancetype.Admission, kept []string, m mapping, c ClassFacts, alias bool, kv versions.Karpenter) rules.Findings {
-	if !alias || c.Family != ami.Bottlerocket || kv.AtLeast(3, 0) {
+	if !alias || c.Family.Model().NeuronGap(kv) == "" {
 		return nil
 	}
 	var fams []string
@@ -256,7 +258,7 @@ func firstMatch(m mapping, c ClassFacts, alias bool, kv versions.Karpenter) rule
 	if !alias || kv.AtLeast(4, 0) {
 		return nil
 	}
-	variants := map[ami.Variant]bool{}
+	variants := map[amifamily.Variant]bool{}
 	for _, img := range c.AMIs {
 		variants[img.Variant] = true
 	}

@@ -2,6 +2,7 @@ package nodepool
 
 import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
@@ -43,7 +44,7 @@ type ClassFacts struct {
 	// Family is the resolved amiFamily (amiFamily, else the alias family);
 	// "" when unknown. A literally written ami_family is used by Validate
 	// even when Known is false.
-	Family ami.Family
+	Family amifamily.Family
 	// AMIs is the class's status.amis, in Karpenter's order.
 	AMIs []ami.AMI
 	// RegisteredTaints are, for the Custom family, the taints the class's

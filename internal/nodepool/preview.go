@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -18,24 +19,16 @@ import (
 
 // PreviewNeeds lists the cluster facts (cluster.Field* names) Preview needs
 // for a class of family f, for the resource to resolve (cluster.Resolve)
-// before calling Preview. Custom needs none: its userData is passed through.
-func PreviewNeeds(f ami.Family) []string {
-	switch f {
-	case ami.Custom, "":
+// before calling PreviewFor. Custom needs none: its userData is passed through.
+func PreviewNeeds(f amifamily.Family) []string {
+	m := f.Model()
+	if f == "" || !m.KarpenterBootstraps() {
 		return nil
-	case ami.AL2023:
+	}
+	if m.NeedsServiceCIDR() {
 		return []string{cluster.FieldName, cluster.FieldEndpoint, cluster.FieldCertificateAuthority, cluster.FieldServiceCIDR, cluster.FieldClusterDNS}
 	}
 	return []string{cluster.FieldName, cluster.FieldEndpoint, cluster.FieldCertificateAuthority, cluster.FieldClusterDNS}
-}
-
-// Preview returns the userData Karpenter would put into the launch template
-// of a node of this pool on its class, as raw text (Karpenter base64-encodes
-// it): see PreviewFor, which also says which instance type the preview is
-// for and why it is empty.
-func Preview(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) (string, rules.Findings) {
-	o := PreviewFor(p, r, facts, kv)
-	return o.UserData, o.Findings
 }
 
 // PreviewOutcome is a userData preview and what it rests on.
@@ -89,7 +82,7 @@ func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) Pr
 	if !p.Class.Known || p.classFactsPending() || p.Class.Family == "" || !r.FamiliesKnown || len(r.InstanceFamilies) == 0 {
 		return PreviewOutcome{}
 	}
-	if p.Class.Family == ami.Custom {
+	if !p.Class.Family.Model().KarpenterBootstraps() {
 		return PreviewOutcome{UserData: p.Class.UserData}
 	}
 	if !previewInputsValid(p) || !factsAvailable(p.Class.Family, facts) {
@@ -137,7 +130,8 @@ func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavai
 	if k.MaxPods != nil {
 		return "", ""
 	}
-	eniLimited, perCore := userdata.PodDensity(p.Class.Family)
+	m := p.Class.Family.Model()
+	eniLimited, perCore := m.ENILimitedPods(), m.PodsPerCore()
 	opts := instancetype.PodsOptions{PodsPerCore: k.PodsPerCore, ENILimited: eniLimited, PodsPerCoreEnabled: perCore}
 	// Windows without pods_per_core: 110 whatever the type.
 	if n, ok := (instancetype.Type{}).Pods(opts); ok {
@@ -197,7 +191,7 @@ func AMIVersion(terms []ami.Term, amis []ami.AMI) string {
 			return v
 		}
 	}
-	isBottlerocket := func(a ami.AMI) bool { return a.Name != "" && strings.Contains(a.Name, "bottlerocket") }
+	isBottlerocket := func(a ami.AMI) bool { return a.Name != "" && amifamily.BottlerocketImageName(a.Name) }
 	for _, t := range terms {
 		if t.ID == "" {
 			continue
@@ -247,11 +241,11 @@ func previewInputsValid(p Pool) bool {
 	return len(checkName(p)) == 0 && len(checkNodeClassRef(p)) == 0
 }
 
-func factsAvailable(f ami.Family, facts cluster.Facts) bool {
+func factsAvailable(f amifamily.Family, facts cluster.Facts) bool {
 	if facts.Name == "" || facts.Endpoint == "" {
 		return false
 	}
-	if f == ami.AL2023 && facts.ServiceCIDR == "" {
+	if f.Model().NeedsServiceCIDR() && facts.ServiceCIDR == "" {
 		return false
 	}
 	return true

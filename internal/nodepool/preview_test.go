@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -32,7 +33,7 @@ func previewPool(t *testing.T, e env, class string) (Pool, Result) {
 func TestPreviewAL2023(t *testing.T) {
 	e := newEnv(t)
 	p, r := previewPool(t, e, "al2023")
-	ud, fs := Preview(p, r, demoFacts, kv("1.14"))
+	ud, fs := previewText(p, r, demoFacts, kv("1.14"))
 	if len(fs) != 0 || ud == "" {
 		t.Fatalf("%v %q", fs, ud)
 	}
@@ -50,7 +51,7 @@ func TestPreviewAL2023(t *testing.T) {
 		}
 	}
 	// The same as userdata.Render with the inputs spelled out.
-	want, _ := userdata.Render(userdata.AL2023, userdata.Options{
+	want, _ := userdata.Render(amifamily.AL2023, userdata.Options{
 		ClusterName: demoFacts.Name, ClusterEndpoint: demoFacts.Endpoint, CABundle: demoFacts.CertificateAuthority,
 		ClusterCIDR: demoFacts.ServiceCIDR, KubeDNSIP: "172.20.0.10",
 		Taints: toTaints(tmpl(&p).Taints), StartupTaints: toTaints(tmpl(&p).StartupTaints),
@@ -70,14 +71,14 @@ func TestPreviewOtherFamilies(t *testing.T) {
 		"custom":       customUserData,
 	} {
 		p, r := previewPool(t, e, class)
-		ud, fs := Preview(p, r, demoFacts, kv("1.14"))
+		ud, fs := previewText(p, r, demoFacts, kv("1.14"))
 		if len(fs) != 0 || !strings.Contains(ud, want) {
 			t.Errorf("%s: %v\n%s", class, fs, ud)
 		}
 	}
 	// Custom: unchanged, even without cluster facts.
 	p, r := previewPool(t, e, "custom")
-	if ud, _ := Preview(p, r, cluster.Facts{}, kv("1.14")); ud != customUserData {
+	if ud, _ := previewText(p, r, cluster.Facts{}, kv("1.14")); ud != customUserData {
 		t.Errorf("custom: %q", ud)
 	}
 }
@@ -103,7 +104,7 @@ func TestPreviewNotAvailable(t *testing.T) {
 			return q
 		}(), r, demoFacts},
 	} {
-		if ud, fs := Preview(c.p, c.r, c.facts, kv("1.14")); ud != "" || len(fs) != 0 {
+		if ud, fs := previewText(c.p, c.r, c.facts, kv("1.14")); ud != "" || len(fs) != 0 {
 			t.Errorf("%s: %q %v", name, ud, fs)
 		}
 	}
@@ -111,17 +112,17 @@ func TestPreviewNotAvailable(t *testing.T) {
 	// loses its preview.
 	bad := demoFacts
 	bad.CertificateAuthority = "not base64!"
-	ud, fs := Preview(p, r, bad, kv("1.14"))
+	ud, fs := previewText(p, r, bad, kv("1.14"))
 	if ud != "" || len(fs) == 0 || fs.HasErrors() {
 		t.Errorf("%q %v", ud, fs)
 	}
 }
 
 func TestPreviewNeeds(t *testing.T) {
-	if got := PreviewNeeds(ami.AL2023); !reflect.DeepEqual(got, []string{"name", "endpoint", "certificate_authority", "service_cidr", "cluster_dns"}) {
+	if got := PreviewNeeds(amifamily.AL2023); !reflect.DeepEqual(got, []string{"name", "endpoint", "certificate_authority", "service_cidr", "cluster_dns"}) {
 		t.Error(got)
 	}
-	if PreviewNeeds(ami.Custom) != nil || len(PreviewNeeds(ami.Bottlerocket)) != 4 {
+	if PreviewNeeds(amifamily.Custom) != nil || len(PreviewNeeds(amifamily.Bottlerocket)) != 4 {
 		t.Error("custom needs nothing; others no CIDR")
 	}
 }
@@ -151,7 +152,7 @@ func TestCapacityTypeAndLabels(t *testing.T) {
 
 func TestRenderHasNoNullRequirements(t *testing.T) {
 	p := newPool("default", ClassFacts{}, "default")
-	y, err := Render(p)
+	y, err := renderYAML(p)
 	if err != nil || strings.Contains(y, "null") || !strings.Contains(y, "requirements: []") || !strings.Contains(y, "apiVersion: karpenter.sh/v1") {
 		t.Errorf("%v\n%s", err, y)
 	}
@@ -221,18 +222,18 @@ func TestPreviewRAID0(t *testing.T) {
 	} {
 		p, r := previewPool(t, e, class)
 		p.Class.InstanceStorePolicy = "RAID0"
-		if ud, _ := Preview(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, want) {
+		if ud, _ := previewText(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, want) {
 			t.Errorf("%s:\n%s", class, ud)
 		}
 	}
 	p, r := previewPool(t, e, "bottlerocket")
 	p.Class.InstanceStorePolicy, p.Class.AMIVersion = "RAID0", "v1.45.2"
-	if ud, _ := Preview(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, "'--dirs', '/var/lib/containerd'") {
+	if ud, _ := previewText(p, r, demoFacts, kv("1.14")); !strings.Contains(ud, "'--dirs', '/var/lib/containerd'") {
 		t.Errorf("before 1.46:\n%s", ud)
 	}
 	// A policy not known yet (a class created in the same run) waits.
 	p.Unknown = map[string]bool{"node_class.instance_store_policy": true}
-	if ud, _ := Preview(p, r, demoFacts, kv("1.14")); ud != "" {
+	if ud, _ := previewText(p, r, demoFacts, kv("1.14")); ud != "" {
 		t.Errorf("pending policy:\n%s", ud)
 	}
 }

@@ -9,6 +9,3 @@ func Object(p Pool) manifest.NodePool {
 	np.APIVersion, np.Kind = manifest.NodePoolAPIVersion, manifest.NodePoolKind
 	return np
 }
-
-// Render returns the manifest YAML of the pool (see Object).
-func Render(p Pool) (string, error) { return manifest.YAML(Object(p)) }

@@ -1,7 +1,8 @@
 package nodepool
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 )
@@ -52,11 +53,4 @@ func knownRequirements(p Pool) requirements.Requirements {
 	return reqs
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

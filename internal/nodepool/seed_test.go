@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -68,7 +69,7 @@ func TestSeed000Arm64GPUOnAL2(t *testing.T) {
 	}
 
 	// Offline: node_class = { name = "al2", ami_family = "AL2" }.
-	lit := newPool("gpu", ClassFacts{Family: ami.AL2}, "al2", "karpenter.k8s.aws/instance-family In g5g,m6g")
+	lit := newPool("gpu", ClassFacts{Family: amifamily.AL2}, "al2", "karpenter.k8s.aws/instance-family In g5g,m6g")
 	f := only(t, Validate(lit, kv("1.14")), ruleArm64GPU.ID)
 	mustContain(t, f.Detail, "AL2 publishes no arm64 NVIDIA image", "families g5g,")
 	if f.Severity != rules.Error {
@@ -88,7 +89,7 @@ func TestSeed000Arm64GPUOnAL2(t *testing.T) {
 		}
 		if c.gap {
 			mustContain(t, r.Findings.ByRule(ruleArm64GPU.ID)[0].Detail, "Karpenter "+c.karpenter+" does not query AL2023's arm64 NVIDIA image", "Upgrade Karpenter to 1.4")
-			lit := newPool("gpu", ClassFacts{Family: ami.AL2023}, "al2023", "karpenter.k8s.aws/instance-family In g5g")
+			lit := newPool("gpu", ClassFacts{Family: amifamily.AL2023}, "al2023", "karpenter.k8s.aws/instance-family In g5g")
 			only(t, Validate(lit, kv(c.karpenter)), ruleArm64GPU.ID)
 		} else if len(r.Assignments) != 1 || r.Assignments[0].AMIName != "amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209" {
 			t.Errorf("Karpenter %s: g5g assignment %+v", c.karpenter, r.Assignments)

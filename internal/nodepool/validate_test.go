@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -332,7 +332,9 @@ func TestValidateSizing(t *testing.T) {
 
 // Validate's family-table checks need only a literal ami_family.
 func TestValidateFamilyTable(t *testing.T) {
-	lit := func(f ami.Family, reqs ...string) Pool { return newPool("p", ClassFacts{Family: f}, "c", reqs...) }
+	lit := func(f amifamily.Family, reqs ...string) Pool {
+		return newPool("p", ClassFacts{Family: f}, "c", reqs...)
+	}
 	fam := "karpenter.k8s.aws/instance-family In "
 	cases := []struct {
 		name string
@@ -341,19 +343,23 @@ func TestValidateFamilyTable(t *testing.T) {
 		rule string
 		sev  rules.Severity
 	}{
-		{"windows arm64", lit(ami.Windows2022, fam+"m6g,c7g"), "1.14", ruleWindowsArm64.ID, rules.Error},
-		{"windows mixed", lit(ami.Windows2022, fam+"m6g,m5"), "1.14", "", 0},
-		{"os windows on linux", lit(ami.Bottlerocket, "kubernetes.io/os In windows"), "1.14", ruleOSMismatch.ID, rules.Error},
-		{"os linux on windows", lit(ami.Windows2019, "kubernetes.io/os NotIn windows"), "1.14", ruleOSMismatch.ID, rules.Error},
-		{"a1 on al2023", lit(ami.AL2023, fam+"a1"), "1.14", ruleA1.ID, rules.Error},
-		{"a1 on al2", lit(ami.AL2, fam+"a1"), "1.14", "", 0},
-		{"a1 mixed on al2023", lit(ami.AL2023, fam+"a1,m6g"), "1.14", "", 0},
-		{"g5g on al2023 1.3", lit(ami.AL2023, fam+"g5g"), "1.3", ruleArm64GPU.ID, rules.Error},
-		{"g5g on al2023 1.4", lit(ami.AL2023, fam+"g5g"), "1.4", "", 0},
-		{"g5g on bottlerocket", lit(ami.Bottlerocket, fam+"g5g"), "1.0", "", 0},
+		{"windows arm64", lit(amifamily.Windows2022, fam+"m6g,c7g"), "1.14", ruleWindowsArm64.ID, rules.Error},
+		{"windows mixed", lit(amifamily.Windows2022, fam+"m6g,m5"), "1.14", "", 0},
+		{"os windows on linux", lit(amifamily.Bottlerocket, "kubernetes.io/os In windows"), "1.14", ruleOSMismatch.ID, rules.Error},
+		{"os linux on windows", lit(amifamily.Windows2019, "kubernetes.io/os NotIn windows"), "1.14", ruleOSMismatch.ID, rules.Error},
+		{"a1 on al2023", lit(amifamily.AL2023, fam+"a1"), "1.14", ruleA1.ID, rules.Error},
+		{"a1 on al2", lit(amifamily.AL2, fam+"a1"), "1.14", "", 0},
+		{"a1 mixed on al2023", lit(amifamily.AL2023, fam+"a1,m6g"), "1.14", "", 0},
+		{"g5g on al2023 1.3", lit(amifamily.AL2023, fam+"g5g"), "1.3", ruleArm64GPU.ID, rules.Error},
+		{"g5g on al2023 1.4", lit(amifamily.AL2023, fam+"g5g"), "1.4", "", 0},
+		{"g5g on bottlerocket", lit(amifamily.Bottlerocket, fam+"g5g"), "1.0", "", 0},
 		// instance-gpu-count is per type: offline the admission is a superset.
-		{"g5g may be admitted", lit(ami.AL2, "karpenter.k8s.aws/instance-category In g", "karpenter.k8s.aws/instance-gpu-count Gt 4"), "1.14", ruleArm64GPU.ID, rules.Warning},
-		{"family unknown", func() Pool { p := lit(ami.AL2, fam+"g5g"); p.Unknown.Add(pathNodeClass.Attr("ami_family")); return p }(), "1.14", "", 0},
+		{"g5g may be admitted", lit(amifamily.AL2, "karpenter.k8s.aws/instance-category In g", "karpenter.k8s.aws/instance-gpu-count Gt 4"), "1.14", ruleArm64GPU.ID, rules.Warning},
+		{"family unknown", func() Pool {
+			p := lit(amifamily.AL2, fam+"g5g")
+			p.Unknown.Add(pathNodeClass.Attr("ami_family"))
+			return p
+		}(), "1.14", "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

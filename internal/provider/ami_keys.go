@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -88,7 +90,7 @@ func amisMapValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
 
 // formatRequirements writes requirements on one line, as
 // "key Operator v1,v2; key Exists": label keys and values hold no spaces,
-// commas or semicolons, so parseRequirements reads it back exactly.
+// commas, semicolons or '|', so parseRequirements reads it back exactly.
 func formatRequirements(rs []ami.Requirement) string {
 	parts := make([]string, 0, len(rs))
 	for _, r := range rs {
@@ -101,89 +103,126 @@ func formatRequirements(rs []ami.Requirement) string {
 	return strings.Join(parts, "; ")
 }
 
-func parseRequirements(s string) []ami.Requirement {
+// parseRequirements reads formatRequirements' form back, and only that
+// form: whatever it accepts formats back to the same text.
+func parseRequirements(s string) ([]ami.Requirement, error) {
+	if s == "" {
+		return nil, nil
+	}
 	var out []ami.Requirement
-	for _, part := range strings.Split(s, ";") {
-		f := strings.Fields(part)
-		if len(f) < 2 {
-			continue
+	for _, part := range strings.Split(s, "; ") {
+		f := strings.Split(part, " ")
+		if len(f) < 2 || len(f) > 3 {
+			return nil, fmt.Errorf("requirement %q is not `<key> <operator> <v1>,<v2>` or `<key> <operator>`", part)
 		}
 		r := ami.Requirement{Key: f[0], Operator: f[1]}
-		if len(f) > 2 {
+		if len(f) == 3 {
 			r.Values = strings.Split(f[2], ",")
+		}
+		for _, w := range append([]string{r.Key, r.Operator}, r.Values...) {
+			if w == "" || strings.ContainsAny(w, ";|\t\n") {
+				return nil, fmt.Errorf("requirement %q has an empty word or one holding ';' or '|' (label keys, operators and values hold neither)", part)
+			}
+		}
+		for _, w := range []string{r.Key, r.Operator} {
+			if strings.Contains(w, ",") {
+				return nil, fmt.Errorf("requirement %q: key and operator hold no ','", part)
+			}
 		}
 		out = append(out, r)
 	}
-	return out
+	return out, nil
 }
 
 // keyParts reads architecture and variant back from a key
 // ("amd64/nvidia", "arm64", "amd64#2").
-func keyParts(k string) (arch string, variant ami.Variant) {
+func keyParts(k string) (arch string, variant amifamily.Variant) {
 	if i := strings.IndexByte(k, '#'); i >= 0 {
 		k = k[:i]
 	}
 	arch, v, _ := strings.Cut(k, "/")
-	return arch, ami.Variant(v)
+	return arch, amifamily.Variant(v)
 }
 
-// classAMIAttrTypes is an image as node_class carries it: only what the
-// pool's checks read, architecture and variant being in its key
-// (requirements pick the image of an instance type, creation_date restores
-// Karpenter's order, id and name name it).
-var classAMIAttrTypes = map[string]attr.Type{
-	"id":            types.StringType,
-	"name":          types.StringType,
-	"creation_date": types.StringType,
-	"requirements":  types.StringType,
+// node_class.amis holds each image on one line, so a plan prints one line
+// per image and a release bump one changed line per key (id first, as it
+// changes; requirements last, as they do not):
+//
+//	"<id> | <name> | <creation_date> | <requirements>"
+//
+// Architecture and variant are in the key; requirements pick the image of
+// an instance type, creation_date restores Karpenter's order, id and name
+// name it. Image ids ("ami-" and hex), RFC 3339 dates and requirements
+// (label keys and values: no '|') hold no '|', so the first '|' and the
+// last two delimit the name exactly whatever it holds: EC2 allows 3-128
+// letters, digits, spaces and ( ) [ ] . / - ' @ _ in names (CreateImage,
+// RegisterImage), but an old image's name may predate that constraint.
+const classAMIForm = "`<id> | <name> | <creation_date> | <requirements>`"
+
+const classAMISep = " | "
+
+var classAMIsType = types.MapType{ElemType: types.StringType}
+
+func formatClassAMI(a ami.AMI) string {
+	return a.ID + classAMISep + a.Name + classAMISep + a.CreationDate + classAMISep + formatRequirements(a.Requirements)
 }
 
-var classAMIsType = types.MapType{ElemType: types.ObjectType{AttrTypes: classAMIAttrTypes}}
+// parseClassAMI reads formatClassAMI's form back (architecture and variant
+// come from the key); whatever it accepts formats back to the same text.
+// The error says which part is malformed.
+func parseClassAMI(s string) (ami.AMI, error) {
+	i := strings.Index(s, classAMISep)
+	k := strings.LastIndex(s, classAMISep)
+	j := -1
+	if k >= 0 {
+		j = strings.LastIndex(s[:k], classAMISep)
+	}
+	if i < 0 || j < i+len(classAMISep) || k < j+len(classAMISep) {
+		return ami.AMI{}, fmt.Errorf("it is not four fields separated by %q", classAMISep)
+	}
+	a := ami.AMI{ID: s[:i], Name: s[i+len(classAMISep) : j], CreationDate: s[j+len(classAMISep) : k]}
+	if a.ID == "" || strings.ContainsAny(a.ID, " |\t\n") {
+		return ami.AMI{}, fmt.Errorf("the id %q is empty or holds spaces or '|'", a.ID)
+	}
+	if a.CreationDate != "" {
+		if _, err := time.Parse(time.RFC3339, a.CreationDate); err != nil || strings.Contains(a.CreationDate, "|") {
+			return ami.AMI{}, fmt.Errorf("the creation date %q is not RFC 3339 (2025-11-12T04:10:33.000Z)", a.CreationDate)
+		}
+	}
+	rs, err := parseRequirements(s[k+len(classAMISep):])
+	if err != nil {
+		return ami.AMI{}, err
+	}
+	a.Requirements = rs
+	a.Image.ID, a.Image.Name = a.ID, a.Name
+	return a, nil
+}
 
 // classAMIsValue is node_class.amis.
 func classAMIsValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
 	elems := map[string]attr.Value{}
 	for i, k := range amiKeys(amis) {
-		a := amis[i]
-		o, d := types.ObjectValue(classAMIAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(a.ID), "name": types.StringValue(a.Name),
-			"creation_date": types.StringValue(a.CreationDate), "requirements": types.StringValue(formatRequirements(a.Requirements)),
-		})
-		diags.Append(d...)
-		elems[k] = o
+		elems[k] = types.StringValue(formatClassAMI(amis[i]))
 	}
-	m, d := types.MapValue(types.ObjectType{AttrTypes: classAMIAttrTypes}, elems)
-	diags.Append(d...)
-	return m, diags
+	return types.MapValue(types.StringType, elems)
 }
 
 // amisFromMap reads node_class.amis back into status.amis order: newest
 // creation date first, then image id, as the class resolved them; the key
-// breaks the remaining ties (one image serving two requirement sets).
+// breaks the remaining ties (one image serving two requirement sets). A
+// malformed value is skipped here and reported by classAMIFindings.
 func amisFromMap(r *reader, v attr.Value, p rules.Path) []ami.AMI {
-	mv, ok := v.(types.Map)
-	if !ok || !r.mark(v, p) {
-		return nil
-	}
 	type entry struct {
 		key string
 		a   ami.AMI
 	}
 	var es []entry
-	for k, e := range mv.Elements() {
-		ip := p.Key(k)
-		o := r.object(e, ip)
-		if o == nil {
+	for k, s := range r.strMap(v, p) {
+		a, err := parseClassAMI(s)
+		if err != nil {
 			continue
 		}
-		arch, variant := keyParts(k)
-		a := ami.AMI{
-			ID: r.str(o["id"], ip.Attr("id")), Name: r.str(o["name"], ip.Attr("name")),
-			CreationDate: r.str(o["creation_date"], ip.Attr("creation_date")), Architecture: arch, Variant: variant,
-			Requirements: parseRequirements(r.str(o["requirements"], ip.Attr("requirements"))),
-		}
-		a.Image.ID, a.Image.Name = a.ID, a.Name
+		a.Architecture, a.Variant = keyParts(k)
 		es = append(es, entry{k, a})
 	}
 	sort.Slice(es, func(i, j int) bool {
@@ -202,6 +241,39 @@ func amisFromMap(r *reader, v attr.Value, p rules.Path) []ami.AMI {
 	}
 	return out
 }
+
+// classAMIFindings reports each known node_class.amis value that is not in
+// classAMIForm: the pool's image checks would otherwise run without it.
+func classAMIFindings(nodeClass attr.Value) rules.Findings {
+	o, ok := nodeClass.(types.Object)
+	if !ok || o.IsNull() || o.IsUnknown() {
+		return nil
+	}
+	m, ok := o.Attributes()["amis"].(types.Map)
+	if !ok || m.IsNull() || m.IsUnknown() {
+		return nil
+	}
+	var fs rules.Findings
+	for _, k := range slices.Sorted(maps.Keys(m.Elements())) {
+		s, ok := m.Elements()[k].(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		if _, err := parseClassAMI(s.ValueString()); err != nil {
+			fs = append(fs, rules.Finding{
+				Rule: ruleNodeClassAMIInvalid, Severity: ruleNodeClassAMIInvalid.Severity,
+				Path: rules.Root("node_class").Attr("amis").Key(k),
+				Detail: fmt.Sprintf("node_class.amis[%q] = %q: %s. The pool reads each image of its class from one line, %s, "+
+					"as karpenter_ec2nodeclass.<name>.node_class writes it; without it the pool's image checks and ami_assignments "+
+					"would miss the image. Pass the class's node_class, or write e.g. %q.",
+					k, s.ValueString(), err, classAMIForm, exampleClassAMI),
+			})
+		}
+	}
+	return fs
+}
+
+const exampleClassAMI = "ami-0aaf333b614a08570 | team-eks-node-al2023-x86_64-20251015-r2 | 2025-10-15T09:00:00.000Z | kubernetes.io/arch In amd64"
 
 // createdUnix is a creation date in seconds; a malformed one sorts last,
 // as Karpenter treats it as the minimum time.

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 )
 
 func TestAMIKeys(t *testing.T) {
@@ -22,7 +23,7 @@ func TestAMIKeys(t *testing.T) {
 	gpu := ami.Requirement{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: "Exists"}
 	amis := []ami.AMI{
 		{ID: "ami-2", Architecture: "amd64", Requirements: []ami.Requirement{arch("amd64"), gpu}},
-		{ID: "ami-1", Architecture: "arm64", Variant: ami.Variant("nvidia"), Requirements: []ami.Requirement{arch("arm64")}},
+		{ID: "ami-1", Architecture: "arm64", Variant: amifamily.Variant("nvidia"), Requirements: []ami.Requirement{arch("arm64")}},
 		{ID: "ami-3", Architecture: "amd64", Requirements: []ami.Requirement{arch("amd64")}},
 	}
 	got := amiKeys(amis)
@@ -49,8 +50,8 @@ func TestRequirementsRoundTrip(t *testing.T) {
 	if s != "kubernetes.io/arch In amd64,arm64; karpenter.k8s.aws/instance-gpu-count DoesNotExist" {
 		t.Fatalf("formatRequirements = %q", s)
 	}
-	if got := parseRequirements(s); !reflect.DeepEqual(got, rs) {
-		t.Fatalf("parseRequirements(%q) = %#v, want %#v", s, got, rs)
+	if got, err := parseRequirements(s); err != nil || !reflect.DeepEqual(got, rs) {
+		t.Fatalf("parseRequirements(%q) = %#v, %v, want %#v", s, got, err, rs)
 	}
 	for k, want := range map[string][2]string{"amd64/nvidia": {"amd64", "nvidia"}, "arm64": {"arm64", ""}, "amd64#2": {"amd64", ""}, "arm64/standard#1": {"arm64", "standard"}} {
 		if arch, v := keyParts(k); arch != want[0] || string(v) != want[1] {
@@ -113,8 +114,7 @@ func (c keyedImageDiff) CheckPlan(_ context.Context, req plancheck.CheckPlanRequ
 		}
 		var changed []string
 		for k := range bm {
-			b, _ := bm[k].(map[string]any)
-			a, _ := am[k].(map[string]any)
+			b, a := imageFields(bm[k]), imageFields(am[k])
 			for field := range b {
 				if !reflect.DeepEqual(b[field], a[field]) {
 					if !imageIdentity[field] {
@@ -133,6 +133,20 @@ func (c keyedImageDiff) CheckPlan(_ context.Context, req plancheck.CheckPlanRequ
 	resp.Error = fmt.Errorf("%s is not in the plan", c.addr)
 }
 
+// imageFields is an image's fields: an object's attributes, or what a
+// node_class.amis line reads back as.
+func imageFields(v any) map[string]any {
+	if s, ok := v.(string); ok {
+		a, err := parseClassAMI(s)
+		if err != nil {
+			return map[string]any{"unreadable": s}
+		}
+		return map[string]any{"id": a.ID, "name": a.Name, "creation_date": a.CreationDate, "requirements": formatRequirements(a.Requirements)}
+	}
+	m, _ := v.(map[string]any)
+	return m
+}
+
 func dig(v any, path []string) any {
 	for _, p := range path {
 		m, ok := v.(map[string]any)
@@ -142,4 +156,72 @@ func dig(v any, path []string) any {
 		v = m[p]
 	}
 	return v
+}
+
+// node_class.amis is one line per image; the pool reads back exactly what
+// the class wrote, whatever the name holds, and says what is malformed.
+func TestClassAMIForm(t *testing.T) {
+	a := ami.AMI{
+		ID: "ami-0a10f319e3e4c3de7", Name: "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", CreationDate: "2025-12-10T15:00:38.000Z",
+		Requirements: []ami.Requirement{
+			{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64"}},
+			{Key: "karpenter.k8s.aws/instance-gpu-count", Operator: "Exists"},
+		},
+	}
+	s := formatClassAMI(a)
+	if want := "ami-0a10f319e3e4c3de7 | amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209 | 2025-12-10T15:00:38.000Z | kubernetes.io/arch In amd64; karpenter.k8s.aws/instance-gpu-count Exists"; s != want {
+		t.Fatalf("formatClassAMI = %q, want %q", s, want)
+	}
+	for _, name := range []string{a.Name, "odd | name | with | bars", " | ", "", "[x] (y) 'z' @ a/b", "ends with |"} {
+		b := a
+		b.Name = name
+		got, err := parseClassAMI(formatClassAMI(b))
+		if err != nil || got.ID != b.ID || got.Name != name || got.CreationDate != b.CreationDate || !reflect.DeepEqual(got.Requirements, b.Requirements) {
+			t.Errorf("name %q: parseClassAMI(formatClassAMI) = %+v, %v", name, got, err)
+		}
+	}
+	for v, want := range map[string]string{
+		"ami-1 name":                                "not four fields",
+		"ami-1 | name | 2025-10-15T09:00:00Z":       "not four fields",
+		" | name | 2025-10-15T09:00:00Z | ":         "id \"\"",
+		"ami 1 | name | 2025-10-15T09:00:00Z | ":    "id \"ami 1\"",
+		"ami-1 | name | 15/10/2025 | ":              "creation date \"15/10/2025\" is not RFC 3339",
+		"ami-1 | name |  | kubernetes.io/arch":      "requirement \"kubernetes.io/arch\" is not",
+		"ami-1 | name |  | a In x;b Exists":         "requirement \"a In x;b Exists\"",
+		"ami-1 | name |  | a In x,,y":               "empty word",
+		"ami-1 | name |  | a In x; ":                "requirement \"\"",
+		"ami-1 | name |  | a  In x":                 "requirement \"a  In x\"",
+		"ami-1 | name |  | kubernetes.io/arch|x In": "requirement \"kubernetes.io/arch|x In\"",
+	} {
+		if _, err := parseClassAMI(v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseClassAMI(%q) = %v, want an error with %q", v, err, want)
+		}
+	}
+	// Empty requirements and date read back as written.
+	if got, err := parseClassAMI("ami-1 | n |  | "); err != nil || got.ID != "ami-1" || got.Name != "n" || got.CreationDate != "" || got.Requirements != nil {
+		t.Errorf("empty fields: %+v, %v", got, err)
+	}
+}
+
+// Whatever parseClassAMI accepts formats back to the same text (so nothing
+// is silently dropped or reread differently), it never panics, and any
+// name survives the round trip.
+func FuzzClassAMI(f *testing.F) {
+	f.Add("ami-1 | n | 2025-10-15T09:00:00.000Z | kubernetes.io/arch In amd64; karpenter.k8s.aws/instance-gpu-count Exists", "n")
+	f.Add("ami-1 |  |  | ", " | ")
+	f.Add("a | | b | | c", "x |")
+	f.Add(" |  |  | ", "")
+	f.Fuzz(func(t *testing.T, s, name string) {
+		if a, err := parseClassAMI(s); err == nil {
+			if back := formatClassAMI(a); back != s {
+				t.Fatalf("parseClassAMI(%q) formats back as %q", s, back)
+			}
+		}
+		a := ami.AMI{ID: "ami-0aaf333b614a08570", Name: name, CreationDate: "2025-10-15T09:00:00.000Z",
+			Requirements: []ami.Requirement{{Key: "kubernetes.io/arch", Operator: "In", Values: []string{"amd64", "arm64"}}}}
+		got, err := parseClassAMI(formatClassAMI(a))
+		if err != nil || got.Name != name || got.ID != a.ID || got.CreationDate != a.CreationDate || !reflect.DeepEqual(got.Requirements, a.Requirements) {
+			t.Fatalf("name %q: %+v, %v", name, got, err)
+		}
+	})
 }

@@ -28,8 +28,8 @@ type amisModel struct {
 	Terms             types.List   `tfsdk:"ami_selector_terms"`
 	Family            types.String `tfsdk:"ami_family"`
 	KubernetesVersion types.String `tfsdk:"kubernetes_version"`
-	AMIs              types.List   `tfsdk:"amis"`
-	Skipped           types.List   `tfsdk:"skipped"`
+	AMIs              types.Map    `tfsdk:"amis"`
+	Skipped           types.Map    `tfsdk:"skipped"`
 }
 
 var amiAttrTypes = map[string]attr.Type{
@@ -43,8 +43,9 @@ var amiAttrTypes = map[string]attr.Type{
 	"requirements":  types.ListType{ElemType: types.ObjectType{AttrTypes: requirementAttrTypes}},
 }
 
+// skippedAttrTypes is a skipped image; its id is its key.
 var skippedAttrTypes = map[string]attr.Type{
-	"id": types.StringType, "name": types.StringType, "state": types.StringType, "reason": types.StringType,
+	"name": types.StringType, "state": types.StringType, "reason": types.StringType,
 }
 
 func (d *amisDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -54,8 +55,8 @@ func (d *amisDataSource) Metadata(_ context.Context, req datasource.MetadataRequ
 func (d *amisDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "What Karpenter would put in an EC2NodeClass's `status.amis` for these selector terms: aliases resolved through " +
-			"the public SSM parameters, other terms through ec2:DescribeImages, only `available` images, deprecated ones last, one image " +
-			"per requirement set, ordered as Karpenter orders them. `skipped` lists every image a selector matched that Karpenter would not use, with the reason.",
+			"the public SSM parameters, other terms through ec2:DescribeImages, only `available` images, a deprecated one only where no other qualifies, one image " +
+			"per requirement set, keyed by architecture and variant as the EC2NodeClass's `amis`. `skipped` lists every image a selector matched that Karpenter would not use, with the reason, keyed by image id.",
 		Attributes: amisAttributes(),
 		Blocks:     amisBlocks(),
 	}
@@ -82,8 +83,12 @@ func amisAttributes() map[string]schema.Attribute {
 			Optional: true, Computed: true,
 			Description: "Kubernetes minor the alias is resolved for, e.g. `1.32`. Defaults to the provider's `cluster.kubernetes_version` (or eks:DescribeCluster of `cluster.name`).",
 		},
-		"amis": schema.ListNestedAttribute{
-			Computed: true, Description: "The images Karpenter would use, in `status.amis` order.",
+		"amis": schema.MapNestedAttribute{
+			Computed: true,
+			Description: "The images Karpenter would use, keyed as the EC2NodeClass's `amis`: `\"<architecture>/<variant>\"` for an alias " +
+				"(`amd64/standard`, `arm64/nvidia`, ...), `\"<architecture>\"` for other terms, with `#1`, `#2` ... when one key has several " +
+				"requirement sets. The keys do not change when a release replaces the images, so a bump diffs as changed ids and names. " +
+				"Karpenter tries the images newest `creation_date` first, deprecated ones last (`status.amis` order).",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
 				"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
@@ -95,10 +100,9 @@ func amisAttributes() map[string]schema.Attribute {
 				"requirements":  requirementsAttributeDS(),
 			}},
 		},
-		"skipped": schema.ListNestedAttribute{
-			Computed: true, Description: "Images a selector matched but Karpenter would not use: not `available` (pending, failed, disabled, ...), unsupported architecture, or superseded by a preferred image of the same requirement set.",
+		"skipped": schema.MapNestedAttribute{
+			Computed: true, Description: "Images a selector matched but Karpenter would not use, keyed by image id: not `available` (pending, failed, disabled, ...), unsupported architecture, or superseded by a preferred image of the same requirement set.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"id":     schema.StringAttribute{Computed: true, Description: "Image id."},
 				"name":   schema.StringAttribute{Computed: true, Description: "Image name."},
 				"state":  schema.StringAttribute{Computed: true, Description: "EC2 image state."},
 				"reason": schema.StringAttribute{Computed: true, Description: "Why Karpenter would not use it."},
@@ -214,17 +218,18 @@ func kubernetesValue(r resolution) types.String {
 	return types.StringValue(r.kubernetes.String())
 }
 
-func amisValue(amis []ami.AMI) (types.List, diag.Diagnostics) {
+// amisValue is the data source's amis, keyed as the class's (amiKeys).
+func amisValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(amis))
-	for _, a := range amis {
-		o, d := amiObject(a)
+	elems := make(map[string]attr.Value, len(amis))
+	for i, k := range amiKeys(amis) {
+		o, d := amiObject(amis[i])
 		diags.Append(d...)
-		elems = append(elems, o)
+		elems[k] = o
 	}
-	l, d := types.ListValue(types.ObjectType{AttrTypes: amiAttrTypes}, elems)
+	m, d := types.MapValue(types.ObjectType{AttrTypes: amiAttrTypes}, elems)
 	diags.Append(d...)
-	return l, diags
+	return m, diags
 }
 
 func amiObject(a ami.AMI) (types.Object, diag.Diagnostics) {
@@ -238,17 +243,19 @@ func amiObject(a ami.AMI) (types.Object, diag.Diagnostics) {
 	return o, diags
 }
 
-func skippedValue(sk []ami.Skipped) (types.List, diag.Diagnostics) {
+// skippedValue is skipped keyed by image id: an image appears once, and a
+// new one does not shift the others.
+func skippedValue(sk []ami.Skipped) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(sk))
+	elems := make(map[string]attr.Value, len(sk))
 	for _, s := range sk {
 		o, d := types.ObjectValue(skippedAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(s.ID), "name": types.StringValue(s.Name), "state": types.StringValue(s.State), "reason": types.StringValue(s.Reason),
+			"name": types.StringValue(s.Name), "state": types.StringValue(s.State), "reason": types.StringValue(s.Reason),
 		})
 		diags.Append(d...)
-		elems = append(elems, o)
+		elems[s.ID] = o
 	}
-	l, d := types.ListValue(types.ObjectType{AttrTypes: skippedAttrTypes}, elems)
+	m, d := types.MapValue(types.ObjectType{AttrTypes: skippedAttrTypes}, elems)
 	diags.Append(d...)
-	return l, diags
+	return m, diags
 }

@@ -49,7 +49,7 @@ provider "karpenter" {
 
 func TestAccAMIsDataSource(t *testing.T) {
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	amiPath := func(i int, attr string) tfjsonpath.Path { return tfjsonpath.New("amis").AtSliceIndex(i).AtMapKey(attr) }
+	amiPath := func(key, attr string) tfjsonpath.Path { return tfjsonpath.New("amis").AtMapKey(key).AtMapKey(attr) }
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -103,44 +103,39 @@ data "karpenter_amis" "team" {
   }
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("amis"), knownvalue.ListSizeExact(5)),
+					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("amis"), knownvalue.MapExact(map[string]knownvalue.Check{
+						// Keyed as the class's images: architecture/variant.
+						"amd64/standard": knownvalue.ObjectPartial(map[string]knownvalue.Check{"architecture": knownvalue.StringExact("amd64"), "variant": knownvalue.StringExact("standard")}),
+						"amd64/nvidia":   knownvalue.ObjectPartial(map[string]knownvalue.Check{"architecture": knownvalue.StringExact("amd64"), "variant": knownvalue.StringExact("nvidia")}),
+						"amd64/neuron":   knownvalue.ObjectPartial(map[string]knownvalue.Check{"architecture": knownvalue.StringExact("amd64"), "variant": knownvalue.StringExact("neuron")}),
+						"arm64/standard": knownvalue.ObjectPartial(map[string]knownvalue.Check{"architecture": knownvalue.StringExact("arm64"), "variant": knownvalue.StringExact("standard")}),
+						"arm64/nvidia":   knownvalue.ObjectPartial(map[string]knownvalue.Check{"architecture": knownvalue.StringExact("arm64"), "variant": knownvalue.StringExact("nvidia")}),
+					})),
 					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("kubernetes_version"), knownvalue.StringExact("1.32")),
 					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", tfjsonpath.New("ami_family"), knownvalue.StringExact("AL2023")),
-					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", amiPath(0, "requirements").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"key": knownvalue.StringExact("kubernetes.io/arch"), "operator": knownvalue.StringExact("In"), "values": knownvalue.ListSizeExact(1),
+					statecheck.ExpectKnownValue("data.karpenter_amis.al2023", amiPath("arm64/nvidia", "requirements").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"key": knownvalue.StringExact("kubernetes.io/arch"), "operator": knownvalue.StringExact("In"), "values": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("arm64")}),
 					})),
-					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("amis"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomArchLiarID), "architecture": knownvalue.StringExact("arm64"), "variant": knownvalue.StringExact("")}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomTieWinnerID), "architecture": knownvalue.StringExact("amd64")}),
+					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("amis"), knownvalue.MapExact(map[string]knownvalue.Check{
+						// Non-alias images are keyed by architecture only.
+						"arm64": knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomArchLiarID), "architecture": knownvalue.StringExact("arm64"), "variant": knownvalue.StringExact("")}),
+						"amd64": knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(awsemu.CustomTieWinnerID), "architecture": knownvalue.StringExact("amd64")}),
 					})),
-					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("skipped"), knownvalue.ListPartial(map[int]knownvalue.Check{
-						// Sorted by id.
-						skippedIndex(t, awsemu.CustomPendingID): knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id": knownvalue.StringExact(awsemu.CustomPendingID), "name": knownvalue.StringExact(awsemu.CustomPendingName),
+					statecheck.ExpectKnownValue("data.karpenter_amis.team", tfjsonpath.New("skipped"), knownvalue.MapPartial(map[string]knownvalue.Check{
+						// Keyed by image id.
+						awsemu.CustomPendingID: knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"name":   knownvalue.StringExact(awsemu.CustomPendingName),
 							"state":  knownvalue.StringExact("pending"),
 							"reason": knownvalue.StringExact("state is pending; Karpenter ignores images until they are available (wait for the build to finish)"),
 						}),
-						skippedIndex(t, awsemu.CustomDisabledID): knownvalue.ObjectPartial(map[string]knownvalue.Check{
-							"id": knownvalue.StringExact(awsemu.CustomDisabledID), "state": knownvalue.StringExact("disabled"),
+						awsemu.CustomDisabledID: knownvalue.ObjectPartial(map[string]knownvalue.Check{
+							"state": knownvalue.StringExact("disabled"),
 						}),
 					})),
 				},
 			},
 		},
 	})
-}
-
-// skippedIndex is the position of id among the skipped images of the team
-// selector above (sorted by id), computed from the fixtures.
-func skippedIndex(t *testing.T, id string) int {
-	ids := []string{awsemu.CustomPendingID, awsemu.CustomFailedID, awsemu.CustomTieLoserID, awsemu.CustomDeprecatedID, awsemu.CustomAvailableOldID, awsemu.CustomDisabledID}
-	n := 0
-	for _, other := range ids {
-		if other < id {
-			n++
-		}
-	}
-	return n
 }
 
 func TestAccAMIDataSource(t *testing.T) {
@@ -271,5 +266,35 @@ func TestAccAMISSMParametersFunction(t *testing.T) {
 				},
 			},
 		},
+	})
+}
+
+// A release bump keeps karpenter_amis's keys and changes only the ids and
+// names under them, as for the class's amis.
+func TestAccAMIsDataSourceReleaseBumpKeepsKeys(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	step := func(release string) resource.TestStep {
+		checks := map[string]knownvalue.Check{}
+		for _, k := range []struct{ key, arch, variant string }{
+			{"amd64/standard", "x86_64", "standard"}, {"amd64/nvidia", "x86_64", "nvidia"}, {"amd64/neuron", "x86_64", "neuron"},
+			{"arm64/standard", "arm64", "standard"}, {"arm64/nvidia", "arm64", "nvidia"},
+		} {
+			checks[k.key] = knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"name": knownvalue.StringExact("amazon-eks-node-al2023-" + k.arch + "-" + k.variant + "-1.32-" + release),
+			})
+		}
+		return resource.TestStep{
+			Config: prov + fmt.Sprintf(`
+data "karpenter_amis" "pinned" {
+  ami_selector_terms { alias = "al2023@%s" }
+}`, release),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.karpenter_amis.pinned", tfjsonpath.New("amis"), knownvalue.MapExact(checks)),
+			},
+		}
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    []resource.TestStep{step(awsemu.EKSReleaseOlder), step(awsemu.EKSReleaseLatest)},
 	})
 }

@@ -27,14 +27,14 @@ type instanceTypesDataSource struct{ data *ProviderData }
 
 type instanceTypesModel struct {
 	Requirements  types.List   `tfsdk:"requirements"`
-	InstanceTypes types.List   `tfsdk:"instance_types"`
+	InstanceTypes types.Map    `tfsdk:"instance_types"`
 	Families      types.List   `tfsdk:"families"`
 	Architectures types.List   `tfsdk:"architectures"`
 	Source        types.String `tfsdk:"source"`
 }
 
+// instanceTypeAttrTypes is an admitted instance type; its name is its key.
 var instanceTypeAttrTypes = map[string]attr.Type{
-	"name":              types.StringType,
 	"family":            types.StringType,
 	"architecture":      types.StringType,
 	"vcpu":              types.Int64Type,
@@ -79,11 +79,11 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			},
 		},
 		Attributes: map[string]schema.Attribute{
-			"instance_types": schema.ListNestedAttribute{
-				Computed:    true,
-				Description: "The admitted instance types, sorted by name, with the label values Karpenter gives them. Empty when `source` is `embedded`.",
+			"instance_types": schema.MapNestedAttribute{
+				Computed: true,
+				Description: "The admitted instance types keyed by name (e.g. `g5g.xlarge`), with the label values Karpenter gives them: " +
+					"a type AWS adds shows in a plan as one new key, not as every later entry renamed. Empty when `source` is `embedded`.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":              str("Instance type, e.g. `g5g.xlarge`."),
 					"family":            str("Instance family (`karpenter.k8s.aws/instance-family`)."),
 					"architecture":      str("`amd64` or `arm64` (`kubernetes.io/arch`)."),
 					"vcpu":              num("Default vCPUs (`karpenter.k8s.aws/instance-cpu`)."),
@@ -163,12 +163,11 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func instanceTypesValue(ts []instancetype.Type) (types.List, diag.Diagnostics) {
+func instanceTypesValue(ts []instancetype.Type) (types.Map, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(ts))
+	elems := make(map[string]attr.Value, len(ts))
 	for _, t := range ts {
 		o, d := types.ObjectValue(instanceTypeAttrTypes, map[string]attr.Value{
-			"name":              types.StringValue(t.Name),
 			"family":            types.StringValue(t.Family),
 			"architecture":      types.StringValue(t.Architecture),
 			"vcpu":              types.Int64Value(t.VCPU),
@@ -180,11 +179,11 @@ func instanceTypesValue(ts []instancetype.Type) (types.List, diag.Diagnostics) {
 			"accelerator_name":  types.StringValue(t.AcceleratorName),
 		})
 		diags.Append(d...)
-		elems = append(elems, o)
+		elems[t.Name] = o
 	}
-	l, d := types.ListValue(types.ObjectType{AttrTypes: instanceTypeAttrTypes}, elems)
+	m, d := types.MapValue(types.ObjectType{AttrTypes: instanceTypeAttrTypes}, elems)
 	diags.Append(d...)
-	return l, diags
+	return m, diags
 }
 
 // requirementSpecs converts a `requirements` list attribute

@@ -138,28 +138,28 @@ data "karpenter_instance_types" "small_graviton" {
 data "karpenter_instance_types" "all" {}
 
 output "small_graviton_types" {
-  value = data.karpenter_instance_types.small_graviton.instance_types[*].name
+  value = keys(data.karpenter_instance_types.small_graviton.instance_types)
 }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.arm64_gpu", tfjsonpath.New("source"), knownvalue.StringExact("live")),
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.arm64_gpu", tfjsonpath.New("families"), strList("g5g")),
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.arm64_gpu", tfjsonpath.New("architectures"), strList("arm64")),
-					statecheck.ExpectKnownValue("data.karpenter_instance_types.arm64_gpu", instanceTypesData, knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"name": knownvalue.StringExact("g5g.xlarge"), "family": knownvalue.StringExact("g5g"),
+					statecheck.ExpectKnownValue("data.karpenter_instance_types.arm64_gpu", instanceTypesData, knownvalue.MapExact(map[string]knownvalue.Check{
+						"g5g.xlarge": knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"family":       knownvalue.StringExact("g5g"),
 							"architecture": knownvalue.StringExact("arm64"), "vcpu": knownvalue.Int64Exact(4), "memory_mib": knownvalue.Int64Exact(8192),
 							"gpu_count": knownvalue.Int64Exact(1), "gpu_manufacturer": knownvalue.StringExact("nvidia"), "gpu_name": knownvalue.StringExact("t4g"),
 							"accelerator_count": knownvalue.Int64Exact(0), "accelerator_name": knownvalue.StringExact(""),
 						}),
 					})),
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.neuron", tfjsonpath.New("families"), strList("inf1", "inf2", "trn1")),
-					statecheck.ExpectKnownValue("data.karpenter_instance_types.neuron", instanceTypesData.AtSliceIndex(1).AtMapKey("accelerator_name"), knownvalue.StringExact("inferentia2")),
+					statecheck.ExpectKnownValue("data.karpenter_instance_types.neuron", instanceTypesData.AtMapKey("inf2.xlarge").AtMapKey("accelerator_name"), knownvalue.StringExact("inferentia2")),
 					// c6g.metal has no hypervisor; the Lt 4 excludes the 4-vCPU m6g.xlarge.
 					statecheck.ExpectKnownOutputValue("small_graviton_types", strList("a1.large", "c7g.large", "m6g.large", "r6g.large", "t4g.medium", "x2gd.large")),
 					// mac1.metal is never offered; every other fixture is.
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.all", tfjsonpath.New("architectures"), strList("amd64", "arm64")),
-					statecheck.ExpectKnownValue("data.karpenter_instance_types.all", instanceTypesData, knownvalue.ListSizeExact(24)),
+					statecheck.ExpectKnownValue("data.karpenter_instance_types.all", instanceTypesData, knownvalue.MapSizeExact(24)),
 				},
 			},
 		},
@@ -204,7 +204,7 @@ data "karpenter_instance_types" "cpu" {
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.x", tfjsonpath.New("source"), knownvalue.StringExact("embedded")),
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.x", tfjsonpath.New("families"), strList("g5g", "t4g")),
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.x", tfjsonpath.New("architectures"), strList("arm64")),
-					statecheck.ExpectKnownValue("data.karpenter_instance_types.x", instanceTypesData, knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue("data.karpenter_instance_types.x", instanceTypesData, knownvalue.MapSizeExact(0)),
 					// A per-type requirement never excludes offline.
 					statecheck.ExpectKnownValue("data.karpenter_instance_types.cpu", tfjsonpath.New("families"), strList("m7i-flex", "u7i-12tb")),
 				},

@@ -127,8 +127,8 @@ func classDriftPreview(prior, plan ec2NodeClassModel, spec manifest.EC2NodeClass
 	if hashesKnown && prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !slices.ContainsFunc(changes, func(c drift.Change) bool { return c.Effect == drift.ReplacesAll }) {
 		changes = append(changes, drift.Change{Path: drift.CABundleField, Effect: drift.ReplacesAll})
 	}
-	oldImages, ok1 := imageLabels(nodeClassAMIs(prior.NodeClass), "id", "name")
-	newImages, ok2 := imageLabels(nodeClassAMIs(plan.NodeClass), "id", "name")
+	oldImages, ok1 := imageLabels(nodeClassAMIs(prior.NodeClass), classImageLabel)
+	newImages, ok2 := imageLabels(nodeClassAMIs(plan.NodeClass), classImageLabel)
 	p := drift.Preview{Kind: manifest.EC2NodeClassKind, Name: old.Metadata.Name, Changes: changes}
 	if ok1 && ok2 {
 		p.Images = drift.ImageChanges(oldImages, newImages)
@@ -154,8 +154,8 @@ func poolDriftPreview(prior, plan nodePoolModel, spec manifest.NodePoolSpec, pd 
 		return drift.Preview{}, false
 	}
 	p := drift.Preview{Kind: manifest.NodePoolKind, Name: plan.Name.ValueString(), Changes: changes}
-	oldImages, ok1 := imageLabels(prior.AMIAssignments, "ami_id", "ami_name")
-	newImages, ok2 := imageLabels(plan.AMIAssignments, "ami_id", "ami_name")
+	oldImages, ok1 := imageLabels(prior.AMIAssignments, assignmentImageLabel)
+	newImages, ok2 := imageLabels(plan.AMIAssignments, assignmentImageLabel)
 	if ok1 && ok2 {
 		p.Images = drift.ImageChanges(oldImages, newImages)
 	}
@@ -174,23 +174,43 @@ func nodeClassAMIs(o types.Object) attr.Value {
 	return nil
 }
 
-// imageLabels turns a keyed image map into key -> "ami-… (name)"; false
-// when the map is not known.
-func imageLabels(v attr.Value, idAttr, nameAttr string) (map[string]string, bool) {
+// imageLabels turns a keyed image map into key -> "ami-… (name)", label
+// reading one element; false when the map or an element is not known.
+func imageLabels(v attr.Value, label func(attr.Value) (string, bool)) (map[string]string, bool) {
 	m, ok := v.(types.Map)
 	if !ok || m.IsNull() || m.IsUnknown() {
 		return nil, false
 	}
 	out := map[string]string{}
 	for k, e := range m.Elements() {
-		o, isObj := e.(types.Object)
-		attrs, ok := knownAttrs(o)
-		if !isObj || !ok {
+		l, ok := label(e)
+		if !ok {
 			return nil, false
 		}
-		id, _ := attrs[idAttr].(types.String)
-		name, _ := attrs[nameAttr].(types.String)
-		out[k] = id.ValueString() + " (" + name.ValueString() + ")"
+		out[k] = l
 	}
 	return out, true
+}
+
+// classImageLabel reads a node_class.amis line (false when it does not
+// read back).
+func classImageLabel(e attr.Value) (string, bool) {
+	s, ok := e.(types.String)
+	if !ok || s.IsNull() || s.IsUnknown() {
+		return "", false
+	}
+	a, err := parseClassAMI(s.ValueString())
+	return a.ID + " (" + a.Name + ")", err == nil
+}
+
+// assignmentImageLabel reads an ami_assignments object.
+func assignmentImageLabel(e attr.Value) (string, bool) {
+	o, isObj := e.(types.Object)
+	attrs, ok := knownAttrs(o)
+	if !isObj || !ok {
+		return "", false
+	}
+	id, _ := attrs["ami_id"].(types.String)
+	name, _ := attrs["ami_name"].(types.String)
+	return id.ValueString() + " (" + name.ValueString() + ")", true
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -53,7 +53,7 @@ func (f *lintUserDataFunction) Run(ctx context.Context, req function.RunRequest,
 	if resp.Error != nil {
 		return
 	}
-	fam, err := userdata.ParseFamily(family)
+	fam, err := amifamily.ParseError(family)
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(0, err.Error())
 		return

@@ -51,9 +51,9 @@ data "karpenter_amis" "bulk" {
   }
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("amis"), knownvalue.ListSizeExact(1)),
-				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("amis").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact("bulk-node-1499")),
-				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("skipped"), knownvalue.ListSizeExact(1499)),
+				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("amis"), knownvalue.MapSizeExact(1)),
+				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("amis").AtMapKey("amd64").AtMapKey("name"), knownvalue.StringExact("bulk-node-1499")),
+				statecheck.ExpectKnownValue("data.karpenter_amis.bulk", tfjsonpath.New("skipped"), knownvalue.MapSizeExact(1499)),
 			},
 		}},
 	})

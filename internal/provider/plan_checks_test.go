@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -54,10 +57,7 @@ resource "karpenter_nodepool" "x" {
     name       = "custom"
     ami_family = "Custom"
     amis = {
-      amd64 = {
-        id = "ami-0aaf333b614a08570", name = "team-eks-node-al2023-x86_64-20251015-r2"
-        creation_date = "2025-10-15T09:00:00.000Z", requirements = "kubernetes.io/arch In amd64"
-      }
+      amd64 = "ami-0aaf333b614a08570 | team-eks-node-al2023-x86_64-20251015-r2 | 2025-10-15T09:00:00.000Z | kubernetes.io/arch In amd64"
     }
     registered_taints = [{ key = "example.com/dedicated", value = "ml", effect = "NoSchedule" }]
   }
@@ -71,6 +71,65 @@ resource "karpenter_nodepool" "x" {
 			ExpectError: regexp.MustCompile(`(?s)unregistered-taint-missing.*Custom and its userData registers the node with.*example.com/dedicated=ml:NoSchedule.*without\s+karpenter.sh/unregistered:NoExecute`),
 		}},
 	})
+}
+
+// A node_class written by hand whose amis value is not one image on one
+// line fails validate at that entry, naming the value and the form, rather
+// than dropping the image from the pool's checks; a well-formed entry next
+// to it passes.
+func TestAccNodePoolClassAMIMalformed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	const bad = "ami-0aaf333b614a08570 team-eks-node-al2023-x86_64-20251015-r2"
+	diags := terraformDiagnostics(t, `
+resource "karpenter_nodepool" "x" {
+  name = "x"
+  node_class = {
+    name = "team"
+    amis = {
+      amd64 = "`+bad+`"
+      arm64 = "ami-0bbb333b614a08570 | team-eks-node-al2023-arm64-20251015-r2 | 2025-10-15T09:00:00.000Z | kubernetes.io/arch In arm64"
+    }
+  }
+}`, "validate", "-json")
+	expectDiagnostic(t, diags, "error", "node-class-amis-invalid", `node_class.amis["amd64"] = "`+bad+`"`, "not four fields", "`<id> | <name> | <creation_date> | <requirements>`")
+	for _, d := range diags {
+		if d.Severity == "error" && (!strings.HasPrefix(d.Summary, "node-class-amis-invalid:") || strings.Contains(d.Detail, "arm64")) {
+			t.Errorf("unexpected error: %s: %s", d.Summary, d.Detail)
+		}
+	}
+}
+
+// The finding is at the entry's path; unknown entries and maps are left
+// for when they are known.
+func TestClassAMIFindings(t *testing.T) {
+	obj := func(amis attr.Value) attr.Value {
+		attrs := map[string]attr.Value{}
+		for k, ty := range nodeClassAttrTypes {
+			null, err := ty.ValueFromTerraform(context.Background(), tftypes.NewValue(ty.TerraformType(context.Background()), nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			attrs[k] = null
+		}
+		attrs["name"], attrs["amis"] = types.StringValue("team"), amis
+		return types.ObjectValueMust(nodeClassAttrTypes, attrs)
+	}
+	m := types.MapValueMust(types.StringType, map[string]attr.Value{
+		"amd64":        types.StringValue("ami-1 | n | 2025-10-15T09:00:00.000Z | "),
+		"arm64":        types.StringValue("ami-2"),
+		"amd64/nvidia": types.StringUnknown(),
+	})
+	fs := classAMIFindings(obj(m))
+	if len(fs) != 1 || fs[0].Rule.ID != "node-class-amis-invalid" || fs[0].Path.String() != `node_class.amis["arm64"]` || !strings.Contains(fs[0].Detail, `"ami-2"`) {
+		t.Errorf("findings %+v, want one at node_class.amis[\"arm64\"]", fs)
+	}
+	for _, v := range []attr.Value{obj(types.MapUnknown(types.StringType)), obj(types.MapNull(types.StringType)), types.ObjectUnknown(nodeClassAttrTypes)} {
+		if fs := classAMIFindings(v); len(fs) != 0 {
+			t.Errorf("%v: %+v, want none", v, fs)
+		}
+	}
 }
 
 // The resources' CRD hook reports what Karpenter's CRD rejects as a finding

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -55,29 +56,7 @@ type terraformStep struct {
 // sees the state an apply left) and returns the diagnostics of the last.
 func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
 	t.Helper()
-	if _, err := exec.LookPath("terraform"); err != nil {
-		t.Skip("terraform not on PATH")
-	}
-	// The in-process server would log every RPC at trace level.
-	for _, k := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER"} {
-		t.Setenv(k, "off")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	reattach := make(chan *plugin.ReattachConfig, 1)
-	closed := make(chan struct{})
-	go func() {
-		_ = tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", func() tfprotov6.ProviderServer { s, _ := auditedFactory(); return s },
-			tf6server.WithDebug(ctx, reattach, closed))
-	}()
-	rc := <-reattach
-	info, err := json.Marshal(map[string]any{"registry.terraform.io/karpenter-tf/karpenter": map[string]any{
-		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
-		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := inProcessTerraform(t)
 	dir := t.TempDir()
 	write := func(config string) {
 		src := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" + config
@@ -86,19 +65,18 @@ func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
 		}
 	}
 	write(steps[0].config)
-	run := func(args ...string) []byte {
-		cmd := exec.CommandContext(ctx, "terraform", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(info), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-		out, _ := cmd.Output()
-		return out
-	}
-	run("init", "-input=false", "-backend=false")
+	run(dir, "init", "-input=false", "-backend=false")
 	var out []byte
 	for _, st := range steps {
 		write(st.config)
-		out = run(st.command...)
+		out, _ = run(dir, st.command...)
 	}
+	return jsonDiagnostics(out)
+}
+
+// jsonDiagnostics reads the diagnostics of a terraform command's -json
+// output.
+func jsonDiagnostics(out []byte) []planDiagnostic {
 	var diags []planDiagnostic
 	// plan -json streams one message per line; validate -json is a single
 	// document with a diagnostics list.
@@ -119,9 +97,50 @@ func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
 			diags = append(diags, msg.Diagnostic)
 		}
 	}
-	cancel()
-	<-closed
 	return diags
+}
+
+// inProcessTerraform serves the provider in this process (so it sees the
+// test's environment and emulator) and returns a function that runs a
+// terraform command in a directory against it, returning its stdout and
+// stderr. The server stops when the test ends.
+func inProcessTerraform(t *testing.T) func(dir string, args ...string) (stdout, stderr []byte) {
+	t.Helper()
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH")
+	}
+	// The in-process server would log every RPC at trace level.
+	for _, k := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER"} {
+		t.Setenv(k, "off")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	go func() {
+		_ = tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", func() tfprotov6.ProviderServer { s, _ := auditedFactory(); return s },
+			tf6server.WithDebug(ctx, reattach, closed))
+	}()
+	rc := <-reattach
+	t.Cleanup(func() {
+		cancel()
+		<-closed
+	})
+	info, err := json.Marshal(map[string]any{"registry.terraform.io/karpenter-tf/karpenter": map[string]any{
+		"Protocol": string(rc.Protocol), "ProtocolVersion": rc.ProtocolVersion, "Pid": rc.Pid, "Test": true,
+		"Addr": map[string]string{"Network": rc.Addr.Network(), "String": rc.Addr.String()},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(dir string, args ...string) (stdout, stderr []byte) {
+		var o, e bytes.Buffer
+		cmd := exec.CommandContext(ctx, "terraform", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(info), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+		cmd.Stdout, cmd.Stderr = &o, &e
+		_ = cmd.Run() // a failing command is judged by what it printed
+		return o.Bytes(), e.Bytes()
+	}
 }
 
 // expectDiagnostic fails unless a diagnostic of severity whose summary

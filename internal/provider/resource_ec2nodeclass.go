@@ -274,7 +274,7 @@ func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.Map) (typ
 	var diags diag.Diagnostics
 	u := c.Unknown
 	var registered attr.Value = types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
-	if p.Family == ami.Custom {
+	if !p.Family.Model().KarpenterBootstraps() {
 		var d diag.Diagnostics
 		registered, d = taintsValue(p.RegisteredTaints)
 		diags.Append(d...)
@@ -282,7 +282,7 @@ func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.Map) (typ
 	var userData attr.Value = types.StringPointerValue(p.UserData)
 	if c.Bootstrap == nil && u.Within(rules.Root("user_data")) {
 		userData = types.StringUnknown()
-		if p.Family == ami.Custom {
+		if !p.Family.Model().KarpenterBootstraps() {
 			registered = types.ListUnknown(types.ObjectType{AttrTypes: taintAttrTypes})
 		}
 	}

@@ -88,31 +88,25 @@ func kubeletAttributes(computed bool) map[string]schema.Attribute {
 const amiKeyDoc = "Keyed `<architecture>/<variant>` for alias images (`amd64/standard`, `arm64/nvidia`), `<architecture>` otherwise; " +
 	"when several requirement sets share a key each gets `#<n>`. A new release changes ids and names under the same keys."
 
-func amiImageAttributes(full bool) map[string]schema.Attribute {
-	attrs := map[string]schema.Attribute{
+func amiImageAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
 		"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
 		"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339); Karpenter prefers newer images."},
 		"requirements": schema.StringAttribute{Computed: true, Description: "Node requirements Karpenter attaches to the image, sorted as in " +
 			"`status.amis`, on one line: `kubernetes.io/arch In amd64; karpenter.k8s.aws/instance-gpu-count Exists`."},
+		"architecture": schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
+		"variant":      schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."},
+		"deprecated":   schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."},
+		"owner_id":     schema.StringAttribute{Computed: true, Description: "Owner account id."},
 	}
-	if full {
-		attrs["architecture"] = schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."}
-		attrs["variant"] = schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."}
-		attrs["deprecated"] = schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."}
-		attrs["owner_id"] = schema.StringAttribute{Computed: true, Description: "Owner account id."}
-	}
-	return attrs
 }
 
-// amisAttributeRS is a keyed image map: full on the class's amis, only
-// what pools read in node_class.
-func amisAttributeRS(description string, full bool) schema.MapNestedAttribute {
-	return schema.MapNestedAttribute{
-		Computed: true, Description: description + " " + amiKeyDoc,
-		NestedObject: schema.NestedAttributeObject{Attributes: amiImageAttributes(full)},
-	}
-}
+// classAMIsDoc documents node_class.amis on both resources: one line per
+// image, so pools' plans print one line per image.
+var classAMIsDoc = "The class's images, one line each: " + classAMIForm + " (the requirements as in the class's `amis`, " +
+	"`kubernetes.io/arch In amd64; karpenter.k8s.aws/instance-gpu-count Exists`; the name may hold anything, the other fields hold no `|`), e.g. `" +
+	exampleClassAMI + "`. " + amiKeyDoc
 
 // taintsAttribute is the taint list of node_class: computed on the class,
 // an optional input on the pool (passed through from the class, so it is
@@ -207,7 +201,10 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"manifest": schema.StringAttribute{
 				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",
 			},
-			"amis": amisAttributeRS("The images Karpenter would put in `status.amis`, resolved at plan.", true),
+			"amis": schema.MapNestedAttribute{
+				Computed: true, Description: "The images Karpenter would put in `status.amis`, resolved at plan. " + amiKeyDoc,
+				NestedObject: schema.NestedAttributeObject{Attributes: amiImageAttributes()},
+			},
 			"node_class": schema.SingleNestedAttribute{
 				Computed: true, Description: "What a karpenter_nodepool needs to know about this class: pass it as the pool's `node_class`.",
 				Attributes: map[string]schema.Attribute{
@@ -215,7 +212,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					"kind":              schema.StringAttribute{Computed: true, Description: "`EC2NodeClass`."},
 					"name":              schema.StringAttribute{Computed: true, Description: "The class name."},
 					"ami_family":        schema.StringAttribute{Computed: true, Description: "The resolved amiFamily."},
-					"amis":              amisAttributeRS("The resolved images, with what pools check (architecture and variant are in the key).", false),
+					"amis":              schema.MapAttribute{ElementType: types.StringType, Computed: true, Description: classAMIsDoc},
 					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
 					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
 					"instance_store_policy": schema.StringAttribute{Computed: true,

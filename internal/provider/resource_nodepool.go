@@ -49,6 +49,7 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 		return
 	}
 	p := poolFromModel(m)
+	appendFindings(&resp.Diagnostics, path.Empty(), classAMIFindings(m.NodeClass))
 	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(nodepool.Validate(p, versions.DefaultKarpenter))))
 	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
 }
@@ -67,6 +68,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
 	}()
 	p := poolFromModel(m)
+	appendFindings(&resp.Diagnostics, path.Empty(), classAMIFindings(m.NodeClass))
 	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })))
 	if resp.Diagnostics.HasError() {
 		return

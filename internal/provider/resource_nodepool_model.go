@@ -4,7 +4,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -103,7 +103,7 @@ func poolFromModel(m nodePoolModel) nodepool.Pool {
 	if o := r.object(m.NodeClass, p); o != nil {
 		ts.NodeClassRef = nodepool.NodeClassRef(r.strPtr(o["group"], p.Attr("group")), r.strPtr(o["kind"], p.Attr("kind")), r.str(o["name"], p.Attr("name")))
 		if f := r.str(o["ami_family"], p.Attr("ami_family")); f != "" {
-			class.Family = ami.Family(f)
+			class.Family = amifamily.Family(f)
 		}
 		amis, ok := o["amis"].(types.Map)
 		class.Known = ok && !amis.IsNull()

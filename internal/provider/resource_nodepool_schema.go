@@ -36,8 +36,9 @@ func nodeClassInputAttributes() map[string]schema.Attribute {
 			Description: "NodeClass kind; default `EC2NodeClass`."},
 		"name":       schema.StringAttribute{Required: true, Description: "The EC2NodeClass name."},
 		"ami_family": schema.StringAttribute{Optional: true, Description: "The class's resolved amiFamily."},
-		"amis": schema.MapAttribute{ElementType: classAMIsType.ElemType, Optional: true,
-			Description: "The class's images keyed `<arch>/<variant>` (from karpenter_ec2nodeclass.node_class)."},
+		"amis": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+			Description: classAMIsDoc + " From karpenter_ec2nodeclass.<name>.node_class; for a class managed elsewhere it may be written by hand, " +
+				"and a value not in this form is an error (node-class-amis-invalid)."},
 		"registered_taints": schema.ListAttribute{ElementType: types.ObjectType{AttrTypes: taintAttrTypes}, Optional: true,
 			Description: "For a Custom class: the taints its userData registers."},
 		"user_data": schema.StringAttribute{Optional: true, Description: "The class's userData."},

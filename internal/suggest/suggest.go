@@ -37,3 +37,7 @@ func Hint(s string, candidates []string) string {
 	}
 	return ""
 }
+
+// Distance is the edit distance between a and b (case-sensitive), for hints
+// with a threshold of their own.
+func Distance(a, b string) int { return levenshtein.Distance(a, b, nil) }

@@ -21,3 +21,12 @@ func TestClosest(t *testing.T) {
 		t.Errorf("Hint = %q", got)
 	}
 }
+
+func TestDistance(t *testing.T) {
+	if d := Distance("karpenter.sh/unregisterd", "karpenter.sh/unregistered"); d != 1 {
+		t.Fatalf("distance %d, want 1", d)
+	}
+	if d := Distance("Taint", "taint"); d != 1 {
+		t.Fatalf("case-sensitive: %d", d)
+	}
+}

@@ -3,6 +3,7 @@ package userdata
 import (
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -16,15 +17,15 @@ import (
 func BenchmarkRender(b *testing.B) {
 	for _, tc := range []struct {
 		name string
-		fam  Family
+		fam  amifamily.Family
 		ud   string
 	}{
-		{"AL2/shell", AL2, shellUserData},
-		{"AL2/mime", AL2, mimeUserData},
-		{"AL2023/nodeconfig", AL2023, nodeConfigUD},
-		{"AL2023/mime", AL2023, mimeUserData},
-		{"Bottlerocket/toml", Bottlerocket, brUserData},
-		{"Windows2022/powershell", Windows2022, psUserData},
+		{"AL2/shell", amifamily.AL2, shellUserData},
+		{"AL2/mime", amifamily.AL2, mimeUserData},
+		{"AL2023/nodeconfig", amifamily.AL2023, nodeConfigUD},
+		{"AL2023/mime", amifamily.AL2023, mimeUserData},
+		{"Bottlerocket/toml", amifamily.Bottlerocket, brUserData},
+		{"Windows2022/powershell", amifamily.Windows2022, psUserData},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			o := richOptions()
@@ -64,14 +65,14 @@ func BenchmarkRenderCustom(b *testing.B) {
 func BenchmarkLint(b *testing.B) {
 	for _, tc := range []struct {
 		name string
-		fam  Family
+		fam  amifamily.Family
 		ud   string
 	}{
-		{"AL2/bootstrap.sh", Custom, "#!/bin/bash\nset -ex\n/etc/eks/bootstrap.sh prod --b64-cluster-ca \"$CA\" --apiserver-endpoint \"$EP\" \\\n  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --node-labels=team=ml --max-pods=58'\n"},
-		{"AL2/mime", AL2, mimeUserData},
-		{"AL2023/nodeconfig", AL2023, nodeConfigUD},
-		{"Bottlerocket/toml", Bottlerocket, brUserData},
-		{"Windows2022/powershell", Windows2022, psUserData},
+		{"AL2/bootstrap.sh", amifamily.Custom, "#!/bin/bash\nset -ex\n/etc/eks/bootstrap.sh prod --b64-cluster-ca \"$CA\" --apiserver-endpoint \"$EP\" \\\n  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --node-labels=team=ml --max-pods=58'\n"},
+		{"AL2/mime", amifamily.AL2, mimeUserData},
+		{"AL2023/nodeconfig", amifamily.AL2023, nodeConfigUD},
+		{"Bottlerocket/toml", amifamily.Bottlerocket, brUserData},
+		{"Windows2022/powershell", amifamily.Windows2022, psUserData},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
@@ -23,11 +24,11 @@ import (
 // BootstrapFormat is the `format` of the bootstrap block.
 type BootstrapFormat string
 
-// Bootstrap formats.
+// Bootstrap formats: the userData formats of the Linux families.
 const (
-	FormatBootstrapSh  BootstrapFormat = "bootstrap.sh"
-	FormatNodeadm      BootstrapFormat = "nodeadm"
-	FormatBottlerocket BootstrapFormat = "bottlerocket"
+	FormatBootstrapSh  = BootstrapFormat(amifamily.FormatBootstrapSh)
+	FormatNodeadm      = BootstrapFormat(amifamily.FormatNodeadm)
+	FormatBottlerocket = BootstrapFormat(amifamily.FormatBottlerocket)
 )
 
 // Bootstrap is the `bootstrap` block of karpenter_ec2nodeclass: the inputs

@@ -5,16 +5,6 @@ import (
 	"strings"
 )
 
-// PodDensity says how Karpenter sizes a family's pod capacity, which is the
-// maxPods it writes when the class sets none (FeatureFlags in
-// aws/karpenter-provider-aws v1.14.1 pkg/providers/amifamily): eniLimited
-// (SupportsENILimitedPodDensity: every family but Windows, which gets 110)
-// and podsPerCore (PodsPerCoreEnabled: every family but Bottlerocket, whose
-// settings have no pods-per-core).
-func PodDensity(f Family) (eniLimited, podsPerCore bool) {
-	return !f.IsWindows(), f != Bottlerocket
-}
-
 // BottlerocketAMIVersion is the Bottlerocket release in an image name
 // (Karpenter's extractVersionFromName: the first "-"-separated part that
 // starts with "v" and contains a dot), "" when there is none.

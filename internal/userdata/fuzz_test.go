@@ -7,6 +7,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -27,8 +28,8 @@ func FuzzBottlerocket(f *testing.F) {
 		o := baseOptions()
 		o.UserData = s
 		o.InstanceStorePolicy = "RAID0"
-		out, fs := Render(Bottlerocket, o)
-		lf := lint.UserData(Bottlerocket, s, versions.DefaultKarpenter)
+		out, fs := Render(amifamily.Bottlerocket, o)
+		lf := lint.UserData(amifamily.Bottlerocket, s, versions.DefaultKarpenter)
 		invalid := len(lf.ByRule("bottlerocket-toml-invalid"))+len(lf.ByRule("userdata-format-mismatch")) > 0
 		if invalid != (len(fs.ByRule("bottlerocket-toml-invalid")) > 0) {
 			t.Fatalf("lint says invalid=%v, render says %v", invalid, fs)
@@ -63,7 +64,7 @@ func FuzzMIME(f *testing.F) {
 	f.Add("Content-Type: multipart/mixed; boundary=\"//\"\n\n--//\n\n--//--")
 	f.Add("MIME-Version: 1.0\nContent-Type: text/plain\n\nx")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, fam := range []Family{AL2, AL2023} {
+		for _, fam := range []amifamily.Family{amifamily.AL2, amifamily.AL2023} {
 			o := baseOptions()
 			o.UserData = s
 			out, fs := Render(fam, o)
@@ -119,8 +120,8 @@ func FuzzRenderCustom(f *testing.F) {
 		}
 		for _, fam := range []BootstrapFormat{FormatNodeadm, FormatBottlerocket} {
 			b.Format, b.APIServerEndpoint, b.CertificateAuthority, b.ServiceCIDR, b.PreBootstrapScript = fam, "https://x", "Y2E=", "10.0.0.0/16", ""
-			if out, fs := RenderCustom(b); !fs.HasErrors() && lint.UserData(Custom, out, versions.DefaultKarpenter).HasErrors() {
-				t.Fatalf("%s output fails the linter: %v", fam, lint.UserData(Custom, out, versions.DefaultKarpenter))
+			if out, fs := RenderCustom(b); !fs.HasErrors() && lint.UserData(amifamily.Custom, out, versions.DefaultKarpenter).HasErrors() {
+				t.Fatalf("%s output fails the linter: %v", fam, lint.UserData(amifamily.Custom, out, versions.DefaultKarpenter))
 			}
 		}
 	})
@@ -141,7 +142,7 @@ func FuzzNodeConfig(f *testing.F) {
 	f.Add("<powershell>\n& $EKSBootstrapScriptFile -EKSClusterName x -KubeletExtraArgs '--register-with-taints=a=b:NoSchedule'\n</powershell>\n")
 	f.Add("<powershell>\n$a = @\"\n$(x `\n\"@\n[string]$b = \u201c$a\u201d\n& $b -Kubelet:\"`\"$(\" @args <# x\n</powershell>\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, fam := range Families {
+		for _, fam := range amifamily.Families {
 			for _, fi := range lint.UserData(fam, s, versions.DefaultKarpenter) {
 				if fi.Rule == nil || fi.Detail == "" {
 					t.Fatalf("%s: finding without rule or detail: %#v", fam, fi)
@@ -150,7 +151,7 @@ func FuzzNodeConfig(f *testing.F) {
 		}
 		o := baseOptions()
 		o.UserData = s
-		out, fs := Render(AL2023, o)
+		out, fs := Render(amifamily.AL2023, o)
 		for _, fi := range fs {
 			if fi.Rule == nil || fi.Detail == "" {
 				t.Fatalf("render: finding without rule or detail: %#v", fi)

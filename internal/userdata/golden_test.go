@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -106,34 +107,34 @@ func TestRenderGolden(t *testing.T) {
 
 	cases := []struct {
 		name   string
-		family Family
+		family amifamily.Family
 		opts   Options
 	}{
-		{"al2_default", AL2, baseOptions()},
-		{"al2_no_ca_karpenter_1_4", AL2, func() Options { o := noCA; o.Karpenter = old.Karpenter; return o }()},
-		{"al2_shell_userdata", AL2, with(baseOptions(), shellUserData)},
-		{"al2_mime_userdata", AL2, with(baseOptions(), mimeUserData)},
-		{"al2_taints_labels_kubelet", AL2, richOptions()},
-		{"al2_ipv6", AL2, ipv6},
-		{"al2_raid0", AL2, raid},
-		{"al2023_default", AL2023, baseOptions()},
-		{"al2023_shell_userdata", AL2023, with(baseOptions(), shellUserData)},
-		{"al2023_nodeconfig_userdata", AL2023, with(baseOptions(), nodeConfigUD)},
-		{"al2023_mime_userdata", AL2023, with(baseOptions(), mimeUserData)},
-		{"al2023_taints_labels_kubelet_raid0", AL2023, raid},
-		{"al2023_ipv6", AL2023, ipv6},
-		{"bottlerocket_default", Bottlerocket, baseOptions()},
-		{"bottlerocket_userdata", Bottlerocket, with(baseOptions(), brUserData)},
-		{"bottlerocket_taints_labels_kubelet_raid0", Bottlerocket, raid},
-		{"bottlerocket_raid0_default_bind", Bottlerocket, brDefaultBind},
-		{"bottlerocket_ipv6", Bottlerocket, ipv6},
-		{"bottlerocket_shared_taint_key", Bottlerocket, sharedKey},
-		{"windows2022_default", Windows2022, baseOptions()},
-		{"windows2022_userdata", Windows2022, with(baseOptions(), psUserData)},
-		{"windows2022_ipv6", Windows2022, ipv6},
-		{"windows2019_taints_labels_kubelet", Windows2019, richOptions()},
-		{"windows2025_default", Windows2025, baseOptions()},
-		{"custom_passthrough", Custom, with(baseOptions(), shellUserData)},
+		{"al2_default", amifamily.AL2, baseOptions()},
+		{"al2_no_ca_karpenter_1_4", amifamily.AL2, func() Options { o := noCA; o.Karpenter = old.Karpenter; return o }()},
+		{"al2_shell_userdata", amifamily.AL2, with(baseOptions(), shellUserData)},
+		{"al2_mime_userdata", amifamily.AL2, with(baseOptions(), mimeUserData)},
+		{"al2_taints_labels_kubelet", amifamily.AL2, richOptions()},
+		{"al2_ipv6", amifamily.AL2, ipv6},
+		{"al2_raid0", amifamily.AL2, raid},
+		{"al2023_default", amifamily.AL2023, baseOptions()},
+		{"al2023_shell_userdata", amifamily.AL2023, with(baseOptions(), shellUserData)},
+		{"al2023_nodeconfig_userdata", amifamily.AL2023, with(baseOptions(), nodeConfigUD)},
+		{"al2023_mime_userdata", amifamily.AL2023, with(baseOptions(), mimeUserData)},
+		{"al2023_taints_labels_kubelet_raid0", amifamily.AL2023, raid},
+		{"al2023_ipv6", amifamily.AL2023, ipv6},
+		{"bottlerocket_default", amifamily.Bottlerocket, baseOptions()},
+		{"bottlerocket_userdata", amifamily.Bottlerocket, with(baseOptions(), brUserData)},
+		{"bottlerocket_taints_labels_kubelet_raid0", amifamily.Bottlerocket, raid},
+		{"bottlerocket_raid0_default_bind", amifamily.Bottlerocket, brDefaultBind},
+		{"bottlerocket_ipv6", amifamily.Bottlerocket, ipv6},
+		{"bottlerocket_shared_taint_key", amifamily.Bottlerocket, sharedKey},
+		{"windows2022_default", amifamily.Windows2022, baseOptions()},
+		{"windows2022_userdata", amifamily.Windows2022, with(baseOptions(), psUserData)},
+		{"windows2022_ipv6", amifamily.Windows2022, ipv6},
+		{"windows2019_taints_labels_kubelet", amifamily.Windows2019, richOptions()},
+		{"windows2025_default", amifamily.Windows2025, baseOptions()},
+		{"custom_passthrough", amifamily.Custom, with(baseOptions(), shellUserData)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -192,7 +193,7 @@ func TestRenderCustomGolden(t *testing.T) {
 			}
 			golden(t, c.name, got)
 			// What RenderCustom writes, Lint accepts as Custom userData.
-			if lf := lint.UserData(Custom, got, versions.DefaultKarpenter); lf.HasErrors() {
+			if lf := lint.UserData(amifamily.Custom, got, versions.DefaultKarpenter); lf.HasErrors() {
 				t.Fatalf("the rendered userData fails the linter: %v", lf)
 			}
 		})

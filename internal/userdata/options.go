@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"slices"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -75,7 +76,7 @@ type resolved struct {
 	labels map[string]string
 }
 
-func resolve(f Family, o Options) resolved {
+func resolve(f amifamily.Family, o Options) resolved {
 	r := resolved{Options: o}
 	r.taints = EffectiveTaints(o.Taints, o.StartupTaints)
 	r.labels = EffectiveLabels(f, o)
@@ -111,7 +112,7 @@ func EffectiveTaints(nodePool, startup []taints.Taint) []taints.Taint {
 // RejectForbiddenLabels, which drops the kubernetes.io, k8s.io and
 // node-restriction.kubernetes.io domains (Karpenter syncs those onto the
 // Node after registration instead).
-func EffectiveLabels(f Family, o Options) map[string]string {
+func EffectiveLabels(f amifamily.Family, o Options) map[string]string {
 	l := maps.Clone(o.Labels)
 	if l == nil {
 		l = map[string]string{}
@@ -127,7 +128,7 @@ func EffectiveLabels(f Family, o Options) map[string]string {
 		ct = "on-demand"
 	}
 	l[labelCapacityType] = ct
-	if f != Custom && o.Karpenter.AtLeast(5, 0) {
+	if f.Model().KarpenterBootstraps() && o.Karpenter.AtLeast(5, 0) {
 		l[labelDoNotSyncTaints] = "true"
 	}
 	for k := range l {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
@@ -246,7 +247,7 @@ func TestRenderedBashYieldsIntendedArgv(t *testing.T) {
 		// Karpenter's AL2 rendering.
 		o := baseOptions()
 		o.ClusterName, o.Taints, o.StartupTaints, o.Labels, o.Kubelet, o.NodePoolName, o.NodeClassName = name, ts, startup, labels, kubelet, "", ""
-		out, fs := Render(AL2, o)
+		out, fs := Render(amifamily.AL2, o)
 		if alBad != fs.HasErrors() || (alBad && out != "") {
 			t.Fatalf("AL2: hostile=%v but findings %v (output %q)", alBad, fs, out)
 		}
@@ -290,7 +291,7 @@ func checkAL2Argv(t *testing.T, out string, o Options) {
 		t.Fatalf("%v %v", calls, err)
 	}
 	wantTaints := append(append(slices.Clone(o.Taints), o.StartupTaints...), taints.Unregistered)
-	labels := EffectiveLabels(AL2, o)
+	labels := EffectiveLabels(amifamily.AL2, o)
 	extra := []string{`--node-labels="` + joinMap(labels, "=") + `"`, `--register-with-taints="` + taints.Join(wantTaints) + `"`, "--max-pods=110"}
 	for _, m := range []struct {
 		flag, sep string

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/netip"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -19,25 +20,15 @@ import (
 // startup_taints[i].value, labels["k"], kubelet.cluster_dns[i],
 // kubelet.system_reserved["cpu"]; cluster facts and the user's userData
 // have an empty path and are named in the detail.
-func Render(f Family, o Options) (string, rules.Findings) {
+func Render(f amifamily.Family, o Options) (string, rules.Findings) {
 	fs := validateOptions(f, o)
 	if fs.HasErrors() {
 		return "", fs
 	}
 	r := resolve(f, o)
-	var out string
-	var err error
-	switch {
-	case f == AL2:
-		out, err = renderAL2(r)
-	case f == AL2023:
-		out, err = renderAL2023(r)
-	case f == Bottlerocket:
-		out, err = renderBottlerocket(r)
-	case f.IsWindows():
-		out = renderWindows(r)
-	default:
-		out = o.UserData // Custom: passed through unchanged.
+	out, err := o.UserData, error(nil) // Custom: passed through unchanged.
+	if render, ok := renderers[f.Model().Format()]; ok {
+		out, err = render(r)
 	}
 	if err != nil {
 		return "", append(fs, renderError(f, err))
@@ -48,43 +39,38 @@ func Render(f Family, o Options) (string, rules.Findings) {
 	return out, fs
 }
 
-func renderError(f Family, err error) rules.Finding {
+// renderers are the bootstrap renderers per userData format (Karpenter's
+// bootstrap package: eksbootstrap.go, nodeadm.go, bottlerocket.go,
+// windows.go); the family's model says which format it reads.
+var renderers = map[amifamily.Format]func(resolved) (string, error){
+	amifamily.FormatBootstrapSh:  renderAL2,
+	amifamily.FormatNodeadm:      renderAL2023,
+	amifamily.FormatBottlerocket: renderBottlerocket,
+	amifamily.FormatPowerShell:   func(r resolved) (string, error) { return renderWindows(r), nil },
+}
+
+func renderError(f amifamily.Family, err error) rules.Finding {
 	var me *format.MIMEError
 	switch {
 	case errors.As(err, &me):
-		return lint.MIMEFinding(f, me)
+		return lint.MIMEFinding(f.Model().Format(), me)
 	case errors.Is(err, errCIDRMissing):
 		return rules.New(lint.RuleCIDRMissing, rules.Path{},
 			"AL2023 userData needs the cluster's service CIDR (spec.cluster.cidr); Karpenter reports \"resolving cluster CIDR\" and the EC2NodeClass stays NodeClassNotReady. Set the provider's cluster.service_cidr or cluster.name so it can be discovered.")
 	case errors.Is(err, errCADecode):
 		return rules.New(lint.RuleCANotBase64, rules.Path{}, "The cluster CA bundle is not base64: %v. Pass the base64-encoded PEM bundle.", err)
-	case f == Bottlerocket:
+	case f.Model().Format() == amifamily.FormatBottlerocket:
 		return lint.TOMLFinding(err)
 	}
 	// The renderers report every failure a user's userData can cause with
 	// one of the errors above; this is the wording for any other.
 	return rules.New(lint.RuleFormatMismatch, rules.Path{},
-		"Karpenter cannot combine the userData with its own %s bootstrap part (%v): it fails to build the launch template and launches no node. Write the userData in a format amiFamily %s takes: %s.", f, err, f, familyFormats(f))
+		"Karpenter cannot combine the userData with its own %s bootstrap part (%v): it fails to build the launch template and launches no node. Write the userData in a format amiFamily %s takes: %s.", f, err, f, f.Model().UserDataAccepts())
 }
 
-// familyFormats says which userData a family takes, for findings.
-func familyFormats(f Family) string {
-	switch {
-	case f == AL2:
-		return "a shell script or a multipart MIME archive"
-	case f == AL2023:
-		return "a NodeConfig document (YAML or JSON), a shell script or a multipart MIME archive"
-	case f == Bottlerocket:
-		return "settings TOML"
-	case f.IsWindows():
-		return "PowerShell lines, without <powershell> tags"
-	}
-	return "what the AMI's bootstrap reads"
-}
-
-func validateOptions(f Family, o Options) rules.Findings {
+func validateOptions(f amifamily.Family, o Options) rules.Findings {
 	var fs rules.Findings
-	if f == Custom {
+	if !f.Model().KarpenterBootstraps() {
 		if len(o.UserData) > lint.MaxSize {
 			fs = append(fs, lint.TooLarge(len(o.UserData), "The userData"))
 		}
@@ -102,7 +88,7 @@ func validateOptions(f Family, o Options) rules.Findings {
 	for i, ip := range o.Kubelet.ClusterDNS {
 		fs = append(fs, lint.CheckIP(ip, rules.Root("kubelet").Attr("cluster_dns").Index(i), "kubelet cluster_dns entry")...)
 	}
-	if f == AL2023 {
+	if f.Model().NeedsServiceCIDR() {
 		if o.ClusterCIDR == "" {
 			fs = append(fs, renderError(f, errCIDRMissing))
 		} else if _, err := netip.ParsePrefix(o.ClusterCIDR); err != nil {

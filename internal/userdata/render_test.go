@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -20,7 +21,7 @@ func TestEffectiveTaintsAndLabels(t *testing.T) {
 	}
 	o := baseOptions()
 	o.Labels = map[string]string{"a": "1", "kubernetes.io/x": "2", "team.k8s.io/y": "3", "node-restriction.kubernetes.io/z": "4", "example.com/w": "5"}
-	l := EffectiveLabels(AL2, o)
+	l := EffectiveLabels(amifamily.AL2, o)
 	for _, k := range []string{"kubernetes.io/x", "team.k8s.io/y", "node-restriction.kubernetes.io/z"} {
 		if _, ok := l[k]; ok {
 			t.Errorf("%s not filtered", k)
@@ -29,11 +30,11 @@ func TestEffectiveTaintsAndLabels(t *testing.T) {
 	if l["karpenter.sh/do-not-sync-taints"] != "true" || l["karpenter.sh/capacity-type"] != "on-demand" || l["a"] != "1" {
 		t.Fatalf("got %v", l)
 	}
-	if _, ok := EffectiveLabels(Custom, o)["karpenter.sh/do-not-sync-taints"]; ok {
+	if _, ok := EffectiveLabels(amifamily.Custom, o)["karpenter.sh/do-not-sync-taints"]; ok {
 		t.Fatal("Custom gets do-not-sync-taints")
 	}
 	o.Karpenter = versions.Karpenter{Minor: 4, Patch: 9}
-	if _, ok := EffectiveLabels(AL2, o)["karpenter.sh/do-not-sync-taints"]; ok {
+	if _, ok := EffectiveLabels(amifamily.AL2, o)["karpenter.sh/do-not-sync-taints"]; ok {
 		t.Fatal("do-not-sync-taints before 1.5")
 	}
 }
@@ -41,25 +42,25 @@ func TestEffectiveTaintsAndLabels(t *testing.T) {
 func TestRenderRejectsUnsafeInputs(t *testing.T) {
 	cases := map[string]struct {
 		mod  func(*Options)
-		f    Family
+		f    amifamily.Family
 		rule string
 		path string
 		want string
 	}{
-		"cluster name injection":  {func(o *Options) { o.ClusterName = "c'; reboot; '" }, AL2, "script-value-unsafe", "", "not an EKS cluster name"},
-		"endpoint with quote":     {func(o *Options) { o.ClusterEndpoint = "https://x'$(id)" }, Windows2022, "script-value-unsafe", "", "http(s) URL"},
-		"empty endpoint":          {func(o *Options) { o.ClusterEndpoint = "" }, AL2, "bootstrap-input-missing", "", "endpoint is empty"},
-		"empty name":              {func(o *Options) { o.ClusterName = "" }, Bottlerocket, "bootstrap-input-missing", "", "cluster name is empty"},
-		"CA with newline":         {func(o *Options) { o.CABundle = "Y2Ex\nY2Ex" }, AL2, "script-value-unsafe", "", "certificate authority"},
-		"CA not base64":           {func(o *Options) { o.CABundle = "not-base64!" }, AL2023, "cluster-ca-not-base64", "", "decoding CABundle"},
-		"CIDR missing":            {func(o *Options) { o.ClusterCIDR = "" }, AL2023, "cluster-cidr-missing", "", "resolving cluster CIDR"},
-		"CIDR invalid":            {func(o *Options) { o.ClusterCIDR = "10.0.0.0" }, AL2023, "cluster-cidr-missing", "", "is not a CIDR"},
-		"DNS not an IP":           {func(o *Options) { o.Kubelet.ClusterDNS = []string{"kube-dns"} }, AL2, "script-value-unsafe", "kubelet.cluster_dns[0]", "not an IP address"},
-		"taint value with quote":  {func(o *Options) { o.Taints = []taints.Taint{{Key: "k", Value: "a'b", Effect: taints.NoSchedule}} }, AL2, "kubelet-taint-invalid", "taints[0].value", `has value "a'b"`},
-		"startup taint effect":    {func(o *Options) { o.StartupTaints = []taints.Taint{{Key: "k"}} }, AL2, "kubelet-taint-invalid", "startup_taints[0].effect", "effect is required"},
-		"label value with space":  {func(o *Options) { o.Labels = map[string]string{"team": "a b"} }, Windows2019, "kubelet-label-invalid", `labels["team"]`, `value "a b"`},
-		"kubelet map injection":   {func(o *Options) { o.Kubelet.SystemReserved = map[string]string{"cpu": "1'"} }, AL2, "script-value-unsafe", `kubelet.system_reserved["cpu"]`, "system_reserved"},
-		"capacity type injection": {func(o *Options) { o.CapacityType = "$(id)" }, AL2, "kubelet-label-invalid", "", "karpenter.sh/capacity-type"},
+		"cluster name injection":  {func(o *Options) { o.ClusterName = "c'; reboot; '" }, amifamily.AL2, "script-value-unsafe", "", "not an EKS cluster name"},
+		"endpoint with quote":     {func(o *Options) { o.ClusterEndpoint = "https://x'$(id)" }, amifamily.Windows2022, "script-value-unsafe", "", "http(s) URL"},
+		"empty endpoint":          {func(o *Options) { o.ClusterEndpoint = "" }, amifamily.AL2, "bootstrap-input-missing", "", "endpoint is empty"},
+		"empty name":              {func(o *Options) { o.ClusterName = "" }, amifamily.Bottlerocket, "bootstrap-input-missing", "", "cluster name is empty"},
+		"CA with newline":         {func(o *Options) { o.CABundle = "Y2Ex\nY2Ex" }, amifamily.AL2, "script-value-unsafe", "", "certificate authority"},
+		"CA not base64":           {func(o *Options) { o.CABundle = "not-base64!" }, amifamily.AL2023, "cluster-ca-not-base64", "", "decoding CABundle"},
+		"CIDR missing":            {func(o *Options) { o.ClusterCIDR = "" }, amifamily.AL2023, "cluster-cidr-missing", "", "resolving cluster CIDR"},
+		"CIDR invalid":            {func(o *Options) { o.ClusterCIDR = "10.0.0.0" }, amifamily.AL2023, "cluster-cidr-missing", "", "is not a CIDR"},
+		"DNS not an IP":           {func(o *Options) { o.Kubelet.ClusterDNS = []string{"kube-dns"} }, amifamily.AL2, "script-value-unsafe", "kubelet.cluster_dns[0]", "not an IP address"},
+		"taint value with quote":  {func(o *Options) { o.Taints = []taints.Taint{{Key: "k", Value: "a'b", Effect: taints.NoSchedule}} }, amifamily.AL2, "kubelet-taint-invalid", "taints[0].value", `has value "a'b"`},
+		"startup taint effect":    {func(o *Options) { o.StartupTaints = []taints.Taint{{Key: "k"}} }, amifamily.AL2, "kubelet-taint-invalid", "startup_taints[0].effect", "effect is required"},
+		"label value with space":  {func(o *Options) { o.Labels = map[string]string{"team": "a b"} }, amifamily.Windows2019, "kubelet-label-invalid", `labels["team"]`, `value "a b"`},
+		"kubelet map injection":   {func(o *Options) { o.Kubelet.SystemReserved = map[string]string{"cpu": "1'"} }, amifamily.AL2, "script-value-unsafe", `kubelet.system_reserved["cpu"]`, "system_reserved"},
+		"capacity type injection": {func(o *Options) { o.CapacityType = "$(id)" }, amifamily.AL2, "kubelet-label-invalid", "", "karpenter.sh/capacity-type"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -147,7 +148,7 @@ func TestRenderCustomRegistersTaintsOnce(t *testing.T) {
 // A userData the renderer cannot combine with Karpenter's part is reported
 // with the formats the family takes.
 func TestRenderErrorMessage(t *testing.T) {
-	f := renderError(AL2023, errors.New("boom"))
+	f := renderError(amifamily.AL2023, errors.New("boom"))
 	if f.Rule.ID != "userdata-format-mismatch" || f.Severity != rules.Error {
 		t.Fatalf("%v", f)
 	}
@@ -165,12 +166,12 @@ func TestRenderEvictionSoftGracePeriodAsKarpenterPrintsIt(t *testing.T) {
 	o := baseOptions()
 	o.Kubelet.EvictionSoftGracePeriod = map[string]string{"memory.available": "soon", "nodefs.available": "90s"}
 	for _, c := range []struct {
-		f    Family
+		f    amifamily.Family
 		want string
 	}{
-		{AL2, `--eviction-soft-grace-period="nodefs.available=1m30s"`},
-		{AL2023, "evictionSoftGracePeriod:\n        nodefs.available: 1m30s\n"},
-		{Bottlerocket, `'nodefs.available' = '1m30s'`},
+		{amifamily.AL2, `--eviction-soft-grace-period="nodefs.available=1m30s"`},
+		{amifamily.AL2023, "evictionSoftGracePeriod:\n        nodefs.available: 1m30s\n"},
+		{amifamily.Bottlerocket, `'nodefs.available' = '1m30s'`},
 	} {
 		out, fs := Render(c.f, o)
 		if fs.HasErrors() || !strings.Contains(out, c.want) || strings.Contains(out, "soon") {

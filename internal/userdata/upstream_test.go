@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 )
 
@@ -41,23 +42,23 @@ func upstreamOptions() Options {
 func TestRenderMatchesKarpenterGoldenFiles(t *testing.T) {
 	nc, npKey, np := "default", "karpenter.sh/nodepool", "default"
 	cases := []struct {
-		family   Family
+		family   amifamily.Family
 		input    string // upstream input golden, "" for none
 		inArgs   []any
 		expected string
 		opts     func(*Options)
 	}{
-		{AL2, "", nil, "al2_userdata_unmerged.golden", nil},
-		{AL2, "al2_userdata_input.golden", nil, "al2_userdata_merged.golden", nil},
-		{AL2, "al2_userdata_content_type_first_input.golden", nil, "al2_userdata_merged.golden", nil},
-		{AL2023, "", nil, "al2023_userdata_unmerged.golden", nil},
-		{AL2023, "al2023_shell_userdata_input.golden", nil, "al2023_shell_userdata_merged.golden", nil},
-		{AL2023, "al2023_yaml_userdata_input.golden", nil, "al2023_yaml_userdata_merged.golden", nil},
-		{AL2023, "al2023_mime_userdata_input.golden", nil, "al2023_mime_userdata_merged.golden", nil},
-		{Windows2022, "", nil, "windows_userdata_unmerged.golden", func(o *Options) { o.CapacityType = "spot" }},
-		{Windows2022, "windows_userdata_input.golden", nil, "windows_userdata_merged.golden", func(o *Options) { o.CapacityType = "spot" }},
-		{Bottlerocket, "", nil, "br_userdata_unmerged.golden", brTaints},
-		{Bottlerocket, "br_userdata_input.golden", []any{npKey}, "br_userdata_merged.golden", brTaints},
+		{amifamily.AL2, "", nil, "al2_userdata_unmerged.golden", nil},
+		{amifamily.AL2, "al2_userdata_input.golden", nil, "al2_userdata_merged.golden", nil},
+		{amifamily.AL2, "al2_userdata_content_type_first_input.golden", nil, "al2_userdata_merged.golden", nil},
+		{amifamily.AL2023, "", nil, "al2023_userdata_unmerged.golden", nil},
+		{amifamily.AL2023, "al2023_shell_userdata_input.golden", nil, "al2023_shell_userdata_merged.golden", nil},
+		{amifamily.AL2023, "al2023_yaml_userdata_input.golden", nil, "al2023_yaml_userdata_merged.golden", nil},
+		{amifamily.AL2023, "al2023_mime_userdata_input.golden", nil, "al2023_mime_userdata_merged.golden", nil},
+		{amifamily.Windows2022, "", nil, "windows_userdata_unmerged.golden", func(o *Options) { o.CapacityType = "spot" }},
+		{amifamily.Windows2022, "windows_userdata_input.golden", nil, "windows_userdata_merged.golden", func(o *Options) { o.CapacityType = "spot" }},
+		{amifamily.Bottlerocket, "", nil, "br_userdata_unmerged.golden", brTaints},
+		{amifamily.Bottlerocket, "br_userdata_input.golden", []any{npKey}, "br_userdata_merged.golden", brTaints},
 	}
 	for _, c := range cases {
 		t.Run(c.expected+"<"+c.input, func(t *testing.T) {

@@ -34,8 +34,8 @@ output "families" {
 
 output "types" {
   value = {
-    for t in data.karpenter_instance_types.arm64_gpu.instance_types :
-    t.name => "${t.vcpu} vCPU, ${t.memory_mib} MiB, ${t.gpu_count} x ${t.gpu_name}"
+    for name, t in data.karpenter_instance_types.arm64_gpu.instance_types :
+    name => "${t.vcpu} vCPU, ${t.memory_mib} MiB, ${t.gpu_count} x ${t.gpu_name}"
   }
 }
 

@@ -20,6 +20,13 @@ run "renders_every_object" {
     error_message = "The applier receives ${output.applied_manifest_count} manifests, not 6."
   }
 
+  # The applier's stand-in holds each manifest's hash, so it changes exactly
+  # when that manifest does, without printing the text a third time.
+  assert {
+    condition     = terraform_data.karpenter.input == { for key, m in output.manifests : key => sha256(m) }
+    error_message = "terraform_data.karpenter must hold the SHA-256 of every manifest, keyed as the manifests output."
+  }
+
   assert {
     condition = alltrue([
       for key in ["EC2NodeClass/general", "EC2NodeClass/accelerated"] :

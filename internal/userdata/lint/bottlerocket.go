@@ -26,7 +26,7 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 		return
 	}
 	k := cfg.Settings.Kubernetes
-	if c.family == amifamily.Bottlerocket {
+	if c.format == amifamily.FormatBottlerocket {
 		for _, key := range unknown {
 			c.add(rules.New(ruleBRUnknown, rules.Path{},
 				"settings.kubernetes.%s is not a setting Karpenter knows: it logs \"Unknown parameter in userData K8s settings\" and drops it when it re-serialises settings.kubernetes, so the node never gets it. Check the spelling against the Bottlerocket settings reference (e.g. node-labels, eviction-hard, allowed-unsafe-sysctls).",

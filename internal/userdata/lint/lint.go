@@ -24,7 +24,8 @@ func TooLarge(n int, what string) rules.Finding {
 
 // lintCtx carries what one Lint call learns.
 type lintCtx struct {
-	family    amifamily.Family
+	family    amifamily.Family // for messages
+	format    amifamily.Format // the userData format the family reads
 	karpenter versions.Karpenter
 	fs        rules.Findings
 	// regs are the ways the userData registers the node's taints, one per
@@ -45,39 +46,38 @@ func (c *lintCtx) add(f ...rules.Finding) { c.fs = append(c.fs, f...) }
 // order. Paths are empty: the finding is about the userData as a whole and
 // its Detail names the offending text. It never panics, whatever the input.
 func UserData(family amifamily.Family, userData string, karpenter versions.Karpenter) rules.Findings {
-	return lint(&lintCtx{family: family, karpenter: karpenter}, userData)
+	return lint(&lintCtx{family: family, format: family.Model().Format(), karpenter: karpenter}, userData)
 }
 
 // CustomOn lints a Custom class's userData as the images it launches on
 // (of family image) will read it. Karpenter passes Custom userData through
 // untouched, so the advice never relies on what Karpenter would add.
 func CustomOn(image amifamily.Family, userData string, karpenter versions.Karpenter) rules.Findings {
-	return lint(&lintCtx{family: image, karpenter: karpenter, custom: true}, userData)
+	return lint(&lintCtx{family: image, format: image.Model().Format(), karpenter: karpenter, custom: true}, userData)
 }
 
 // Script lints a bash script that runs as Custom userData would, e.g.
 // the pre and post scripts of a bootstrap block.
 func Script(script string) rules.Findings {
-	c := &lintCtx{family: amifamily.Custom}
+	c := &lintCtx{format: amifamily.FormatCustom}
 	c.lintShell(script, "")
 	return c.fs
 }
 
 func lint(c *lintCtx, userData string) rules.Findings {
-	family := c.family
 	if len(userData) > MaxSize {
 		c.add(TooLarge(len(userData), "The userData alone"))
 	}
-	switch {
-	case family == amifamily.AL2:
+	switch c.format {
+	case amifamily.FormatBootstrapSh:
 		c.lintAL2(userData)
-	case family == amifamily.AL2023:
+	case amifamily.FormatNodeadm:
 		c.lintAL2023(userData)
-	case family == amifamily.Bottlerocket:
+	case amifamily.FormatBottlerocket:
 		c.lintBottlerocketFamily(userData)
-	case family.IsWindows():
+	case amifamily.FormatPowerShell:
 		c.lintWindows(userData)
-	case family == amifamily.Custom:
+	case amifamily.FormatCustom:
 		c.lintCustom(userData)
 	}
 	return c.fs
@@ -100,11 +100,11 @@ func (c *lintCtx) lintAL2(ud string) {
 		return
 	}
 	if looksLikeTOML(ud) {
-		c.add(formatMismatch("AL2", "Bottlerocket settings TOML", "Karpenter wraps it as a shell script part and cloud-init fails to execute it; AL2 takes shell scripts or MIME archives"))
+		c.add(c.formatMismatch("Bottlerocket settings TOML", "Karpenter wraps it as a shell script part and cloud-init fails to execute it; AL2 takes shell scripts or MIME archives"))
 		return
 	}
 	if strings.HasPrefix(strings.TrimSpace(ud), "#cloud-config") {
-		c.add(formatMismatch("AL2", "a #cloud-config document", "Karpenter wraps anything that is not MIME as a text/x-shellscript part, so cloud-init tries to execute the YAML and fails; put it in a MIME part with Content-Type: text/cloud-config"))
+		c.add(c.formatMismatch("a #cloud-config document", "Karpenter wraps anything that is not MIME as a text/x-shellscript part, so cloud-init tries to execute the YAML and fails; put it in a MIME part with Content-Type: text/cloud-config"))
 		return
 	}
 	c.lintShell(ud, "")
@@ -138,7 +138,7 @@ func (c *lintCtx) lintAL2023(ud string) {
 		return
 	}
 	if looksLikeTOML(ud) {
-		c.add(formatMismatch("AL2023", "Bottlerocket settings TOML", "Karpenter wraps it as a shell script part and cloud-init fails to execute it; AL2023 takes NodeConfig documents, shell scripts or MIME archives"))
+		c.add(c.formatMismatch("Bottlerocket settings TOML", "Karpenter wraps it as a shell script part and cloud-init fails to execute it; AL2023 takes NodeConfig documents, shell scripts or MIME archives"))
 		return
 	}
 	c.lintShell(ud, "")
@@ -150,10 +150,10 @@ func (c *lintCtx) lintBottlerocketFamily(ud string) {
 	if _, _, err := format.ParseBottlerocket(ud); err != nil {
 		switch {
 		case format.LooksLikeMIME(ud):
-			c.add(formatMismatch("Bottlerocket", "a MIME archive", "Karpenter fails with \"invalid UserData\" because Bottlerocket userData must be settings TOML"))
+			c.add(c.formatMismatch("a MIME archive", "Karpenter fails with \"invalid UserData\" because Bottlerocket userData must be settings TOML"))
 			return
 		case strings.HasPrefix(strings.TrimSpace(ud), "#!"):
-			c.add(formatMismatch("Bottlerocket", "a shell script", "Karpenter fails with \"invalid UserData\" because Bottlerocket userData must be settings TOML and Bottlerocket runs no shell scripts; use settings (e.g. settings.kernel.sysctl) or a bootstrap container"))
+			c.add(c.formatMismatch("a shell script", "Karpenter fails with \"invalid UserData\" because Bottlerocket userData must be settings TOML and Bottlerocket runs no shell scripts; use settings (e.g. settings.kernel.sysctl) or a bootstrap container"))
 			return
 		}
 	}
@@ -303,7 +303,7 @@ func looksLikeTOML(ud string) bool {
 	return ok
 }
 
-func formatMismatch(family, got, consequence string) rules.Finding {
+func (c *lintCtx) formatMismatch(got, consequence string) rules.Finding {
 	return rules.New(RuleFormatMismatch, rules.Path{},
-		"amiFamily %s was given %s: %s. Write userData in the family's format, or use amiFamily Custom with the matching AMI.", family, got, consequence)
+		"amiFamily %s was given %s: %s. Write userData in the family's format, or use amiFamily Custom with the matching AMI.", c.family, got, consequence)
 }

@@ -95,7 +95,7 @@ func TestSeedForms(t *testing.T) {
 			if got := errorRules(fs); len(got) != 1 || got[0] != "unregistered-taint-missing" {
 				t.Fatalf("want only unregistered-taint-missing, got %v", fs)
 			}
-			c := &lintCtx{family: amifamily.Custom}
+			c := &lintCtx{format: amifamily.FormatCustom}
 			c.lintShell(ud, "")
 			if reg := c.registeredTaints(); len(reg) != 1 || reg[0].String() != "k:NoExecute" {
 				t.Fatalf("registered %v", reg)

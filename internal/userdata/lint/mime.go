@@ -15,13 +15,13 @@ func (c *lintCtx) readMIME(ud string) (format.Archive, bool) {
 		if me == nil {
 			me = &format.MIMEError{Step: "part", Err: err}
 		}
-		c.add(MIMEFinding(c.family, me))
+		c.add(MIMEFinding(c.format, me))
 		return a, false
 	}
 	// For AL2 and AL2023 Karpenter parses the archive and writes it anew
 	// with its own closing boundary (pkg/providers/amifamily/bootstrap/mime):
 	// only Custom userData reaches the node as written.
-	if !a.Closed && (c.family == amifamily.Custom || c.custom) {
+	if !a.Closed && (c.format == amifamily.FormatCustom || c.custom) {
 		c.add(rules.New(ruleMIMEUnterminated, rules.Path{},
 			"The MIME archive never closes with \"--%s--\". Karpenter's reader accepts that, but cloud-init records a defect and stricter readers drop the last part; end the archive with the closing boundary line \"--%s--\".",
 			a.Boundary, a.Boundary))
@@ -29,10 +29,11 @@ func (c *lintCtx) readMIME(ud string) (format.Archive, bool) {
 	return a, true
 }
 
-// MIMEFinding words a MIME read failure as the family's consumer reports it.
-func MIMEFinding(f amifamily.Family, me *format.MIMEError) rules.Finding {
+// MIMEFinding words a MIME read failure as the reader of the family's
+// userData format reports it.
+func MIMEFinding(f amifamily.Format, me *format.MIMEError) rules.Finding {
 	switch f {
-	case amifamily.AL2023:
+	case amifamily.FormatNodeadm:
 		msg := me.Err
 		var text string
 		switch me.Step {
@@ -47,7 +48,7 @@ func MIMEFinding(f amifamily.Family, me *format.MIMEError) rules.Finding {
 		}
 		return rules.New(ruleMIMEInvalid, rules.Path{},
 			"The userData starts with a MIME header but is not a readable multipart archive: Karpenter fails with \"parsing custom UserData, %s\" and launches no node. Write a complete multipart/mixed archive (Content-Type: multipart/mixed; boundary=\"...\", parts separated by --boundary, closed by --boundary--), or plain shell/NodeConfig without MIME headers.", text)
-	case amifamily.Custom:
+	case amifamily.FormatCustom:
 		return rules.New(ruleMIMEInvalid, rules.Path{},
 			"The userData starts with a MIME header but is not a readable multipart archive (%s). Karpenter passes Custom userData unchanged and cloud-init cannot split it, so the node's bootstrap does not run. Write a complete multipart/mixed archive or a plain script.", me.Error()).AsWarning()
 	}

@@ -52,11 +52,11 @@ func (c *lintCtx) lintNodeConfig(doc, where string) {
 		c.add(f)
 		return
 	}
-	if c.family == amifamily.AL2023 {
+	if c.format == amifamily.FormatNodeadm {
 		c.checkTaintFlagOverride(nc.Spec.Kubelet.Flags, where)
 	}
 	kt := c.checkKubeletFlags(splitFlagList(nc.Spec.Kubelet.Flags), "in NodeConfig spec.kubelet.flags"+in(where))
-	if c.family != amifamily.AL2023 {
+	if c.format != amifamily.FormatNodeadm {
 		// Custom: the NodeConfig documents are what registers the node.
 		if c.nodeConfig == nil {
 			c.nodeConfig = &nodeConfigTaints{}

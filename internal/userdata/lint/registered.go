@@ -16,7 +16,7 @@ import (
 // variable only known at boot, which Lint reports as a warning. NodePools
 // use this to check their startup taints.
 func RegisteredTaints(userData string, karpenter versions.Karpenter) []taints.Taint {
-	c := &lintCtx{family: amifamily.Custom, karpenter: karpenter}
+	c := &lintCtx{format: amifamily.FormatCustom, karpenter: karpenter}
 	c.lintCustom(userData)
 	out := c.registeredTaints()
 	for _, f := range c.fs {

@@ -53,8 +53,8 @@ func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
 			continue
 		}
 		line := int(call.Call.Pos().Line())
-		switch c.family {
-		case amifamily.AL2023:
+		switch c.format {
+		case amifamily.FormatNodeadm:
 			fix := "Remove the call: Karpenter appends its own NodeConfig, and extra kubelet settings go into a NodeConfig document (spec.kubelet.config) in userData."
 			if c.custom {
 				fix = "Karpenter passes Custom userData through untouched, so nothing else bootstraps the node: replace the call with a nodeadm NodeConfig that registers karpenter.sh/unregistered:NoExecute (bootstrap { format = \"nodeadm\" } renders one), or select AL2 images."
@@ -63,7 +63,7 @@ func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
 				"Line %d%s calls %s. On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm. %s",
 				line, in(where), args[idx].Value, fix))
 			continue
-		case amifamily.AL2:
+		case amifamily.FormatBootstrapSh:
 			c.add(rules.New(ruleAL2BootstrapCall, rules.Path{},
 				"Line %d%s calls %s itself. With amiFamily AL2 Karpenter appends its own bootstrap.sh call after the userData, so the node is bootstrapped twice and Karpenter's call rewrites the kubelet drop-ins. Remove the call (Karpenter passes spec.kubelet, labels and taints), or use amiFamily Custom and register karpenter.sh/unregistered:NoExecute yourself.",
 				line, in(where), args[idx].Value))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
 )
 
@@ -113,7 +114,7 @@ func (c *lintCtx) suggestion(r registration, powershell bool) string {
 		}
 	}
 	for _, t := range named {
-		if k := t.Key; strings.HasPrefix(k, "karpenter.sh/") || levenshtein(k, taints.UnregisteredKey) <= 4 {
+		if k := t.Key; strings.HasPrefix(k, "karpenter.sh/") || suggest.Distance(k, taints.UnregisteredKey) <= 4 {
 			return "Did you mean karpenter.sh/unregistered:NoExecute instead of " + k + "? " + fix
 		}
 	}
@@ -129,25 +130,4 @@ func quoteList(ts []taints.Taint) string {
 		parts[i] = t.String()
 	}
 	return strings.Join(parts, ",")
-}
-
-// levenshtein is the edit distance between a and b, for "did you mean".
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

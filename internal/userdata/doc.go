@@ -14,25 +14,3 @@
 // catalogue in package rules; the functions return findings and never
 // panic on any input.
 package userdata
-
-import "github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
-
-// Family is an EC2NodeClass amiFamily (see package amifamily).
-type Family = amifamily.Family
-
-// The amiFamily values of Karpenter v1.
-const (
-	AL2          = amifamily.AL2
-	AL2023       = amifamily.AL2023
-	Bottlerocket = amifamily.Bottlerocket
-	Windows2019  = amifamily.Windows2019
-	Windows2022  = amifamily.Windows2022
-	Windows2025  = amifamily.Windows2025
-	Custom       = amifamily.Custom
-)
-
-// Families lists every family, in the CRD enum's order.
-var Families = amifamily.Families
-
-// ParseFamily accepts an amiFamily exactly as the CRD spells it.
-func ParseFamily(s string) (Family, error) { return amifamily.ParseError(s) }
