@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"sync/atomic"
 
@@ -383,6 +385,9 @@ func (b *fastBlock) rewriteBlockLists(v tftypes.Value, f func(tftypes.Value) (tf
 			nv, c = nb.object.rewriteBlockLists(bv, f)
 		}
 		if c {
+			if !changed {
+				attrs = maps.Clone(attrs) // As returns the value's own map
+			}
 			attrs[name], changed = nv, true
 		}
 	}
@@ -401,6 +406,9 @@ func (b *fastBlock) rewriteElements(l tftypes.Value, f func(tftypes.Value) (tfty
 	changed := false
 	for i, e := range elems {
 		if ne, c := b.rewriteBlockLists(e, f); c {
+			if !changed {
+				elems = slices.Clone(elems) // As returns the value's own slice
+			}
 			elems[i], changed = ne, true
 		}
 	}
@@ -616,12 +624,18 @@ func (b *fastBlock) applyDefaults(plan, cfg tftypes.Value, root bool) (tftypes.V
 		cv, set := cattrs[name]
 		if a.def != nil && (!set || cv.IsNull()) {
 			if !attrs[name].Equal(*a.def) {
+				if !changed {
+					attrs = maps.Clone(attrs) // As returns the value's own map
+				}
 				attrs[name], changed = *a.def, true
 			}
 			continue
 		}
 		if a.nested != nil && root && set {
 			if nv, c := a.nested.applyDefaults(attrs[name], cv, false); c {
+				if !changed {
+					attrs = maps.Clone(attrs) // As returns the value's own map
+				}
 				attrs[name], changed = nv, true
 			}
 		}
@@ -661,6 +675,9 @@ func (fr *fastResource) markComputedUnknown(plan, cfg tftypes.Value) tftypes.Val
 			continue
 		}
 		if pv := attrs[name]; pv.IsKnown() {
+			if !changed {
+				attrs = maps.Clone(attrs) // As returns the value's own map
+			}
 			attrs[name], changed = tftypes.NewValue(fr.typ.AttributeTypes[name], tftypes.UnknownValue), true
 		}
 	}
@@ -734,6 +751,9 @@ func (fr *fastResource) modifyAttributes(ctx context.Context, config tfsdk.Confi
 			return plan.Raw, replace, diags
 		}
 		if !tv.Equal(pv) {
+			if !changed {
+				planAttrs = maps.Clone(planAttrs) // As returns the value's own map
+			}
 			planAttrs[m.name], changed = tv, true
 		}
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"regexp"
 	"slices"
@@ -210,6 +211,7 @@ func mergeComputed(attrs []*tfprotov6.SchemaAttribute, prior, prop tftypes.Value
 	if prior.As(&pa) != nil || prop.As(&na) != nil {
 		return prop
 	}
+	na = maps.Clone(na) // As returns the value's own map
 	for _, a := range attrs {
 		switch {
 		case a.Computed && na[a.Name].IsNull():
