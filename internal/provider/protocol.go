@@ -43,11 +43,13 @@ func NewProtocol6(version string) func() tfprotov6.ProviderServer {
 // nested defaults or plan modifiers, write-only or deprecated attributes,
 // custom types) keeps the framework's path.
 func newProtocolServer(p provider.Provider) tfprotov6.ProviderServer {
-	s := &protocolServer{ProviderServer: providerserver.NewProtocol6(p)(), fast: map[string]*fastResource{}}
-	kp, ok := p.(*karpenterProvider)
-	if !ok {
-		return s
+	fw := providerserver.NewProtocol6(p)()
+	full, ok := fw.(frameworkServer)
+	kp, isOurs := p.(*karpenterProvider)
+	if !ok || !isOurs {
+		return fw
 	}
+	s := &protocolServer{frameworkServer: full, fast: map[string]*fastResource{}}
 	s.provider = kp
 	ctx := context.Background()
 	var meta provider.MetadataResponse
@@ -60,8 +62,18 @@ func newProtocolServer(p provider.Provider) tfprotov6.ProviderServer {
 	return s
 }
 
-type protocolServer struct {
+// frameworkServer is every RPC interface the framework's server
+// implements: tf6server finds the optional ones (list resources, actions,
+// state stores) by type assertion, so the wrapper embeds them all.
+type frameworkServer interface {
 	tfprotov6.ProviderServer
+	tfprotov6.ListResourceServer
+	tfprotov6.ActionServer
+	tfprotov6.StateStoreServer
+}
+
+type protocolServer struct {
+	frameworkServer
 	provider *karpenterProvider
 	fast     map[string]*fastResource
 	// served counts the requests the fast path answered (for tests).
@@ -283,15 +295,15 @@ func defaultValue(ctx context.Context, a schema.Attribute) (tftypes.Value, error
 func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
 	fr := s.fast[req.TypeName]
 	if fr == nil || req.Config == nil {
-		return s.ProviderServer.ValidateResourceConfig(ctx, req)
+		return s.frameworkServer.ValidateResourceConfig(ctx, req)
 	}
 	cfg, err := req.Config.Unmarshal(fr.typ)
 	if err != nil {
-		return s.ProviderServer.ValidateResourceConfig(ctx, req)
+		return s.frameworkServer.ValidateResourceConfig(ctx, req)
 	}
 	cfg = fr.root.nullifyBlocks(cfg)
 	if !fr.root.schemaValid(cfg, false) {
-		return s.ProviderServer.ValidateResourceConfig(ctx, req)
+		return s.frameworkServer.ValidateResourceConfig(ctx, req)
 	}
 	r := fr.factory()
 	if rc, ok := r.(resource.ResourceWithConfigure); ok {
@@ -312,7 +324,7 @@ func (s *protocolServer) ValidateResourceConfig(ctx context.Context, req *tfprot
 	if conversionFailed(resp.Diagnostics) {
 		// A value the attribute's type cannot hold (a fraction for an
 		// integer): the framework reports it at each place it reads it.
-		return s.ProviderServer.ValidateResourceConfig(ctx, req)
+		return s.frameworkServer.ValidateResourceConfig(ctx, req)
 	}
 	s.served.Add(1)
 	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiagnostics(ctx, resp.Diagnostics)}, nil
@@ -522,7 +534,7 @@ func (b *fastBlock) schemaValid(v tftypes.Value, parentNull bool) bool {
 func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	fr := s.fast[req.TypeName]
 	if fr == nil || req.ProposedNewState == nil || len(req.PriorPrivate) > 0 {
-		return s.ProviderServer.PlanResourceChange(ctx, req)
+		return s.frameworkServer.PlanResourceChange(ctx, req)
 	}
 	decode := func(dv *tfprotov6.DynamicValue) (tftypes.Value, error) {
 		if dv == nil {
@@ -536,15 +548,15 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 	}
 	proposed, err := decode(req.ProposedNewState)
 	if err != nil || proposed.IsNull() || fr.root.oddElements(proposed) {
-		return s.ProviderServer.PlanResourceChange(ctx, req)
+		return s.frameworkServer.PlanResourceChange(ctx, req)
 	}
 	cfg, err := decode(req.Config)
 	if err != nil {
-		return s.ProviderServer.PlanResourceChange(ctx, req)
+		return s.frameworkServer.PlanResourceChange(ctx, req)
 	}
 	prior, err := decode(req.PriorState)
 	if err != nil {
-		return s.ProviderServer.PlanResourceChange(ctx, req)
+		return s.frameworkServer.PlanResourceChange(ctx, req)
 	}
 	var diags diag.Diagnostics
 	r := fr.factory()
@@ -553,7 +565,7 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 		rc.Configure(ctx, resource.ConfigureRequest{ProviderData: s.configured()}, &cresp)
 		diags.Append(cresp.Diagnostics...)
 		if diags.HasError() {
-			return s.ProviderServer.PlanResourceChange(ctx, req)
+			return s.frameworkServer.PlanResourceChange(ctx, req)
 		}
 	}
 	planned := fr.planDefaults(proposed, cfg)
@@ -566,7 +578,7 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 	diags.Append(d...)
 	if diags.HasError() {
 		// The framework's answer, planned state included.
-		return s.ProviderServer.PlanResourceChange(ctx, req)
+		return s.frameworkServer.PlanResourceChange(ctx, req)
 	}
 	var deferred *tfprotov6.Deferred
 	if rm, ok := r.(resource.ResourceWithModifyPlan); ok {
@@ -584,7 +596,7 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 		}
 	}
 	if conversionFailed(diags) {
-		return s.ProviderServer.PlanResourceChange(ctx, req)
+		return s.frameworkServer.PlanResourceChange(ctx, req)
 	}
 	resp := &tfprotov6.PlanResourceChangeResponse{Deferred: deferred, Diagnostics: protoDiagnostics(ctx, diags)}
 	// The framework sends each null list of blocks as an empty list.

@@ -222,3 +222,20 @@ func mergeComputed(attrs []*tfprotov6.SchemaAttribute, prior, prop tftypes.Value
 	}
 	return tftypes.NewValue(prop.Type(), na)
 }
+
+// tf6server finds list resources, actions and state stores by asserting
+// the server's type: the wrapper must answer to each assertion as the
+// framework's server does, or Terraform would be told they are unsupported.
+func TestProtocolServerKeepsTheFrameworksOptionalRPCs(t *testing.T) {
+	fw := providerserver.NewProtocol6(New("test")())()
+	s := NewProtocol6("test")()
+	for name, has := range map[string]func(any) bool{
+		"list resources": func(v any) bool { _, ok := v.(tfprotov6.ProviderServerWithListResource); return ok },
+		"actions":        func(v any) bool { _, ok := v.(tfprotov6.ProviderServerWithActions); return ok },
+		"state stores":   func(v any) bool { _, ok := v.(tfprotov6.ProviderServerWithStateStores); return ok },
+	} {
+		if has(fw) != has(s) {
+			t.Errorf("%s: framework server %v, NewProtocol6 %v", name, has(fw), has(s))
+		}
+	}
+}
