@@ -230,9 +230,9 @@ func TestProtocolServerKeepsTheFrameworksOptionalRPCs(t *testing.T) {
 	fw := providerserver.NewProtocol6(New("test")())()
 	s := NewProtocol6("test")()
 	for name, has := range map[string]func(any) bool{
-		"list resources": func(v any) bool { _, ok := v.(tfprotov6.ProviderServerWithListResource); return ok },
-		"actions":        func(v any) bool { _, ok := v.(tfprotov6.ProviderServerWithActions); return ok },
-		"state stores":   func(v any) bool { _, ok := v.(tfprotov6.ProviderServerWithStateStores); return ok },
+		"list resources": func(v any) bool { _, ok := v.(tfprotov6.ListResourceServer); return ok },
+		"actions":        func(v any) bool { _, ok := v.(tfprotov6.ActionServer); return ok },
+		"state stores":   func(v any) bool { _, ok := v.(tfprotov6.StateStoreServer); return ok },
 	} {
 		if has(fw) != has(s) {
 			t.Errorf("%s: framework server %v, NewProtocol6 %v", name, has(fw), has(s))
