@@ -4,11 +4,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/provider"
 )
@@ -23,11 +22,14 @@ func main() {
 
 	// SDK trace logs nobody reads cost a fifth of a large plan's CPU.
 	provider.QuietUnreadSDKLogs()
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/karpenter-tf/karpenter",
-		Debug:   debug,
-	})
-	if err != nil {
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	// provider.NewProtocol6, not providerserver.Serve: it answers the two
+	// resources' validation and plan without the framework's per-value
+	// schema walks (the framework serves everything else).
+	if err := tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", provider.NewProtocol6(version), opts...); err != nil {
 		log.Fatal(err.Error())
 	}
 }

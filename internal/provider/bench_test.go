@@ -2,12 +2,14 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -74,29 +76,36 @@ func TestValidateResourceConfigCallsNoAWS(t *testing.T) {
 }
 
 // BenchmarkProtocol is the provider's share of a plan per resource, through
-// the gRPC surface Terraform calls (framework conversion included), with a
-// warm AWS cache: ValidateResourceConfig, then PlanResourceChange of a
-// create. The first class is an alias with kubelet and block devices, the
-// first pool its general-arm64 pool with budgets.
+// the gRPC surface Terraform calls (the server main serves, NewProtocol6),
+// with a warm AWS cache: ValidateResourceConfig, then PlanResourceChange of
+// a create. The first class is an alias with kubelet and block devices, the
+// first pool its general-arm64 pool with budgets. The *_framework rows are
+// the same requests to the framework's own server (providerserver), which
+// NewProtocol6 bypasses for these two resources.
 //
 //	go test ./internal/provider -run '^$' -bench Protocol -benchmem
 func BenchmarkProtocol(b *testing.B) {
-	_, srv, schemas, bases := benchServer(b)
+	url, fast, schemas, bases := benchServer(b)
+	framework, _ := configuredServer(b, url, providerserver.NewProtocol6(New("test")())())
 	ctx := context.Background()
 	pool := bases["karpenter_nodepool"][0]
-	for _, c := range []struct{ label, name string }{
-		{"karpenter_ec2nodeclass", "karpenter_ec2nodeclass"},
-		{"karpenter_nodepool", "karpenter_nodepool"},
+	for _, c := range []struct {
+		label, name string
+		srv         tfprotov6.ProviderServer
+	}{
+		{"karpenter_ec2nodeclass", "karpenter_ec2nodeclass", fast},
+		{"karpenter_nodepool", "karpenter_nodepool", fast},
 		// The same pool with node_class = { name = ... } (a class managed
 		// elsewhere): what the class's facts in node_class cost the
-		// framework's conversions (the plan also skips the cross-checks
-		// that need them).
-		{"karpenter_nodepool_name_only_class", "karpenter_nodepool"},
+		// conversions (the plan also skips the cross-checks that need them).
+		{"karpenter_nodepool_name_only_class", "karpenter_nodepool", fast},
+		{"karpenter_ec2nodeclass_framework", "karpenter_ec2nodeclass", framework},
+		{"karpenter_nodepool_framework", "karpenter_nodepool", framework},
 	} {
-		name, s := c.name, schemas[c.name]
+		name, s, srv := c.name, schemas[c.name], c.srv
 		typ := s.schema.ValueType()
 		base := bases[name][0]
-		if c.label != name {
+		if c.label == "karpenter_nodepool_name_only_class" {
 			base = nameOnlyClass(b, pool)
 		}
 		cfg := dynamicValue(b, typ, base)
@@ -165,6 +174,7 @@ func nameOnlyClass(b *testing.B, pool tftypes.Value) tftypes.Value {
 	if err := attrs["node_class"].As(&class); err != nil {
 		b.Fatal(err)
 	}
+	attrs = maps.Clone(attrs) // As returns the base's own map
 	ct := attrs["node_class"].Type().(tftypes.Object)
 	only := map[string]tftypes.Value{}
 	for k, t := range ct.AttributeTypes {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -84,8 +83,7 @@ type auditedServer struct {
 }
 
 func auditedFactory() (tfprotov6.ProviderServer, error) {
-	s, err := providerserver.NewProtocol6WithError(New("test")())()
-	return auditedServer{s}, err
+	return auditedServer{NewProtocol6("test")()}, nil
 }
 
 func (s auditedServer) ValidateProviderConfig(ctx context.Context, r *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {

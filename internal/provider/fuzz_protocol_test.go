@@ -8,7 +8,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -117,12 +116,18 @@ type fuzzSchema struct {
 	resource bool
 }
 
-// fuzzServer returns a configured provider server pointed at the emulator,
-// and the schemas of its resources and data sources.
+// fuzzServer returns a configured provider server pointed at the emulator
+// (the one main serves: NewProtocol6), and the schemas of its resources and
+// data sources.
 func fuzzServer(tb testing.TB, url string) (tfprotov6.ProviderServer, map[string]fuzzSchema) {
 	tb.Helper()
+	return configuredServer(tb, url, NewProtocol6("test")())
+}
+
+// configuredServer configures srv as fuzzServer does.
+func configuredServer(tb testing.TB, url string, srv tfprotov6.ProviderServer) (tfprotov6.ProviderServer, map[string]fuzzSchema) {
+	tb.Helper()
 	ctx := context.Background()
-	srv := providerserver.NewProtocol6(New("test")())()
 	sresp, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil || len(sresp.Diagnostics) > 0 {
 		tb.Fatalf("GetProviderSchema: %v %v", err, sresp.Diagnostics)

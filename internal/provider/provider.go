@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -38,6 +39,9 @@ func New(version string) func() provider.Provider {
 
 type karpenterProvider struct {
 	version string
+	// configured is what Configure handed to resources, for the server's
+	// fast path (NewProtocol6); nil before Configure or after a failed one.
+	configured atomic.Pointer[ProviderData]
 }
 
 type providerModel struct {
@@ -225,6 +229,10 @@ func validateClusterSettings(attrs map[string]attr.Value, resp *provider.Validat
 // null or partly unknown configuration: unknown AWS settings defer AWS
 // checks, unknown cluster facts defer the checks that need them.
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	defer func() {
+		pd, _ := resp.ResourceData.(*ProviderData)
+		p.configured.Store(pd)
+	}()
 	var m providerModel
 	if !req.Config.Raw.IsNull() {
 		resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)

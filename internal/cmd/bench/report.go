@@ -23,7 +23,7 @@ func (r *Report) Markdown() string {
 		b.WriteString(" " + n)
 	}
 	if len(r.Cells) > 0 {
-		fmt.Fprintf(&b, "\n`go run ./internal/cmd/bench -n %s -runs %d`: `terraform plan -input=false` (default -parallelism=10) of N EC2NodeClasses + N NodePools, %d runs per row, against the in-process emulator on loopback (1 ms per answer). "+
+		fmt.Fprintf(&b, "\n`go run ./internal/cmd/bench -n %s -runs %d`: `terraform plan -input=false` (default -parallelism=10) of N EC2NodeClasses + N NodePools, %d runs per row (the stacks of a row take turns, one plan each per round), against the in-process emulator on loopback (1 ms per answer). "+
 			"Variant A: every class on one alias; B: a distinct selector per class (even classes a name, odd ones an SSM parameter). "+
 			"\"CPU, all processes\" is the user+system time of terraform and every plugin it waited for (a figure less sensitive to the machine's load than wall time); \"plugin\" columns are the provider processes alone (peak RSS of the largest, CPU summed over the starts).\n\n",
 			joinInts(r.Options.Sizes), r.Options.Runs, r.Options.Runs)

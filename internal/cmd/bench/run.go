@@ -61,6 +61,35 @@ type Cell struct {
 	// counters that differed between runs.
 	Requests map[string]int
 	Varying  []string
+	// pluginCPUs and totalCPUs are the runs' figures PluginCPU and
+	// TotalCPU are the medians of.
+	pluginCPUs, totalCPUs []time.Duration
+}
+
+// merge adds the runs of o, a later measurement of the same cell, to c.
+func (c *Cell) merge(o Cell) {
+	if len(c.Walls) == 0 {
+		*c = o
+		return
+	}
+	for k, v := range o.Requests {
+		if c.Requests[k] != v && !slices.Contains(c.Varying, k) {
+			c.Varying = append(c.Varying, k)
+		}
+	}
+	for _, k := range o.Varying {
+		if !slices.Contains(c.Varying, k) {
+			c.Varying = append(c.Varying, k)
+		}
+	}
+	sort.Strings(c.Varying)
+	c.Requests = o.Requests
+	c.Walls = append(c.Walls, o.Walls...)
+	c.pluginCPUs = append(c.pluginCPUs, o.pluginCPUs...)
+	c.totalCPUs = append(c.totalCPUs, o.totalCPUs...)
+	c.PluginCPU, c.TotalCPU = median(c.pluginCPUs), median(c.totalCPUs)
+	c.PeakRSSKB = max(c.PeakRSSKB, o.PeakRSSKB)
+	c.PluginStarts = o.PluginStarts
 }
 
 // Median wall time.
@@ -248,19 +277,33 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	}
 	for _, v := range o.Variants {
 		for _, n := range o.Sizes {
-			for _, s := range stacks {
-				if v == VariantR && s == StackConventional {
-					// Its aws_ec2_instance_types per pool would read the
-					// whole catalogue per pool: variant A shows that shape.
+			// The stacks take turns, one plan each per round, so a change
+			// of the shared machine's load during a row weighs on every
+			// stack of it alike and the ratios between them hold.
+			cells := make([]Cell, len(stacks))
+			took := make([]time.Duration, len(stacks))
+			for range o.Runs {
+				for i, s := range stacks {
+					if v == VariantR && s == StackConventional {
+						// Its aws_ec2_instance_types per pool would read the
+						// whole catalogue per pool: variant A shows that shape.
+						continue
+					}
+					t := time.Now()
+					c, err := e.plan(ctx, s, v, n, 1)
+					if err != nil {
+						return nil, err
+					}
+					cells[i].merge(c)
+					took[i] += time.Since(t)
+				}
+			}
+			for i, c := range cells {
+				if len(c.Walls) == 0 {
 					continue
 				}
-				t := time.Now()
-				c, err := e.plan(ctx, s, v, n, o.Runs)
-				if err != nil {
-					return nil, err
-				}
 				rep.Cells = append(rep.Cells, c)
-				_, _ = fmt.Fprintf(log, "bench: %s N=%d %s: median %s (%s)\n", v, n, s, c.Median().Round(time.Millisecond), since(t))
+				_, _ = fmt.Fprintf(log, "bench: %s N=%d %s: median %s (%s)\n", v, n, c.Stack, c.Median().Round(time.Millisecond), took[i].Round(time.Millisecond))
 			}
 		}
 	}
@@ -354,6 +397,7 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 		}
 		cpu = append(cpu, used)
 	}
+	c.pluginCPUs, c.totalCPUs = cpu, total
 	c.PluginCPU = median(cpu)
 	c.TotalCPU = median(total)
 	sort.Strings(c.Varying)

@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/provider"
 )
@@ -20,7 +20,8 @@ func TestMain(m *testing.M) {
 		return
 	}
 	if os.Getenv("KARPENTER_BENCH_TEST_PLUGIN") == "1" {
-		if err := providerserver.Serve(context.Background(), provider.New("test"), providerserver.ServeOpts{Address: "registry.terraform.io/karpenter-tf/karpenter"}); err != nil {
+		// As main serves it.
+		if err := tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", provider.NewProtocol6("test")); err != nil {
 			os.Exit(1)
 		}
 		os.Exit(0)
