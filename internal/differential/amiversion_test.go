@@ -6,10 +6,10 @@ import (
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/amifamily/bootstrap"
+	ourfamily "github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
 
 // The Bottlerocket release the preview reads from the selector terms and
@@ -47,7 +47,7 @@ func TestBottlerocketBindMatchesKarpenter(t *testing.T) {
 			t.Fatalf("%s: Karpenter's Bottlerocket bootstrapper has another type", c.name)
 		}
 		v := nodepool.AMIVersion(c.terms, c.amis)
-		if got := userdata.SupportsDefaultBind(v); got != br.EnableDefaultMountPaths {
+		if got := ourfamily.BottlerocketSupportsDefaultBind(v); got != br.EnableDefaultMountPaths {
 			t.Errorf("%s: version %q binds the default paths: %v, Karpenter %v", c.name, v, got, br.EnableDefaultMountPaths)
 		}
 		binds[br.EnableDefaultMountPaths]++

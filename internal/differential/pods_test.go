@@ -17,7 +17,6 @@ import (
 
 	family "github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
 
 // The family facts the preview sizes maxPods with are Karpenter's feature
@@ -34,7 +33,7 @@ func TestPodDensityMatchesFeatureFlags(t *testing.T) {
 
 func TestSupportsDefaultBindMatchesKarpenter(t *testing.T) {
 	for _, v := range []string{"", "latest", "v1.46.0", "1.46.0", "v1.45.9", "v1.46", "v2.0.0", "v1.4*.0", "vx.46.0", "v1.51.0-47438798"} {
-		if got, want := userdata.SupportsDefaultBind(v), version.SupportsDefaultBind(v); got != want {
+		if got, want := family.BottlerocketSupportsDefaultBind(v), version.SupportsDefaultBind(v); got != want {
 			t.Errorf("%q: %v, Karpenter %v", v, got, want)
 		}
 	}

@@ -111,7 +111,7 @@ func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) Pr
 		CapacityType:            capacityType(p),
 		Kubelet:                 kubelet,
 		InstanceStorePolicy:     p.Class.InstanceStorePolicy,
-		BottlerocketDefaultBind: userdata.SupportsDefaultBind(bottlerocketVersion(p.Class)),
+		BottlerocketDefaultBind: amifamily.BottlerocketSupportsDefaultBind(bottlerocketVersion(p.Class)),
 		UserData:                p.Class.UserData,
 		Karpenter:               kv,
 	}
@@ -187,7 +187,7 @@ func AMIVersion(terms []ami.Term, amis []ami.AMI) string {
 		}
 	}
 	for _, t := range terms {
-		if v := userdata.BottlerocketAMIVersion(t.Name); t.Name != "" && v != "" {
+		if v := amifamily.BottlerocketAMIVersion(t.Name); t.Name != "" && v != "" {
 			return v
 		}
 	}
@@ -198,7 +198,7 @@ func AMIVersion(terms []ami.Term, amis []ami.AMI) string {
 		}
 		for _, a := range amis {
 			if a.ID == t.ID && isBottlerocket(a) {
-				if v := userdata.BottlerocketAMIVersion(a.Name); v != "" {
+				if v := amifamily.BottlerocketAMIVersion(a.Name); v != "" {
 					return v
 				}
 				break
@@ -207,7 +207,7 @@ func AMIVersion(terms []ami.Term, amis []ami.AMI) string {
 	}
 	for _, a := range amis {
 		if isBottlerocket(a) {
-			if v := userdata.BottlerocketAMIVersion(a.Name); v != "" {
+			if v := amifamily.BottlerocketAMIVersion(a.Name); v != "" {
 				return v
 			}
 		}

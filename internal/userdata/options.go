@@ -50,8 +50,9 @@ type Options struct {
 	// InstanceStorePolicy is "" or "RAID0".
 	InstanceStorePolicy string
 	// BottlerocketDefaultBind is true when the Bottlerocket image is 1.46.0
-	// or newer (Karpenter's version.SupportsDefaultBind): RAID0 then binds
-	// the default directories instead of listing them.
+	// or newer (amifamily.BottlerocketSupportsDefaultBind, Karpenter's
+	// version.SupportsDefaultBind): RAID0 then binds the default
+	// directories instead of listing them.
 	BottlerocketDefaultBind bool
 
 	// UserData is spec.userData as written.

@@ -1,13 +1,13 @@
-package userdata
+package amifamily
 
 import "testing"
 
-func TestSupportsDefaultBind(t *testing.T) {
+func TestBottlerocketSupportsDefaultBind(t *testing.T) {
 	for v, want := range map[string]bool{
 		"latest": true, "v1.46.0": true, "1.46.0": true, "v1.51.0": true, "v2.0.0": true,
 		"v1.45.9": false, "v1.46": false, "": false, "vx.46.0": false, "v1.4*.0": false,
 	} {
-		if got := SupportsDefaultBind(v); got != want {
+		if got := BottlerocketSupportsDefaultBind(v); got != want {
 			t.Errorf("%q: %v", v, got)
 		}
 	}
