@@ -12,13 +12,7 @@ root=$(pwd)
 scripts/require-terraform.sh
 export PATH="$(go env GOPATH)/bin:$PATH"
 
-work=$(mktemp -d)
-emu_pid=""
-cleanup() {
-  if [ -n "$emu_pid" ]; then kill "$emu_pid" 2>/dev/null || true; wait "$emu_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+make_work_dir
 
 echo "==> building the provider and the emulator"
 go build -o "$work/bin/terraform-provider-karpenter" .

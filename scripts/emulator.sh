@@ -1,9 +1,23 @@
 # Sourced by scripts/demo.sh and scripts/test-examples.sh: build and start the
 # project's AWS emulator on loopback and point the AWS SDK at it.
 #
+# make_work_dir: sets work to a new temporary directory and installs the
+# EXIT trap that stops the emulator (if started) and removes the directory.
+#
 # start_emulator DIR: builds DIR/awsemu, starts it, waits for its first line
 # ("listening on URL"), sets emu_pid and url, and exports the endpoint and
-# dummy-credential variables. The caller's EXIT trap kills $emu_pid.
+# dummy-credential variables.
+make_work_dir() {
+  work=$(mktemp -d)
+  emu_pid=""
+  trap cleanup_work_dir EXIT INT TERM
+}
+
+cleanup_work_dir() {
+  if [ -n "$emu_pid" ]; then kill "$emu_pid" 2>/dev/null || true; wait "$emu_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+
 start_emulator() {
   local dir=$1 line
   go build -o "$dir/awsemu" ./internal/awsemu/cmd/awsemu

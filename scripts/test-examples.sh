@@ -49,13 +49,7 @@ if [ ${#examples[@]} -eq 0 ]; then
   exit 1
 fi
 
-work=$(mktemp -d)
-emu_pid=""
-cleanup() {
-  if [ -n "$emu_pid" ]; then kill "$emu_pid" 2>/dev/null || true; wait "$emu_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
+make_work_dir
 
 echo "==> building the provider into a filesystem mirror, and the emulator"
 make --no-print-directory install-mirror MIRROR="$work/mirror" LOCAL_VERSION=0.0.1 >/dev/null
