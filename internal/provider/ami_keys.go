@@ -42,22 +42,16 @@ func amiKeys(amis []ami.AMI) []string {
 		if len(idx) < 2 {
 			continue
 		}
-		sort.SliceStable(idx, func(x, y int) bool {
-			return requirementsString(amis[idx[x]].Requirements) < requirementsString(amis[idx[y]].Requirements)
-		})
+		reqs := make(map[int]string, len(idx))
+		for _, i := range idx {
+			reqs[i] = formatRequirements(amis[i].Requirements)
+		}
+		sort.SliceStable(idx, func(x, y int) bool { return reqs[idx[x]] < reqs[idx[y]] })
 		for n, i := range idx {
 			out[i] = fmt.Sprintf("%s#%d", b, n+1)
 		}
 	}
 	return out
-}
-
-func requirementsString(rs []ami.Requirement) string {
-	parts := make([]string, 0, len(rs))
-	for _, r := range rs {
-		parts = append(parts, r.Key+" "+r.Operator+" "+strings.Join(r.Values, ","))
-	}
-	return strings.Join(parts, ";")
 }
 
 // classFullAMIAttrTypes is an image of the class's amis: every field of
