@@ -204,16 +204,20 @@ func classAMIsValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
 // amisFromMap reads node_class.amis back into status.amis order: newest
 // creation date first, then image id, as the class resolved them; the key
 // breaks the remaining ties (one image serving two requirement sets). A
-// malformed value is skipped here and reported by classAMIFindings.
+// malformed value is left out and reported among r's findings: the pool's
+// image checks would otherwise run without it.
 func amisFromMap(r *reader, v attr.Value, p rules.Path) []ami.AMI {
 	type entry struct {
 		key string
 		a   ami.AMI
 	}
 	var es []entry
-	for k, s := range r.strMap(v, p) {
+	values := r.strMap(v, p)
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		s := values[k]
 		a, err := parseClassAMI(s)
 		if err != nil {
+			r.findings = append(r.findings, classAMIFinding(p.Key(k), k, s, err))
 			continue
 		}
 		a.Architecture, a.Variant = keyParts(k)
@@ -236,35 +240,13 @@ func amisFromMap(r *reader, v attr.Value, p rules.Path) []ami.AMI {
 	return out
 }
 
-// classAMIFindings reports each known node_class.amis value that is not in
-// classAMIForm: the pool's image checks would otherwise run without it.
-func classAMIFindings(nodeClass attr.Value) rules.Findings {
-	o, ok := nodeClass.(types.Object)
-	if !ok || o.IsNull() || o.IsUnknown() {
-		return nil
-	}
-	m, ok := o.Attributes()["amis"].(types.Map)
-	if !ok || m.IsNull() || m.IsUnknown() {
-		return nil
-	}
-	var fs rules.Findings
-	for _, k := range slices.Sorted(maps.Keys(m.Elements())) {
-		s, ok := m.Elements()[k].(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			continue
-		}
-		if _, err := parseClassAMI(s.ValueString()); err != nil {
-			fs = append(fs, rules.Finding{
-				Rule: ruleNodeClassAMIInvalid, Severity: ruleNodeClassAMIInvalid.Severity,
-				Path: rules.Root("node_class").Attr("amis").Key(k),
-				Detail: fmt.Sprintf("node_class.amis[%q] = %q: %s. The pool reads each image of its class from one line, %s, "+
-					"as karpenter_ec2nodeclass.<name>.node_class writes it; without it the pool's image checks and ami_assignments "+
-					"would miss the image. Pass the class's node_class, or write e.g. %q.",
-					k, s.ValueString(), err, classAMIForm, exampleClassAMI),
-			})
-		}
-	}
-	return fs
+// classAMIFinding says that node_class.amis[k] = s is not in classAMIForm.
+func classAMIFinding(p rules.Path, k, s string, err error) rules.Finding {
+	return rules.New(ruleNodeClassAMIInvalid, p,
+		"node_class.amis[%q] = %q: %s. The pool reads each image of its class from one line, %s, "+
+			"as karpenter_ec2nodeclass.<name>.node_class writes it; without it the pool's image checks and ami_assignments "+
+			"would miss the image. Pass the class's node_class, or write e.g. %q.",
+		k, s, err, classAMIForm, exampleClassAMI)
 }
 
 const exampleClassAMI = "ami-0aaf333b614a08570 | team-eks-node-al2023-x86_64-20251015-r2 | 2025-10-15T09:00:00.000Z | kubernetes.io/arch In amd64"

@@ -265,7 +265,7 @@ func BenchmarkRenderAndValidate(b *testing.B) {
 
 	var pm nodePoolModel
 	getModel(b, NewNodePoolResource(), bases["karpenter_nodepool"][0], &pm)
-	pool := poolFromModel(pm)
+	pool, _ := poolFromModel(pm)
 	b.Run("NodePool", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

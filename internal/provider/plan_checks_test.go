@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
 // Without AWS the embedded family facts answer, and a requirement value
@@ -104,6 +105,11 @@ resource "karpenter_nodepool" "x" {
 // The finding is at the entry's path; unknown entries and maps are left
 // for when they are known.
 func TestClassAMIFindings(t *testing.T) {
+	classAMIFindings := func(nodeClass attr.Value) rules.Findings {
+		o, _ := nodeClass.(types.Object)
+		_, fs := poolFromModel(nodePoolModel{Name: types.StringValue("p"), NodeClass: o})
+		return fs
+	}
 	obj := func(amis attr.Value) attr.Value {
 		attrs := map[string]attr.Value{}
 		for k, ty := range nodeClassAttrTypes {

@@ -12,6 +12,9 @@ import (
 // them. Null reads as the zero value (or nil pointer).
 type reader struct {
 	unknown rules.Unknowns
+	// findings are values the reader could not read (e.g. a malformed
+	// node_class.amis entry written by hand), reported once, at their path.
+	findings rules.Findings
 }
 
 func newReader() *reader { return &reader{unknown: rules.Unknowns{}} }

@@ -48,8 +48,8 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p := poolFromModel(m)
-	appendFindings(&resp.Diagnostics, path.Empty(), classAMIFindings(m.NodeClass))
+	p, unread := poolFromModel(m)
+	appendFindings(&resp.Diagnostics, path.Empty(), unread)
 	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(nodepool.Validate(p, versions.DefaultKarpenter))))
 	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
 }
@@ -67,8 +67,8 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	defer func() {
 		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
 	}()
-	p := poolFromModel(m)
-	appendFindings(&resp.Diagnostics, path.Empty(), classAMIFindings(m.NodeClass))
+	p, unread := poolFromModel(m)
+	appendFindings(&resp.Diagnostics, path.Empty(), unread)
 	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })))
 	if resp.Diagnostics.HasError() {
 		return

@@ -37,8 +37,9 @@ type nodePoolModel struct {
 
 // poolFromModel converts the configuration into the domain model, recording
 // unknown values and strings written as "" (which the manifest model cannot
-// tell from unset).
-func poolFromModel(m nodePoolModel) nodepool.Pool {
+// tell from unset). The findings are values it could not read (a malformed
+// node_class.amis entry written by hand).
+func poolFromModel(m nodePoolModel) (nodepool.Pool, rules.Findings) {
 	r := newReader()
 	empty := nodepool.PathSet{}
 	emptyStr := func(v attr.Value, p rules.Path) string {
@@ -115,5 +116,5 @@ func poolFromModel(m nodePoolModel) nodepool.Pool {
 			class.Kubelet = *k
 		}
 	}
-	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}
+	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}, r.findings
 }

@@ -17,7 +17,8 @@ func TestEmptyLabelsRenderNoTemplateMetadata(t *testing.T) {
 		Labels:      types.MapValueMust(types.StringType, nil),
 		Annotations: types.MapNull(types.StringType),
 	}
-	y, err := manifest.YAML(nodepool.Object(poolFromModel(m)))
+	p, _ := poolFromModel(m)
+	y, err := manifest.YAML(nodepool.Object(p))
 	if err != nil {
 		t.Fatal(err)
 	}
