@@ -94,8 +94,19 @@ func (s auditedServer) ValidateProviderConfig(ctx context.Context, r *tfprotov6.
 	return resp, err
 }
 
+// configureMu: Terraform starts one provider process per provider
+// configuration, but under TF_REATTACH_PROVIDERS one in-process server
+// answers them all, and configures two aliases (the two-environments
+// stack's prod and staging) while the other's resources plan, a race the
+// framework's server is not built for. ConfigureProvider takes it for
+// writing, the calls that read the configured provider for reading. The
+// aliases' configurations are identical wherever tests use several.
+var configureMu sync.RWMutex
+
 func (s auditedServer) ConfigureProvider(ctx context.Context, r *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	configureMu.Lock()
 	resp, err := s.ProviderServer.ConfigureProvider(ctx, r)
+	configureMu.Unlock()
 	if resp != nil {
 		audit.check("ConfigureProvider", resp.Diagnostics)
 	}
@@ -111,7 +122,9 @@ func (s auditedServer) ValidateResourceConfig(ctx context.Context, r *tfprotov6.
 }
 
 func (s auditedServer) PlanResourceChange(ctx context.Context, r *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	configureMu.RLock()
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, r)
+	configureMu.RUnlock()
 	if resp != nil {
 		audit.check("PlanResourceChange "+r.TypeName, resp.Diagnostics)
 	}
@@ -119,7 +132,9 @@ func (s auditedServer) PlanResourceChange(ctx context.Context, r *tfprotov6.Plan
 }
 
 func (s auditedServer) ApplyResourceChange(ctx context.Context, r *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	configureMu.RLock()
 	resp, err := s.ProviderServer.ApplyResourceChange(ctx, r)
+	configureMu.RUnlock()
 	if resp != nil {
 		audit.check("ApplyResourceChange "+r.TypeName, resp.Diagnostics)
 	}
@@ -143,7 +158,9 @@ func (s auditedServer) ValidateDataResourceConfig(ctx context.Context, r *tfprot
 }
 
 func (s auditedServer) ReadDataSource(ctx context.Context, r *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	configureMu.RLock()
 	resp, err := s.ProviderServer.ReadDataSource(ctx, r)
+	configureMu.RUnlock()
 	if resp != nil {
 		audit.check("ReadDataSource "+r.TypeName, resp.Diagnostics)
 	}
