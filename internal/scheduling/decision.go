@@ -1,0 +1,205 @@
+package scheduling
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// Decision is Karpenter's provisioning decision for the input.
+type Decision struct {
+	// Workloads are the objects that make pods, in input order.
+	Workloads []WorkloadResult
+	// NodeClaims are the NodeClaims Karpenter would create, in the
+	// canonical order (see the package documentation).
+	NodeClaims []NodeClaim
+	// NodePools are the pools of the input, in input order, with why
+	// Karpenter would leave one out.
+	NodePools []PoolResult
+	// Skipped are the objects of the workloads input of kinds the decision
+	// does not read ("<namespace>/<kind>/<name>", in input order).
+	Skipped []string
+	// Findings are the problems, in input order.
+	Findings []Finding
+}
+
+// WorkloadResult is where a workload's pods land.
+type WorkloadResult struct {
+	Key      string
+	Input    int
+	Position Position
+	Pods     int
+	// NodePools counts the pods each pool would take.
+	NodePools map[string]int
+	// Unschedulable counts the pods Karpenter would not place (or never
+	// sees); Reason is Karpenter's message for the first of them.
+	Unschedulable int
+	Reason        string
+	// Allowed is set when the workload is in AllowUnschedulable.
+	Allowed bool
+}
+
+// NodeClaim is one NodeClaim Karpenter would create.
+type NodeClaim struct {
+	NodePool string
+	// InstanceTypes are its instance-type options, cheapest first, at
+	// most 600 (Karpenter's MaxInstanceTypes).
+	InstanceTypes []string
+	// Pods are "<namespace>/<kind>/<name>/<index>".
+	Pods []string
+	// Zones, CapacityTypes and Architectures are where and how it can
+	// launch: the values of the offerings of its instance types that
+	// satisfy its requirements.
+	Zones, CapacityTypes, Architectures []string
+}
+
+// PoolResult is one NodePool of the input.
+type PoolResult struct {
+	Name string
+	// Skipped says why Karpenter would not schedule with it ("" when it
+	// does).
+	Skipped string
+}
+
+// Finding is a rule finding with where it is in the input: Path is the
+// element of the input list ("workloads[2]").
+type Finding struct {
+	rules.Finding
+	Position Position
+	// Object is "<Kind> <namespace>/<name>" or "" for a whole document.
+	Object string
+}
+
+// podOutcome is one pod's fate.
+type podOutcome struct {
+	workload *Workload
+	err      error
+	ignored  bool
+}
+
+func documentFinding(list string, e inputError) Finding {
+	what := "the document"
+	if e.what != "" {
+		what = e.what
+	}
+	return Finding{
+		Finding: rules.New(ruleDocument, rules.Root(list).Index(e.input), "%s of %s[%d] (%s): %s. Nothing of it is part of the decision.",
+			what, list, e.input, e.pos, e.err),
+		Position: e.pos, Object: e.what,
+	}
+}
+
+func poolFinding(np nodePool, reason string) Finding {
+	return Finding{
+		Finding: rules.New(rulePoolSkipped, rules.Root(ListNodePools).Index(np.input),
+			"NodePool %q (%s[%d], %s): Karpenter leaves it out of scheduling: %s. Pods that only it could take are reported unschedulable.",
+			np.pool.Name, ListNodePools, np.input, np.pos, reason),
+		Position: np.pos, Object: "NodePool " + np.pool.Name,
+	}
+}
+
+// finish turns the scheduler's results into the decision.
+func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim) {
+	// Solve places deep copies of the pods: match them by UID.
+	poolOf := map[types.UID]string{}
+	for _, nc := range claims {
+		for _, pod := range nc.Pods {
+			poolOf[pod.UID] = nc.NodePoolName
+		}
+	}
+	podKey := map[types.UID]string{}
+	for _, w := range p.world.workloads {
+		r := WorkloadResult{Key: w.Key, Input: w.Input, Position: w.Position, Pods: len(w.Pods), NodePools: map[string]int{}, Allowed: p.allow[w.Key]}
+		var first *podOutcome
+		for i, pod := range w.Pods {
+			podKey[pod.UID] = w.Key + "/" + strconv.Itoa(i)
+			o := outcome[pod]
+			if pool, ok := poolOf[pod.UID]; ok && o.err == nil {
+				r.NodePools[pool]++
+				continue
+			}
+			r.Unschedulable++
+			if first == nil {
+				first = o
+				if first.err == nil {
+					first.err = fmt.Errorf("the scheduler returned no decision for it")
+				}
+				r.Reason = first.err.Error()
+			}
+		}
+		d.Workloads = append(d.Workloads, r)
+		if r.Unschedulable > 0 {
+			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s", unschedulableDetail(r, w, first)),
+				Position: w.Position, Object: w.Key}
+			if r.Allowed {
+				f.Finding = f.Finding.AsWarning()
+			}
+			d.Findings = append(d.Findings, f)
+		}
+	}
+	for _, nc := range claims {
+		d.NodeClaims = append(d.NodeClaims, nodeClaimOf(nc, podKey))
+	}
+	canonicalise(d)
+}
+
+func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s[%d], %s): %d of its %d pods would not be placed by Karpenter. ", w.Key, ListWorkloads, w.Input, w.Position, r.Unschedulable, r.Pods)
+	if o.ignored {
+		b.WriteString("Karpenter ignores them (Provisioner.Validate), logging: ")
+	} else {
+		b.WriteString("Karpenter reports: ")
+	}
+	b.WriteString(strconv.Quote(r.Reason))
+	b.WriteString(".")
+	if r.Allowed {
+		b.WriteString(" Acknowledged in allow_unschedulable.")
+	}
+	return b.String()
+}
+
+// nodeClaimOf reads a scheduler NodeClaim: where and how it can launch is
+// the offerings of its instance types that its requirements admit.
+func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim {
+	out := NodeClaim{NodePool: nc.NodePoolName}
+	zones, capacityTypes, arches := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, it := range nc.InstanceTypeOptions {
+		out.InstanceTypes = append(out.InstanceTypes, it.Name)
+		for _, o := range it.Offerings.Available() {
+			if !nc.Requirements.IsCompatible(o.Requirements, kscheduling.AllowUndefinedWellKnownLabels) {
+				continue
+			}
+			zones[o.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
+			capacityTypes[o.Requirements.Get(v1.CapacityTypeLabelKey).Any()] = true
+			for _, a := range it.Requirements.Get(corev1.LabelArchStable).Values() {
+				if nc.Requirements.Get(corev1.LabelArchStable).Has(a) {
+					arches[a] = true
+				}
+			}
+		}
+	}
+	for _, pod := range nc.Pods {
+		out.Pods = append(out.Pods, podKey[pod.UID])
+	}
+	out.Zones, out.CapacityTypes, out.Architectures = sortedSet(zones), sortedSet(capacityTypes), sortedSet(arches)
+	return out
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,431 @@
+package scheduling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
+	"sigs.k8s.io/karpenter/pkg/controllers/state"
+	"sigs.k8s.io/karpenter/pkg/events"
+	"sigs.k8s.io/karpenter/pkg/operator/injection"
+	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/daemonset"
+	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
+	"go.uber.org/multierr"
+
+	// Registers the AWS labels as well known, the reservation id label
+	// and the AWS resources in Karpenter's globals, as the AWS provider's
+	// controller does (pkg/apis/v1 labels.go and doc.go init).
+	_ "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// Input is what a decision is made from: the three lists of manifests
+// (each element may hold several YAML documents) and the workloads whose
+// unschedulable pods are acknowledged.
+type Input struct {
+	NodePools, NodeClasses, Workloads []string
+	// AllowUnschedulable are workload keys ("<namespace>/<kind>/<name>")
+	// reported as warnings instead of errors.
+	AllowUnschedulable []string
+}
+
+// Parsed is the decoded input. Classes are what the caller predicts a
+// status for (ClassStatus) before Decide.
+type Parsed struct {
+	Classes []NodeClass
+	pools   []nodePool
+	world   *world
+	errors  map[string][]inputError // by input list
+	allow   map[string]bool
+}
+
+// Parse decodes the three inputs; it never fails, problems become findings
+// of Decide.
+func Parse(in Input) *Parsed {
+	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}}
+	var errs []inputError
+	p.pools, errs = readPools(in.NodePools)
+	p.errors[ListNodePools] = errs
+	p.Classes, errs = readClasses(in.NodeClasses)
+	p.errors[ListNodeClasses] = errs
+	p.world = readWorld(in.Workloads)
+	p.errors[ListWorkloads] = p.world.errors
+	for _, k := range in.AllowUnschedulable {
+		p.allow[k] = true
+	}
+	return p
+}
+
+// The input lists, as the data source names its arguments.
+const (
+	ListNodePools   = "node_pools"
+	ListNodeClasses = "node_classes"
+	ListWorkloads   = "workloads"
+)
+
+// ClassStatus is what Karpenter would hold in an EC2NodeClass's status by
+// the time pods arrive, as the caller predicts it from its AWS reads.
+type ClassStatus struct {
+	// Ready is the class's Ready condition. NotReady says why not, in
+	// Karpenter's words (the False condition, its reason and message).
+	Ready    bool
+	NotReady string
+	// Subnets are status.subnets.
+	Subnets []Subnet
+	// CapacityReservations are status.capacityReservations.
+	CapacityReservations []Reservation
+}
+
+// Subnet is one entry of status.subnets.
+type Subnet struct{ ID, Zone, ZoneID string }
+
+// Reservation is one entry of status.capacityReservations, with the
+// instances it has left.
+type Reservation struct {
+	ID, InstanceType, Zone string
+	// Type is "default" or "capacity-block".
+	Type          string
+	Interruptible bool
+	Available     int
+	// State is "active" or "expiring".
+	State string
+}
+
+// ReservationExpiring is the state of a capacity block about to end;
+// Karpenter launches nothing into it.
+const ReservationExpiring = "expiring"
+
+// Facts are the AWS facts of a decision.
+type Facts struct {
+	Catalogue *Catalogue
+	// Classes are the predicted statuses, by EC2NodeClass name.
+	Classes  map[string]ClassStatus
+	Settings capacity.Settings
+	// Karpenter is the release the alias of a class is read for.
+	Karpenter versions.Karpenter
+}
+
+// Decide runs Karpenter's provisioning decision for an empty cluster.
+// An error means the decision could not be made at all (a context
+// cancellation); everything about the inputs is a finding.
+func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
+	ctx = decisionContext(ctx)
+	d := &Decision{Skipped: slices.Clone(p.world.skipped)}
+	for _, list := range []string{ListNodePools, ListNodeClasses, ListWorkloads} {
+		for _, e := range p.errors[list] {
+			d.Findings = append(d.Findings, documentFinding(list, e))
+		}
+	}
+	pools, its := p.admitPools(ctx, f, d)
+	k := newKube(p.world.objects)
+	volumes := scheduler.NewVolumeTopology(k)
+
+	// Provisioner.GetPendingPods: the pods Karpenter would not consider
+	// (Provisioner.Validate) are set aside, "ignoring pod, ...".
+	outcome := map[*corev1.Pod]*podOutcome{}
+	var pods []*corev1.Pod
+	for _, w := range p.world.workloads {
+		for _, pod := range w.Pods {
+			o := &podOutcome{workload: w}
+			outcome[pod] = o
+			if w.Refused != "" {
+				o.err = errors.New(w.Refused)
+				continue
+			}
+			if err := validatePod(ctx, volumes, pod); err != nil {
+				o.err, o.ignored = fmt.Errorf("ignoring pod, %w", err), true
+				continue
+			}
+			pods = append(pods, pod)
+		}
+	}
+	if len(pools) == 0 {
+		for _, pod := range pods {
+			outcome[pod].err = errors.New("no dynamic nodepools found")
+		}
+		d.finish(p, outcome, nil)
+		return d, nil
+	}
+	// Provisioner.getVolumeTopologyRequirements: a pod whose volumes cannot
+	// be read is left out (Karpenter only logs it).
+	volumeReqs := map[types.UID][]kscheduling.Requirements{}
+	var schedulable []*corev1.Pod
+	for _, pod := range pods {
+		reqs, err := volumes.GetRequirements(ctx, pod)
+		if err != nil {
+			outcome[pod].err = fmt.Errorf("failed getting volume topology requirements, %w", err)
+			continue
+		}
+		if len(reqs) > 0 {
+			volumeReqs[pod.UID] = reqs
+		}
+		schedulable = append(schedulable, pod)
+	}
+	results, err := solve(ctx, k, pools, its, schedulable, daemonSetPods(p.world), volumeReqs)
+	if err != nil {
+		return nil, err
+	}
+	for pod, err := range results.PodErrors {
+		outcome[pod].err = err
+	}
+	d.finish(p, outcome, results.NewNodeClaims)
+	return d, nil
+}
+
+// decisionContext carries the controller settings the scheduler reads
+// (the defaults of Karpenter's flags: ReservedCapacity on, DRA requests
+// ignored, preferences respected, minValues strict, one CPU) and a logger
+// that discards Karpenter's logs.
+func decisionContext(ctx context.Context) context.Context {
+	ctx = log.IntoContext(ctx, logr.Discard())
+	ctx = injection.WithControllerName(ctx, "provisioner")
+	return coreoptions.ToContext(ctx, &coreoptions.Options{
+		CPURequests:       1000,
+		PreferencePolicy:  coreoptions.PreferencePolicyRespect,
+		MinValuesPolicy:   coreoptions.MinValuesPolicyStrict,
+		IgnoreDRARequests: true,
+		FeatureGates:      coreoptions.DefaultFeatureGates(),
+	})
+}
+
+// solve is Provisioner.NewScheduler and Schedule from the topology on:
+// the scheduler options Schedule passes, Solve with Karpenter's one-minute
+// limit, and the truncation of every NodeClaim's instance types.
+func solve(ctx context.Context, k *kube, pools []*v1.NodePool, its map[string][]*cloudprovider.InstanceType,
+	pods []*corev1.Pod, daemons []*corev1.Pod, volumeReqs map[types.UID][]kscheduling.Requirements) (scheduler.Results, error) {
+	clk := clock.RealClock{}
+	cluster := state.NewCluster(clk, k, nil)
+	opts := []scheduler.Options{
+		scheduler.DisableReservedCapacityFallback,
+		scheduler.NumConcurrentReconciles(1),
+		scheduler.MinValuesPolicy(coreoptions.MinValuesPolicyStrict),
+	}
+	topology, err := scheduler.NewTopology(ctx, k, cluster, nil, pools, its, pods, opts...)
+	if err != nil {
+		return scheduler.Results{}, fmt.Errorf("tracking topology counts, %w", err)
+	}
+	s := scheduler.NewScheduler(ctx, k, pools, cluster, nil, topology, its, daemons,
+		events.NewRecorder(&record.FakeRecorder{}), clk, volumeReqs, nil, opts...)
+	timeout, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	results, err := s.Solve(timeout, pods)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return scheduler.Results{}, err
+	}
+	for _, nc := range results.NewNodeClaims {
+		sortByPrice(nc.InstanceTypeOptions, nc.Requirements)
+	}
+	results = results.TruncateInstanceTypes(ctx, scheduler.MaxInstanceTypes)
+	for _, nc := range results.NewNodeClaims {
+		sortByPrice(nc.InstanceTypeOptions, nc.Requirements)
+	}
+	return results, nil
+}
+
+// daemonSetPods is Provisioner.getDaemonSetPods on an empty cluster (no
+// daemon pod exists yet): each DaemonSet's pod from its template, with the
+// template's required node affinity.
+func daemonSetPods(w *world) []*corev1.Pod {
+	out := make([]*corev1.Pod, 0, len(w.daemonSets))
+	for _, d := range w.daemonSets {
+		pod := daemonset.PodForDaemonSet(d)
+		if a := d.Spec.Template.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			if pod.Spec.Affinity == nil {
+				pod.Spec.Affinity = &corev1.Affinity{}
+			}
+			if pod.Spec.Affinity.NodeAffinity == nil {
+				pod.Spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+			}
+			pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+		}
+		out = append(out, pod)
+	}
+	return out
+}
+
+// validatePod is Provisioner.Validate.
+func validatePod(ctx context.Context, volumes *scheduler.VolumeTopology, pod *corev1.Pod) error {
+	var errs error
+	for _, r := range kscheduling.NewPodRequirements(pod) {
+		if r.Key == v1.NodePoolLabelKey && r.Operator() == corev1.NodeSelectorOpDoesNotExist {
+			errs = multierr.Append(errs, fmt.Errorf("configured to not run on a Karpenter provisioned node (requirement %s %s)", v1.NodePoolLabelKey, corev1.NodeSelectorOpDoesNotExist))
+			break
+		}
+	}
+	validateTerm := func(term corev1.NodeSelectorTerm) {
+		if term.MatchFields != nil {
+			errs = multierr.Append(errs, errors.New("node selector term with matchFields is not supported"))
+		}
+		for _, r := range term.MatchExpressions {
+			errs = multierr.Append(errs, v1.ValidateRequirement(ctx, v1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: r.Operator, Values: r.Values}))
+		}
+	}
+	for _, k := range sortedKeys(pod.Spec.NodeSelector) {
+		validateTerm(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: k, Operator: corev1.NodeSelectorOpIn, Values: []string{pod.Spec.NodeSelector[k]}}}})
+	}
+	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			validateTerm(term)
+		}
+	}
+	return multierr.Append(errs, volumes.ValidatePersistentVolumeClaims(ctx, pod))
+}
+
+// admitPools is the NodePool half of Provisioner.NewScheduler: the pools
+// Karpenter schedules with (Ready, dynamic, managed by the AWS provider),
+// ordered by weight, with their instance types; the others are reported.
+func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.NodePool, map[string][]*cloudprovider.InstanceType) {
+	classes := map[string]NodeClass{}
+	for _, c := range p.Classes {
+		classes[c.Manifest.Metadata.Name] = c
+	}
+	byClass := map[string][]*cloudprovider.InstanceType{}
+	var pools []*v1.NodePool
+	its := map[string][]*cloudprovider.InstanceType{}
+	for _, np := range p.pools {
+		skip := func(reason string) {
+			d.Findings = append(d.Findings, poolFinding(np, reason))
+			d.NodePools = append(d.NodePools, PoolResult{Name: np.pool.Name, Skipped: reason})
+		}
+		pool := np.pool
+		ref := pool.Spec.Template.Spec.NodeClassRef
+		switch {
+		case ref == nil || ref.Group != groupKarpenterAWS || ref.Kind != manifest.EC2NodeClassKind:
+			skip("its nodeClassRef does not name an EC2NodeClass (group karpenter.k8s.aws, kind EC2NodeClass), so the AWS provider does not manage it")
+			continue
+		case nodepoolutils.IsStatic(pool):
+			skip("it is a static NodePool (spec.replicas): Karpenter keeps its node count and never places pending pods with it")
+			continue
+		}
+		if err := pool.RuntimeValidate(ctx); err != nil {
+			skip("its runtime validation fails (ValidationSucceeded=False, NodePoolValidationFailed): " + err.Error())
+			continue
+		}
+		c, ok := classes[ref.Name]
+		if !ok {
+			skip(fmt.Sprintf("its EC2NodeClass %q is not among node_classes (NodeClassReady=False, NodeClassNotFound)", ref.Name))
+			continue
+		}
+		st, ok := f.Classes[ref.Name]
+		switch {
+		case !ok:
+			skip(fmt.Sprintf("the status of EC2NodeClass %q could not be predicted", ref.Name))
+			continue
+		case !st.Ready:
+			skip(fmt.Sprintf("its EC2NodeClass %q is not Ready (%s), so the NodePool is not Ready and Karpenter ignores it", ref.Name, st.NotReady))
+			continue
+		case len(st.Subnets) == 0:
+			skip(fmt.Sprintf("its EC2NodeClass %q has no subnet, so Karpenter resolves no instance type (\"no subnets found\")", ref.Name))
+			continue
+		}
+		list, ok := byClass[ref.Name]
+		if !ok {
+			family, known := ami.ResolvedFamily(c.Manifest.Spec.AMIFamily, amiTerms(c.Manifest), f.Karpenter)
+			if !known {
+				skip(fmt.Sprintf("the amiFamily of EC2NodeClass %q cannot be resolved (no amiFamily and no alias term)", ref.Name))
+				continue
+			}
+			list, _ = f.Catalogue.instanceTypes(class{name: ref.Name, family: family, spec: c.Manifest.Spec, status: st}, f.Settings, PricesFor(f.Catalogue.Region))
+			byClass[ref.Name] = list
+		}
+		if len(list) == 0 {
+			skip("Karpenter resolves no instance type for it (\"skipping, no resolved instance types found\")")
+			continue
+		}
+		if reason := noTypeLeft(pool, list); reason != "" {
+			skip(reason)
+			continue
+		}
+		pools = append(pools, pool)
+		its[pool.Name] = list
+		d.NodePools = append(d.NodePools, PoolResult{Name: pool.Name})
+	}
+	nodepoolutils.OrderByWeight(pools)
+	return pools, its
+}
+
+// noTypeLeft is NewScheduler's first filter, which drops a NodePool whose
+// requirements leave no instance type with an available offering (or
+// fewer than its minValues).
+func noTypeLeft(pool *v1.NodePool, its []*cloudprovider.InstanceType) string {
+	nct := scheduler.NewNodeClaimTemplate(pool)
+	var left cloudprovider.InstanceTypes
+	for _, it := range its {
+		if it.Requirements.Intersects(nct.Requirements) == nil && it.Offerings.Available().HasCompatible(nct.Requirements) {
+			left = append(left, it)
+		}
+	}
+	if len(left) == 0 {
+		return "its requirements leave no instance type with an available offering in the zones of its EC2NodeClass's subnets (\"skipping, nodepool requirements filtered out all instance types\")"
+	}
+	if nct.Requirements.HasMinValues() {
+		if _, _, err := left.SatisfiesMinValues(nct.Requirements); err != nil {
+			return "its minValues cannot be met by the instance types its requirements leave (\"skipping, nodepool requirements filtered out all instance types\"): " + err.Error()
+		}
+	}
+	return ""
+}
+
+func amiTerms(m manifest.EC2NodeClass) []ami.Term {
+	var out []ami.Term
+	for _, t := range m.Spec.AMISelectorTerms {
+		out = append(out, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// sortByPrice orders instance types cheapest first as OrderByPrice does
+// (the cheapest available offering compatible with the requirements), with
+// equal prices by name: Karpenter's own order of equal prices follows the
+// Go map it built the list from.
+func sortByPrice(its cloudprovider.InstanceTypes, reqs kscheduling.Requirements) {
+	price := map[string]float64{}
+	for _, it := range its {
+		p := -1.0
+		for _, o := range it.Offerings {
+			if o.Available && reqs.IsCompatible(o.Requirements, kscheduling.AllowUndefinedWellKnownLabels) && (p < 0 || o.Price < p) {
+				p = o.Price
+			}
+		}
+		if p < 0 {
+			p = 1e308
+		}
+		price[it.Name] = p
+	}
+	slices.SortStableFunc(its, func(a, b *cloudprovider.InstanceType) int {
+		if price[a.Name] != price[b.Name] {
+			if price[a.Name] < price[b.Name] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+}
