@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"go.uber.org/multierr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
@@ -24,7 +25,6 @@ import (
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/daemonset"
 	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
-	"go.uber.org/multierr"
 
 	// Registers the AWS labels as well known, the reservation id label
 	// and the AWS resources in Karpenter's globals, as the AWS provider's

@@ -55,7 +55,9 @@ func NewCatalogue(region string, infos []ec2types.InstanceTypeInfo, offerings ma
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(string(c.Types[a].InstanceType), string(c.Types[b].InstanceType)) })
+	slices.SortFunc(order, func(a, b int) int {
+		return strings.Compare(string(c.Types[a].InstanceType), string(c.Types[b].InstanceType))
+	})
 	types, facts := make([]ec2types.InstanceTypeInfo, len(order)), make([]instancetype.Type, len(order))
 	for i, j := range order {
 		types[i], facts[i] = c.Types[j], c.facts[j]

@@ -117,20 +117,28 @@ func (k *kube) List(_ context.Context, list client.ObjectList, opts ...client.Li
 func (k *kube) Apply(context.Context, runtime.ApplyConfiguration, ...client.ApplyOption) error {
 	return errReadOnly
 }
-func (k *kube) Create(context.Context, client.Object, ...client.CreateOption) error { return errReadOnly }
-func (k *kube) Delete(context.Context, client.Object, ...client.DeleteOption) error { return errReadOnly }
-func (k *kube) Update(context.Context, client.Object, ...client.UpdateOption) error { return errReadOnly }
+func (k *kube) Create(context.Context, client.Object, ...client.CreateOption) error {
+	return errReadOnly
+}
+func (k *kube) Delete(context.Context, client.Object, ...client.DeleteOption) error {
+	return errReadOnly
+}
+func (k *kube) Update(context.Context, client.Object, ...client.UpdateOption) error {
+	return errReadOnly
+}
 func (k *kube) Patch(context.Context, client.Object, client.Patch, ...client.PatchOption) error {
 	return errReadOnly
 }
 func (k *kube) DeleteAllOf(context.Context, client.Object, ...client.DeleteAllOfOption) error {
 	return errReadOnly
 }
-func (k *kube) Status() client.SubResourceWriter                  { return readOnlySubResource{} }
-func (k *kube) SubResource(string) client.SubResourceClient       { return readOnlySubResource{} }
-func (k *kube) Scheme() *runtime.Scheme                           { return scheme.Scheme }
-func (k *kube) RESTMapper() meta.RESTMapper                       { return nil }
-func (k *kube) IsObjectNamespaced(o runtime.Object) (bool, error) { return !clusterScoped[kindOf(o)], nil }
+func (k *kube) Status() client.SubResourceWriter            { return readOnlySubResource{} }
+func (k *kube) SubResource(string) client.SubResourceClient { return readOnlySubResource{} }
+func (k *kube) Scheme() *runtime.Scheme                     { return scheme.Scheme }
+func (k *kube) RESTMapper() meta.RESTMapper                 { return nil }
+func (k *kube) IsObjectNamespaced(o runtime.Object) (bool, error) {
+	return !clusterScoped[kindOf(o)], nil
+}
 func (k *kube) GroupVersionKindFor(o runtime.Object) (schema.GroupVersionKind, error) {
 	gvks, _, err := scheme.Scheme.ObjectKinds(o)
 	if err != nil || len(gvks) == 0 {
