@@ -44,6 +44,8 @@ type WorkloadResult struct {
 	// sees); Reason is Karpenter's message for the first of them.
 	Unschedulable int
 	Reason        string
+	// Reasons counts the unschedulable pods per message.
+	Reasons map[string]int
 	// Allowed is set when the workload is in AllowUnschedulable.
 	Allowed bool
 }
@@ -128,12 +130,16 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 				continue
 			}
 			r.Unschedulable++
+			if o.err == nil {
+				o.err = fmt.Errorf("the scheduler returned no decision for it")
+			}
+			if r.Reasons == nil {
+				r.Reasons = map[string]int{}
+			}
+			r.Reasons[o.err.Error()]++
 			if first == nil {
 				first = o
-				if first.err == nil {
-					first.err = fmt.Errorf("the scheduler returned no decision for it")
-				}
-				r.Reason = first.err.Error()
+				r.Reason = o.err.Error()
 			}
 		}
 		d.Workloads = append(d.Workloads, r)

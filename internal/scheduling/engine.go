@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/awslabs/operatorpkg/serrors"
 	"github.com/go-logr/logr"
 	"go.uber.org/multierr"
 	corev1 "k8s.io/api/core/v1"
@@ -36,6 +37,13 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
+
+// The AWS provider's controller reads the EBS CSI driver's zone label as
+// the zone (aws/karpenter-provider-aws pkg/operator/operator.go init), so
+// that a PersistentVolume's node affinity on it constrains the NodeClaim.
+func init() {
+	v1.NormalizedLabels["topology.ebs.csi.aws.com/zone"] = corev1.LabelTopologyZone
+}
 
 // Input is what a decision is made from: the three lists of manifests
 // (each element may hold several YAML documents) and the workloads whose
@@ -266,7 +274,8 @@ func validatePod(ctx context.Context, volumes *scheduler.VolumeTopology, pod *co
 	var errs error
 	for _, r := range kscheduling.NewPodRequirements(pod) {
 		if r.Key == v1.NodePoolLabelKey && r.Operator() == corev1.NodeSelectorOpDoesNotExist {
-			errs = multierr.Append(errs, fmt.Errorf("configured to not run on a Karpenter provisioned node (requirement %s %s)", v1.NodePoolLabelKey, corev1.NodeSelectorOpDoesNotExist))
+			errs = multierr.Append(errs, serrors.Wrap(errors.New("configured to not run on a Karpenter provisioned node"),
+				"requirement", fmt.Sprintf("%s %s", v1.NodePoolLabelKey, corev1.NodeSelectorOpDoesNotExist)))
 			break
 		}
 	}
