@@ -363,6 +363,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		NewAMIsDataSource,
 		NewAMIDataSource,
 		NewInstanceTypesDataSource,
+		NewSchedulingDataSource,
 	}
 }
 

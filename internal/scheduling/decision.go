@@ -46,6 +46,9 @@ type WorkloadResult struct {
 	Reason        string
 	// Reasons counts the unschedulable pods per message.
 	Reasons map[string]int
+	// Advice says what to change, for the first pod Karpenter would not
+	// place: per NodePool, what keeps it off and how to fix that.
+	Advice []string
 	// Allowed is set when the workload is in AllowUnschedulable.
 	Allowed bool
 }
@@ -110,7 +113,8 @@ func poolFinding(np nodePool, reason string) Finding {
 }
 
 // finish turns the scheduler's results into the decision.
-func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim) {
+func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim,
+	advice func(*corev1.Pod, *podOutcome) []string) {
 	// Solve places deep copies of the pods: match them by UID.
 	poolOf := map[types.UID]string{}
 	for _, nc := range claims {
@@ -140,6 +144,7 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 			if first == nil {
 				first = o
 				r.Reason = o.err.Error()
+				r.Advice = advice(pod, o)
 			}
 		}
 		d.Workloads = append(d.Workloads, r)
@@ -166,10 +171,22 @@ func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome) string {
 	} else {
 		b.WriteString("Karpenter reports: ")
 	}
-	b.WriteString(strconv.Quote(r.Reason))
-	b.WriteString(".")
+	b.WriteString("“" + r.Reason + "”.")
+	switch len(r.Advice) {
+	case 0:
+	case 1:
+		b.WriteString("\n\nWhat to change: " + r.Advice[0])
+		if !strings.HasSuffix(r.Advice[0], ".") {
+			b.WriteString(".")
+		}
+	default:
+		b.WriteString("\n\nWhat to change, for each NodePool that could take them:")
+		for _, a := range r.Advice {
+			b.WriteString("\n- " + a + ".")
+		}
+	}
 	if r.Allowed {
-		b.WriteString(" Acknowledged in allow_unschedulable.")
+		b.WriteString("\n\nAcknowledged in allow_unschedulable.")
 	}
 	return b.String()
 }

@@ -82,6 +82,17 @@ func Parse(in Input) *Parsed {
 	return p
 }
 
+// Findings are the documents of the input that cannot be read.
+func (p *Parsed) Findings() []Finding {
+	var out []Finding
+	for _, list := range []string{ListNodePools, ListNodeClasses, ListWorkloads} {
+		for _, e := range p.errors[list] {
+			out = append(out, documentFinding(list, e))
+		}
+	}
+	return out
+}
+
 // The input lists, as the data source names its arguments.
 const (
 	ListNodePools   = "node_pools"
@@ -136,13 +147,8 @@ type Facts struct {
 // cancellation); everything about the inputs is a finding.
 func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
 	ctx = decisionContext(ctx)
-	d := &Decision{Skipped: slices.Clone(p.world.skipped)}
-	for _, list := range []string{ListNodePools, ListNodeClasses, ListWorkloads} {
-		for _, e := range p.errors[list] {
-			d.Findings = append(d.Findings, documentFinding(list, e))
-		}
-	}
-	pools, its := p.admitPools(ctx, f, d)
+	d := &Decision{Skipped: slices.Clone(p.world.skipped), Findings: p.Findings()}
+	pools, its, facts := p.admitPools(ctx, f, d)
 	k := newKube(p.world.objects)
 	volumes := scheduler.NewVolumeTopology(k)
 
@@ -165,21 +171,31 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
 			pods = append(pods, pod)
 		}
 	}
+	daemons := daemonSetPods(p.world)
+	volumeReqs := map[types.UID][]kscheduling.Requirements{}
+	advice := func(pod *corev1.Pod, o *podOutcome) []string {
+		if o.ignored || o.workload.Refused != "" || len(pools) == 0 || strings.HasPrefix(o.err.Error(), volumeError) {
+			if a := adviseIgnored(o.err.Error()); a != "" {
+				return []string{a}
+			}
+			return nil
+		}
+		return advise(pod, volumeReqs[pod.UID], facts, daemons)
+	}
 	if len(pools) == 0 {
 		for _, pod := range pods {
 			outcome[pod].err = errors.New("no dynamic nodepools found")
 		}
-		d.finish(p, outcome, nil)
+		d.finish(p, outcome, nil, advice)
 		return d, nil
 	}
 	// Provisioner.getVolumeTopologyRequirements: a pod whose volumes cannot
 	// be read is left out (Karpenter only logs it).
-	volumeReqs := map[types.UID][]kscheduling.Requirements{}
 	var schedulable []*corev1.Pod
 	for _, pod := range pods {
 		reqs, err := volumes.GetRequirements(ctx, pod)
 		if err != nil {
-			outcome[pod].err = fmt.Errorf("failed getting volume topology requirements, %w", err)
+			outcome[pod].err = fmt.Errorf("%s, %w", volumeError, err)
 			continue
 		}
 		if len(reqs) > 0 {
@@ -187,16 +203,19 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
 		}
 		schedulable = append(schedulable, pod)
 	}
-	results, err := solve(ctx, k, pools, its, schedulable, daemonSetPods(p.world), volumeReqs)
+	results, err := solve(ctx, k, pools, its, schedulable, daemons, volumeReqs)
 	if err != nil {
 		return nil, err
 	}
 	for pod, err := range results.PodErrors {
 		outcome[pod].err = err
 	}
-	d.finish(p, outcome, results.NewNodeClaims)
+	d.finish(p, outcome, results.NewNodeClaims, advice)
 	return d, nil
 }
+
+// volumeError is how Karpenter logs a pod whose volumes it cannot read.
+const volumeError = "failed getting volume topology requirements"
 
 // decisionContext carries the controller settings the scheduler reads
 // (the defaults of Karpenter's flags: ReservedCapacity on, DRA requests
@@ -301,13 +320,14 @@ func validatePod(ctx context.Context, volumes *scheduler.VolumeTopology, pod *co
 // admitPools is the NodePool half of Provisioner.NewScheduler: the pools
 // Karpenter schedules with (Ready, dynamic, managed by the AWS provider),
 // ordered by weight, with their instance types; the others are reported.
-func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.NodePool, map[string][]*cloudprovider.InstanceType) {
+func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.NodePool, map[string][]*cloudprovider.InstanceType, []poolFacts) {
 	classes := map[string]NodeClass{}
 	for _, c := range p.Classes {
 		classes[c.Manifest.Metadata.Name] = c
 	}
 	byClass := map[string][]*cloudprovider.InstanceType{}
 	var pools []*v1.NodePool
+	var facts []poolFacts
 	its := map[string][]*cloudprovider.InstanceType{}
 	for _, np := range p.pools {
 		skip := func(reason string) {
@@ -365,10 +385,19 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		}
 		pools = append(pools, pool)
 		its[pool.Name] = list
+		var zones []string
+		for _, s := range st.Subnets {
+			zones = append(zones, s.Zone)
+		}
+		slices.Sort(zones)
+		facts = append(facts, poolFacts{pool: pool, its: list, class: ref.Name, zones: slices.Compact(zones)})
 		d.NodePools = append(d.NodePools, PoolResult{Name: pool.Name})
 	}
 	nodepoolutils.OrderByWeight(pools)
-	return pools, its
+	slices.SortStableFunc(facts, func(a, b poolFacts) int {
+		return slices.Index(pools, a.pool) - slices.Index(pools, b.pool)
+	})
+	return pools, its, facts
 }
 
 // noTypeLeft is NewScheduler's first filter, which drops a NodePool whose

@@ -137,6 +137,29 @@ var (
 		Good: example([]string{examplePool("default", "")}, []string{exampleClass},
 			[]string{exampleDeployment("web", "2", "500m", "      tolerations:\n        - key: dedicated\n          operator: Exists\n")}, ""),
 	})
+	// RuleNeedsAWS: the data source without AWS facts.
+	RuleNeedsAWS = rules.Register(rules.Rule{
+		ID: "scheduling-needs-aws", Severity: rules.Error, Category: Category,
+		Title: "the scheduling decision needs AWS",
+		Behaviour: "Which instance types a NodePool can launch, where, and how much of each is allocatable come from the " +
+			"region's ec2:DescribeInstanceTypes and DescribeInstanceTypeOfferings and from the subnets the EC2NodeClasses select; " +
+			"without AWS configured the provider has none of them and cannot decide. It reads them once per run, read-only.",
+		Source: "aws/karpenter-provider-aws pkg/providers/instancetype (List, UpdateInstanceTypes, UpdateInstanceTypeOfferings)",
+		Bad:    "provider \"karpenter\" {}\n\n" + example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, ""),
+		Good: "provider \"karpenter\" {\n  region = \"us-east-1\"\n}\n\n" +
+			example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, ""),
+	})
+	// RuleAllowKey: an allow_unschedulable element that is no workload key.
+	RuleAllowKey = rules.Register(rules.Rule{
+		ID: "allow-unschedulable-key-invalid", Severity: rules.Error, Category: Category,
+		Title: "an allow_unschedulable element is not a workload key",
+		Behaviour: "Workloads are named \"<namespace>/<kind>/<name>\", as the `pods` attribute is keyed; any other string " +
+			"acknowledges nothing, so the workload's unschedulable pods would still fail the plan.",
+		Source: "the provider's allow_unschedulable argument",
+		Bad:    example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, `allow_unschedulable = ["web"]`),
+		Good: example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")},
+			`allow_unschedulable = ["default/Deployment/web"]`),
+	})
 	rulePoolSkipped = rules.Register(rules.Rule{
 		ID: "nodepool-not-scheduling", Severity: rules.Warning, Category: Category,
 		Title: "Karpenter leaves a NodePool out of scheduling",

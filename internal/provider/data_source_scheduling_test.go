@@ -1,0 +1,212 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// The scheduling tests decide against the emulator's fixtures: cluster
+// demo (Kubernetes 1.32), its subnets in us-east-1a, b and c tagged
+// karpenter.sh/discovery = demo, the region's 25 instance types.
+
+const schedClass = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiSelectorTerms:
+    - alias: al2023@latest
+  role: KarpenterNodeRole-demo
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+`
+
+// schedPool is a NodePool named name on the default class; spec goes under
+// spec, template under spec.template.spec.
+func schedPool(name, spec, template string) string {
+	return fmt.Sprintf("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: %s\nspec:\n%s  template:\n    spec:\n"+
+		"      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n%s", name, spec, template)
+}
+
+// schedDeployment is a Deployment whose pods request cpu; pod goes under
+// spec.template.spec.
+func schedDeployment(name string, replicas int, cpu, pod string) string {
+	return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %[1]s\nspec:\n  replicas: %[2]d\n"+
+		"  selector:\n    matchLabels:\n      app: %[1]s\n  template:\n    metadata:\n      labels:\n        app: %[1]s\n"+
+		"    spec:\n      containers:\n        - name: app\n          image: nginx\n          resources:\n            requests:\n"+
+		"              cpu: %[3]q\n%[4]s", name, replicas, cpu, pod)
+}
+
+// heredoc writes s as an HCL heredoc element of a list.
+func heredoc(s string) string {
+	var b strings.Builder
+	b.WriteString("<<-EOT\n")
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("      " + l + "\n")
+	}
+	b.WriteString("    EOT\n   ")
+	return b.String()
+}
+
+// schedData is a karpenter_scheduling data source; it returns the HCL and,
+// for each workload, the line (counted from the first line of the HCL) its
+// element starts on.
+func schedData(name string, pools, workloads []string, tail string) (string, []int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "data \"karpenter_scheduling\" %q {\n  node_classes = [\n    %s,\n  ]\n  node_pools = [\n", name, heredoc(schedClass))
+	for _, p := range pools {
+		b.WriteString("    " + heredoc(p) + ",\n")
+	}
+	b.WriteString("  ]\n  workloads = [\n")
+	var lines []int
+	for _, w := range workloads {
+		lines = append(lines, strings.Count(b.String(), "\n")+1)
+		b.WriteString("    " + heredoc(w) + ",\n")
+	}
+	b.WriteString("  ]\n" + tail + "}\n")
+	return b.String(), lines
+}
+
+// schedCase is one way a workload does not land.
+type schedCase struct {
+	name   string
+	pools  []string
+	bad    string
+	reason string // part of Karpenter's message
+}
+
+var schedCases = []schedCase{
+	{"taint", []string{schedPool("gpu", "", "      taints:\n        - key: nvidia.com/gpu\n          value: \"true\"\n          effect: NoSchedule\n")},
+		schedDeployment("bad", 1, "500m", ""), "did not tolerate taint"},
+	{"label", []string{schedPool("default", "", "")},
+		schedDeployment("bad", 1, "500m", "      nodeSelector:\n        team: payments\n"), `label "team" does not have known values`},
+	{"overhead", []string{schedPool("small", "", "      requirements:\n        - key: node.kubernetes.io/instance-type\n          operator: In\n          values: [m5.large]\n")},
+		schedDeployment("bad", 1, "2", ""), "no instance type has enough resources"},
+	{"limit", []string{schedPool("capped", "  limits:\n    cpu: \"1\"\n", "      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [m5]\n")},
+		schedDeployment("bad", 1, "500m", ""), "all available instance types exceed limits"},
+	{"zone", []string{schedPool("default", "", "")},
+		schedDeployment("bad", 1, "500m", "      nodeSelector:\n        topology.kubernetes.io/zone: us-east-1d\n"), "us-east-1d"},
+}
+
+// TestSchedulingUnschedulableAtTheWorkload: each way of not landing fails
+// the plan with pod-unschedulable at the workload's element of workloads,
+// quoting Karpenter; allow_unschedulable makes each a warning.
+func TestSchedulingUnschedulableAtTheWorkload(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	for _, allow := range []bool{false, true} {
+		var cfg strings.Builder
+		cfg.WriteString(prov)
+		want := map[int]schedCase{}
+		for _, c := range schedCases {
+			tail := ""
+			if allow {
+				tail = "  allow_unschedulable = [\"default/Deployment/bad\"]\n"
+			}
+			// Element 0 is a ConfigMap, so the path must name element 1.
+			src, lines := schedData(c.name, c.pools, []string{"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: b\n", c.bad}, tail)
+			first := strings.Count(cfg.String(), "\n") + 1
+			cfg.WriteString(src)
+			want[first+lines[1]-1] = c
+		}
+		diags := planDiagnostics(t, cfg.String())
+		found := map[int]bool{}
+		for _, d := range diags {
+			if !strings.HasPrefix(d.Summary, "pod-unschedulable: ") {
+				if d.Severity == "error" {
+					t.Errorf("unexpected error %s: %s", d.Summary, d.Detail)
+				}
+				continue
+			}
+			if d.Range == nil {
+				t.Errorf("no range: %s", d.Detail)
+				continue
+			}
+			// terraform counts the required_providers block the helper adds.
+			line := d.Range.Start.Line - 5
+			c, ok := want[line]
+			if !ok {
+				t.Errorf("pod-unschedulable at line %d, not at a bad workload (%v): %s", line, want, d.Detail)
+				continue
+			}
+			found[line] = true
+			if wantSev := map[bool]string{false: "error", true: "warning"}[allow]; d.Severity != wantSev {
+				t.Errorf("%s: severity %s, want %s", c.name, d.Severity, wantSev)
+			}
+			if !strings.Contains(d.Detail, "default/Deployment/bad") || !strings.Contains(d.Detail, c.reason) {
+				t.Errorf("%s: the detail does not name the workload and Karpenter's reason %q:\n%s", c.name, c.reason, d.Detail)
+			}
+		}
+		if len(found) != len(schedCases) {
+			t.Errorf("allow=%v: pod-unschedulable at %d of %d workloads", allow, len(found), len(schedCases))
+		}
+	}
+}
+
+var schedPods = tfjsonpath.New("pods")
+
+func TestAccSchedulingDataSource(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	ok, _ := schedData("x", []string{schedPool("default", "", "")}, []string{schedDeployment("web", 3, "500m", ""),
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    - port: 80\n"}, "")
+	bad, _ := schedData("x", []string{schedPool("default", "", "")}, []string{schedDeployment("web", 1, "500m", "      tolerationz: []\n")}, "")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// A misspelt key fails terraform validate.
+				Config:      prov + bad,
+				ExpectError: regexp.MustCompile(`scheduling-document-invalid(.|\n)*tolerationz`),
+			},
+			{
+				Config: prov + ok,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.karpenter_scheduling.x", schedPods.AtMapKey("default/Deployment/web"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"pods": knownvalue.Int64Exact(3), "node_pools": knownvalue.MapExact(map[string]knownvalue.Check{"default": knownvalue.Int64Exact(3)}),
+						"unschedulable": knownvalue.Int64Exact(0), "reason": knownvalue.StringExact(""),
+					})),
+					statecheck.ExpectKnownValue("data.karpenter_scheduling.x", tfjsonpath.New("node_claims").AtSliceIndex(0).AtMapKey("pods"),
+						strList("default/Deployment/web/0", "default/Deployment/web/1", "default/Deployment/web/2")),
+					statecheck.ExpectKnownValue("data.karpenter_scheduling.x", tfjsonpath.New("node_claims").AtSliceIndex(0).AtMapKey("zones"),
+						strList("us-east-1a", "us-east-1b", "us-east-1c")),
+					statecheck.ExpectKnownValue("data.karpenter_scheduling.x", tfjsonpath.New("skipped"), strList("default/Service/web")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccSchedulingDeferred: inputs not known at plan (a manifest of a
+// resource created in the same run) defer the read; the outputs are
+// unknown and nothing fails.
+func TestAccSchedulingDeferred(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	src, _ := schedData("x", []string{schedPool("default", "", "")}, []string{schedDeployment("web", 1, "500m", "")}, "")
+	src = strings.Replace(src, "  workloads = [\n", "  workloads = [\n    terraform_data.later.output,\n", 1)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + `
+resource "terraform_data" "later" {
+  input = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: later\n"
+}
+` + src + `
+output "pods" {
+  value = data.karpenter_scheduling.x.pods
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("pods")}},
+		}},
+	})
+}
