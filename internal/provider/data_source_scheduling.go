@@ -357,4 +357,3 @@ func nodeClaimsValue(ncs []scheduling.NodeClaim) (types.List, diag.Diagnostics) 
 	diags.Append(d...)
 	return l, diags
 }
-
