@@ -39,7 +39,6 @@ type capacityCase struct {
 	nics    []manifest.NetworkInterface
 }
 
-
 func ebs(device, size string, root bool) manifest.BlockDeviceMapping {
 	return manifest.BlockDeviceMapping{DeviceName: device, RootVolume: root, EBS: &manifest.BlockDevice{VolumeSize: size}}
 }
