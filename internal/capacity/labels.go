@@ -77,9 +77,10 @@ const (
 )
 
 // NodeLabels are the labels of the initialized node: the cloud provider's
-// (InstanceLabels) overridden by the NodeClaim's own (the pool's template
-// labels, karpenter.sh/nodepool, the node class label and the custom
-// labels resolved from requirements: PopulateNodeClaimDetails), plus the
+// (InstanceLabels) overridden by the node's own (the NodeClaim's: the
+// pool's template labels, karpenter.sh/nodepool, the node class label and
+// the custom labels resolved from requirements, PopulateNodeClaimDetails;
+// and those the kubelet registers with from the userData), plus the
 // registration labels.
 func NodeLabels(instance, claim map[string]string) map[string]string {
 	out := make(map[string]string, len(instance)+len(claim)+2)
