@@ -257,8 +257,7 @@ func capacityType(r Request, p nodepool.Pool) (string, rules.Findings) {
 	ct := r.CapacityType
 	switch {
 	case !slices.Contains(CapacityTypes, ct):
-		return "", rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
-			"capacity_type = %q is not a capacity type Karpenter launches; write \"on-demand\", \"spot\" or \"reserved\".", ct)}
+		return "", CheckCapacityType(ct)
 	case !poolCT.Has(ct):
 		return "", rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
 			"NodePool %q does not allow capacity type %q: its requirements say %s, so Karpenter never launches %s nodes for it. Ask for an allowed capacity type, or add %q to the requirement.",

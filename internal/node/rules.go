@@ -25,7 +25,15 @@ func indent(s string) string {
 // poolYAML is a NodePool on class "default" with spec.template.spec lines.
 func poolYAML(name, spec string) string {
 	return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: " + name + "\nspec:\n  template:\n    spec:\n" +
-		"      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n" + spec
+		"      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n" + withRequirements(spec)
+}
+
+// withRequirements: the CRD requires spec.template.spec.requirements.
+func withRequirements(spec string) string {
+	if strings.Contains(spec, "requirements:") {
+		return spec
+	}
+	return "      requirements: []\n" + spec
 }
 
 // classYAML is an AL2023 EC2NodeClass named name with extra spec lines.
@@ -45,9 +53,9 @@ var (
 	ruleManifest = rules.Register(rules.Rule{
 		ID: "node-manifest-invalid", Severity: rules.Error, Category: Category,
 		Title:     "node_pool or node_class is not one valid NodePool or EC2NodeClass",
-		Behaviour: "data \"karpenter_node\" describes a node of one NodePool on one EC2NodeClass: `node_pool` must hold exactly one karpenter.sh/v1 NodePool and `node_class` exactly one karpenter.k8s.aws/v1 EC2NodeClass (YAML or JSON, e.g. a resource's `manifest` or a file of a GitOps repository), and each must pass the offline rules `validate_manifest` applies, since Karpenter or the API server would refuse them. Every error of those rules is reported at the argument, with the manifest path.",
+		Behaviour: "data \"karpenter_node\" describes a node of one NodePool on one EC2NodeClass: `node_pool` must hold exactly one karpenter.sh/v1 NodePool and `node_class` exactly one karpenter.k8s.aws/v1 EC2NodeClass (YAML or JSON: a resource's `manifest`, or `file()` of one document of a GitOps repository). A file holding both objects, or the objects swapped, describes no node. Each object must also pass the offline rules `validate_manifest` applies (Karpenter or the API server would refuse it otherwise): their errors are reported at the argument with their own rule ids and the manifest path.",
 		Source:    "github.com/aws/karpenter-provider-aws v1.14.1 pkg/apis/crds (the CRDs); provider::karpenter::validate_manifest (the same rules)",
-		Bad:       example(poolYAML("general", ""), "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  role: KarpenterNodeRole-demo\n", "  instance_type = \"m5.large\"\n"),
+		Bad:       example(poolYAML("general", "")+"---\n"+classYAML("default", ""), classYAML("default", ""), "  instance_type = \"m5.large\"\n"),
 		Good:      example(poolYAML("general", ""), classYAML("default", ""), "  instance_type = \"m5.large\"\n"),
 	})
 	ruleClassMismatch = rules.Register(rules.Rule{
@@ -95,7 +103,7 @@ var (
 		Title:     "user_data is null: the cluster facts Karpenter renders into it are not known",
 		Behaviour: "Karpenter renders the cluster's name, API endpoint and CA bundle (and for AL2023 the service CIDR) into every node's userData. Without them in the provider's `cluster` block, or a `cluster.name` to read them with eks:DescribeCluster, the data source computes everything else and leaves user_data null. Custom classes need none: their userData is passed through.",
 		Source:    "aws/karpenter-provider-aws v1.14.1 pkg/providers/amifamily/resolver.go and bootstrap (Options)",
-		Bad:       "provider \"karpenter\" {\n  region = \"us-east-1\"\n  cluster {\n    kubernetes_version = \"1.32\"\n  }\n}\n",
-		Good:      "provider \"karpenter\" {\n  region = \"us-east-1\"\n  cluster {\n    name = \"demo\" # endpoint, CA and service CIDR from eks:DescribeCluster\n  }\n}\n",
+		Bad:       "provider \"karpenter\" {\n  region = \"us-east-1\"\n  cluster {\n    kubernetes_version = \"1.32\"\n  }\n}\n\n" + example(poolYAML("general", ""), classYAML("default", ""), "  instance_type = \"m5.large\"\n"),
+		Good:      "provider \"karpenter\" {\n  region = \"us-east-1\"\n  cluster {\n    name = \"demo\" # endpoint, CA and service CIDR from eks:DescribeCluster\n  }\n}\n\n" + example(poolYAML("general", ""), classYAML("default", ""), "  instance_type = \"m5.large\"\n"),
 	})
 )
