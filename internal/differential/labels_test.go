@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	"github.com/samber/lo"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 
@@ -28,7 +27,7 @@ func karpenterInstanceLabels(info ec2types.InstanceTypeInfo, f family.Family, zo
 		[]awsv1.ZoneInfo{{Zone: zone, ZoneID: zoneID}}, nil, nil, nil, nil, nil, nil, nil, nil, nil, string(f), nil)
 	labels := map[string]string{}
 	for key, req := range it.Requirements {
-		if req.Len() == 1 && !lo.Contains([]string{cloudprovider.ReservationIDLabel, awsv1.LabelCapacityReservationType, awsv1.LabelCapacityReservationInterruptible}, req.Key) {
+		if req.Len() == 1 && !slices.Contains([]string{cloudprovider.ReservationIDLabel, awsv1.LabelCapacityReservationType, awsv1.LabelCapacityReservationInterruptible}, req.Key) {
 			labels[key] = req.Values()[0]
 		}
 	}
@@ -51,7 +50,9 @@ func compareLabels(t *testing.T, info ec2types.InstanceTypeInfo) int {
 			got := capacity.InstanceLabels(it, f, capacity.Offering{Region: "us-east-1", Zone: "us-east-1b", ZoneID: "use1-az2", CapacityType: ct})
 			want := karpenterInstanceLabels(info, f, "us-east-1b", "use1-az2", ct)
 			if !maps.Equal(got, want) {
-				for _, k := range slices.Sorted(maps.Keys(lo.Assign(got, want))) {
+				all := maps.Clone(got)
+				maps.Copy(all, want)
+				for _, k := range slices.Sorted(maps.Keys(all)) {
 					g, gok := got[k]
 					w, wok := want[k]
 					if g != w || gok != wok {
