@@ -231,13 +231,3 @@ func (c *Clients) iamClient(ctx context.Context) (*iam.Client, error) {
 		}
 	}), nil
 }
-
-// Region is the region the clients send requests to: the provider's, or
-// the SDK's from the environment or shared config.
-func (c *Clients) Region(ctx context.Context) (string, error) {
-	cfg, err := c.load(ctx)
-	if err != nil {
-		return "", err
-	}
-	return cfg.Region, nil
-}

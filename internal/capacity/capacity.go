@@ -67,14 +67,23 @@ func DefaultSettings() Settings { return Settings{VMMemoryOverheadPercent: 0.075
 // Validate reports a setting Karpenter refuses (a negative value) or that
 // would leave nodes without memory (an overhead of 100 % or more).
 func (s Settings) Validate() error {
-	var errs []error
-	if s.VMMemoryOverheadPercent < 0 || s.VMMemoryOverheadPercent >= 1 || math.IsNaN(s.VMMemoryOverheadPercent) {
-		errs = append(errs, fmt.Errorf("vm_memory_overhead_percent = %v is outside [0, 1): it is a fraction of each instance type's memory (Karpenter's default 0.075 is 7.5 %%); Karpenter refuses a negative value (\"vm-memory-overhead-percent cannot be negative\"), and 1 or more leaves every node with no memory, so nothing schedules", s.VMMemoryOverheadPercent))
+	return errors.Join(ValidateVMMemoryOverheadPercent(s.VMMemoryOverheadPercent), ValidateReservedENIs(s.ReservedENIs))
+}
+
+// ValidateVMMemoryOverheadPercent: a fraction in [0, 1).
+func ValidateVMMemoryOverheadPercent(p float64) error {
+	if p >= 0 && p < 1 {
+		return nil
 	}
-	if s.ReservedENIs < 0 {
-		errs = append(errs, fmt.Errorf("reserved_enis = %d is negative: Karpenter refuses it (\"reserved-enis cannot be negative\"); write 0 (the default) or the number of ENIs custom networking keeps from pods", s.ReservedENIs))
+	return fmt.Errorf("vm_memory_overhead_percent = %v is outside [0, 1): it is the fraction of each instance type's memory Karpenter takes off for the hypervisor (VM_MEMORY_OVERHEAD_PERCENT, default 0.075 = 7.5 %%). Karpenter refuses a negative value (\"vm-memory-overhead-percent cannot be negative\"), and 1 or more leaves every node with no memory, so no pod would schedule. Write the controller's value, e.g. 0.075", p)
+}
+
+// ValidateReservedENIs: not negative.
+func ValidateReservedENIs(n int) error {
+	if n >= 0 {
+		return nil
 	}
-	return errors.Join(errs...)
+	return fmt.Errorf("reserved_enis = %d is negative: Karpenter refuses it (\"reserved-enis cannot be negative\"). Write 0 (the default), or the number of ENIs VPC CNI custom networking keeps from pods (RESERVED_ENIS, usually 1)", n)
 }
 
 // Class is what NewInstanceType reads from an EC2NodeClass.

@@ -39,7 +39,6 @@ type capacityCase struct {
 	nics    []manifest.NetworkInterface
 }
 
-
 func ebs(device, size string, root bool) manifest.BlockDeviceMapping {
 	return manifest.BlockDeviceMapping{DeviceName: device, RootVolume: root, EBS: &manifest.BlockDevice{VolumeSize: size}}
 }
@@ -194,7 +193,8 @@ func TestCapacityMatchesKarpenterOnFixtures(t *testing.T) {
 	}
 }
 
-func fixtureInfos(t *testing.T) map[string]ec2types.InstanceTypeInfo {
+// fixtures are the emulator's default fixtures with c7g's types added.
+func fixtures(t *testing.T) *awsemu.Fixtures {
 	t.Helper()
 	f, err := awsemu.DefaultFixtures()
 	if err != nil {
@@ -204,8 +204,14 @@ func fixtureInfos(t *testing.T) map[string]ec2types.InstanceTypeInfo {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.AddInstanceTypes(extra.InstanceTypes...)
+	return f
+}
+
+func fixtureInfos(t *testing.T) map[string]ec2types.InstanceTypeInfo {
+	t.Helper()
 	infos := map[string]ec2types.InstanceTypeInfo{}
-	for _, in := range append(f.InstanceTypes, extra.InstanceTypes...) {
+	for _, in := range fixtures(t).InstanceTypes {
 		infos[string(in.InstanceType)] = in
 	}
 	return infos
@@ -240,9 +246,10 @@ func TestCapacityMatchesKarpenterOnAllTypes(t *testing.T) {
 		len(infos), len(family.Families), len(capacityCases), len(controllerCases)-1, n)
 }
 
-// referenceInfos reads ../shared/data/instance-types.csv into
-// DescribeInstanceTypes records; it skips the test without it.
-func referenceInfos(t *testing.T) []ec2types.InstanceTypeInfo {
+// referenceRows reads ../shared/data/instance-types.csv (outside the
+// repository), one map of column to value per type; it skips the test
+// without it.
+func referenceRows(t *testing.T) []map[string]string {
 	t.Helper()
 	path := filepath.Join("..", "..", "..", "shared", "data", "instance-types.csv")
 	f, err := os.Open(path)
@@ -254,13 +261,23 @@ func referenceInfos(t *testing.T) []ec2types.InstanceTypeInfo {
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("%s: %v", path, err)
 	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	var out []ec2types.InstanceTypeInfo
+	out := make([]map[string]string, 0, len(rows)-1)
 	for _, row := range rows[1:] {
-		get := func(h string) string { return row[col[h]] }
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = row[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// referenceInfos are the reference types as DescribeInstanceTypes records.
+func referenceInfos(t *testing.T) []ec2types.InstanceTypeInfo {
+	t.Helper()
+	var out []ec2types.InstanceTypeInfo
+	for _, row := range referenceRows(t) {
+		get := func(h string) string { return row[h] }
 		num := func(h string) int64 {
 			v, err := strconv.ParseInt(get(h), 10, 64)
 			if err != nil {
@@ -269,7 +286,7 @@ func referenceInfos(t *testing.T) []ec2types.InstanceTypeInfo {
 			return v
 		}
 		name := get("instance_type")
-		info := ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(name)}
+		var info ec2types.InstanceTypeInfo
 		if l, ok := kinstancetype.Limits[name]; ok {
 			info = infoFromLimits(name, get("arch"), int32(num("vcpu")), l)
 		} else {

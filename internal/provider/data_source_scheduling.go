@@ -16,7 +16,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
@@ -257,7 +256,7 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		addRuleDiag(diags, path.Empty(), ruleAWSRequestFailed, awsErrorDetail(err))
 		return scheduling.Facts{}, false
 	}
-	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: capacity.DefaultSettings(), Karpenter: pd.Karpenter}
+	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter}
 	type pending struct {
 		name  string
 		wait  func() classReadiness
