@@ -114,7 +114,7 @@ func poolFinding(np nodePool, reason string) Finding {
 
 // finish turns the scheduler's results into the decision.
 func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim,
-	advice func(*corev1.Pod, *podOutcome) []string) {
+	advice func(*corev1.Pod, *podOutcome) []string, symmetric [][]string) {
 	// Solve places deep copies of the pods: match them by UID.
 	poolOf := map[types.UID]string{}
 	for _, nc := range claims {
@@ -160,7 +160,11 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 	for _, nc := range claims {
 		d.NodeClaims = append(d.NodeClaims, nodeClaimOf(nc, podKey))
 	}
-	canonicalise(d)
+	distinct := map[string]bool{}
+	for _, w := range p.world.workloads {
+		distinct[w.Key] = w.distinct
+	}
+	canonicalise(d, distinct, symmetric)
 }
 
 func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome) string {

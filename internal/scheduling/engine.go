@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/awslabs/operatorpkg/serrors"
 	"github.com/go-logr/logr"
@@ -63,6 +62,8 @@ type Parsed struct {
 	world   *world
 	errors  map[string][]inputError // by input list
 	allow   map[string]bool
+	// texts are every input element, for the zones they name.
+	texts []string
 }
 
 // Parse decodes the three inputs; it never fails, problems become findings
@@ -79,6 +80,7 @@ func Parse(in Input) *Parsed {
 	for _, k := range in.AllowUnschedulable {
 		p.allow[k] = true
 	}
+	p.texts = slices.Concat(in.NodePools, in.NodeClasses, in.Workloads)
 	return p
 }
 
@@ -186,7 +188,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
 		for _, pod := range pods {
 			outcome[pod].err = errors.New("no dynamic nodepools found")
 		}
-		d.finish(p, outcome, nil, advice)
+		d.finish(p, outcome, nil, advice, nil)
 		return d, nil
 	}
 	// Provisioner.getVolumeTopologyRequirements: a pod whose volumes cannot
@@ -210,7 +212,13 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
 	for pod, err := range results.PodErrors {
 		outcome[pod].err = err
 	}
-	d.finish(p, outcome, results.NewNodeClaims, advice)
+	zoneIDs := map[string]string{}
+	for _, st := range f.Classes {
+		for _, sn := range st.Subnets {
+			zoneIDs[sn.Zone] = sn.ZoneID
+		}
+	}
+	d.finish(p, outcome, results.NewNodeClaims, advice, symmetricZones(facts, zoneIDs, p.texts))
 	return d, nil
 }
 
@@ -234,8 +242,17 @@ func decisionContext(ctx context.Context) context.Context {
 }
 
 // solve is Provisioner.NewScheduler and Schedule from the topology on:
-// the scheduler options Schedule passes, Solve with Karpenter's one-minute
-// limit, and the truncation of every NodeClaim's instance types.
+// the scheduler options Schedule passes, Solve, and the truncation of every
+// NodeClaim's instance types.
+//
+// Schedule stops Solve after a minute and schedules the rest in its next
+// loop, against the NodeClaims the first made; the prediction solves the
+// whole batch at once (the caller's context bounds it). Karpenter searches
+// the candidate NodeClaims and NodePools with ceil(CPU requests) workers,
+// 1 by default, as here: more workers keep the same candidate
+// (parallelizeUntil takes the first in Karpenter's order) but each goes on
+// through the failing ones, which on a busy machine costs more than it
+// saves.
 func solve(ctx context.Context, k *kube, pools []*v1.NodePool, its map[string][]*cloudprovider.InstanceType,
 	pods []*corev1.Pod, daemons []*corev1.Pod, volumeReqs map[types.UID][]kscheduling.Requirements) (scheduler.Results, error) {
 	clk := clock.RealClock{}
@@ -251,10 +268,8 @@ func solve(ctx context.Context, k *kube, pools []*v1.NodePool, its map[string][]
 	}
 	s := scheduler.NewScheduler(ctx, k, pools, cluster, nil, topology, its, daemons,
 		events.NewRecorder(&record.FakeRecorder{}), clk, volumeReqs, nil, opts...)
-	timeout, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	results, err := s.Solve(timeout, pods)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	results, err := s.Solve(ctx, pods)
+	if err != nil {
 		return scheduler.Results{}, err
 	}
 	for _, nc := range results.NewNodeClaims {

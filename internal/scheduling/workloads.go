@@ -30,6 +30,9 @@ type Workload struct {
 	// Refused is set when the API server would refuse its pods (a
 	// PriorityClass that does not exist): they never reach Karpenter.
 	Refused string
+	// distinct is set when its pods differ by more than their names (a
+	// StatefulSet's claims), so replicas are not interchangeable.
+	distinct bool
 }
 
 // world is everything the workloads input holds.
@@ -96,8 +99,9 @@ func readWorld(inputs []string) *world {
 	var classes []*storagev1.StorageClass
 	var priorities []*schedulingv1.PriorityClass
 	type pending struct {
-		o    object
-		make func(ns string) []*corev1.Pod
+		o        object
+		make     func(ns string) []*corev1.Pod
+		distinct bool
 	}
 	var makers []pending
 	for _, o := range objs {
@@ -138,7 +142,7 @@ func readWorld(inputs []string) *world {
 		case gvkPod:
 			var p corev1.Pod
 			if decode(&p) {
-				makers = append(makers, pending{o, func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
 					if p.Spec.NodeName != "" {
 						return nil // bound already: not Karpenter's (IsProvisionable)
 					}
@@ -148,21 +152,21 @@ func readWorld(inputs []string) *world {
 		case gvkDeployment:
 			var d appsv1.Deployment
 			if decode(&d) {
-				makers = append(makers, pending{o, func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
 					return replicas(ns, d.Name, replicaCount(d.Spec.Replicas), d.Spec.Template)
 				}})
 			}
 		case gvkReplicaSet:
 			var rs appsv1.ReplicaSet
 			if decode(&rs) {
-				makers = append(makers, pending{o, func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
 					return replicas(ns, rs.Name, replicaCount(rs.Spec.Replicas), rs.Spec.Template)
 				}})
 			}
 		case gvkStatefulSet:
 			var s appsv1.StatefulSet
 			if decode(&s) {
-				makers = append(makers, pending{o, func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, distinct: len(s.Spec.VolumeClaimTemplates) > 0, make: func(ns string) []*corev1.Pod {
 					pods, claims := statefulSetPods(ns, &s)
 					pvcs = append(pvcs, claims...)
 					return pods
@@ -171,12 +175,12 @@ func readWorld(inputs []string) *world {
 		case gvkJob:
 			var j batchv1.Job
 			if decode(&j) {
-				makers = append(makers, pending{o, func(ns string) []*corev1.Pod { return jobPods(ns, j.Name, j.Spec) }})
+				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod { return jobPods(ns, j.Name, j.Spec) }})
 			}
 		case gvkCronJob:
 			var c batchv1.CronJob
 			if decode(&c) {
-				makers = append(makers, pending{o, func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
 					if c.Spec.Suspend != nil && *c.Spec.Suspend {
 						return nil
 					}
@@ -226,7 +230,8 @@ func readWorld(inputs []string) *world {
 		if ns == "" {
 			ns = metav1.NamespaceDefault
 		}
-		wl := &Workload{Key: ns + "/" + m.o.gvk.Kind + "/" + m.o.name, Input: m.o.input, Position: m.o.pos, Pods: m.make(ns)}
+		wl := &Workload{Key: ns + "/" + m.o.gvk.Kind + "/" + m.o.name, Input: m.o.input, Position: m.o.pos, Pods: m.make(ns),
+			distinct: m.distinct}
 		for _, p := range wl.Pods {
 			pvcs = append(pvcs, ephemeralClaims(p)...)
 		}
