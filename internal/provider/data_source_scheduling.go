@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -151,12 +149,6 @@ func (d *schedulingDataSource) ValidateConfig(ctx context.Context, req datasourc
 		return
 	}
 	in, _ := m.input()
-	for i, k := range in.AllowUnschedulable {
-		if k != "" && strings.Count(k, "/") != 2 {
-			addRuleDiag(&resp.Diagnostics, path.Root("allow_unschedulable").AtListIndex(i), scheduling.RuleAllowKey,
-				"allow_unschedulable element "+strconv.Quote(k)+" is not a workload key: write \"<namespace>/<kind>/<name>\", as `pods` is keyed (e.g. \"batch/Job/backfill\", \"default/Deployment/web\").")
-		}
-	}
 	appendSchedulingFindings(&resp.Diagnostics, scheduling.Parse(in).Findings())
 }
 

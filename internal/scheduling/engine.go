@@ -34,6 +34,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -62,6 +63,8 @@ type Parsed struct {
 	world   *world
 	errors  map[string][]inputError // by input list
 	allow   map[string]bool
+	// allowList is AllowUnschedulable as given.
+	allowList []string
 	// texts are every input element, for the zones they name.
 	texts []string
 }
@@ -80,16 +83,24 @@ func Parse(in Input) *Parsed {
 	for _, k := range in.AllowUnschedulable {
 		p.allow[k] = true
 	}
+	p.allowList = in.AllowUnschedulable
 	p.texts = slices.Concat(in.NodePools, in.NodeClasses, in.Workloads)
 	return p
 }
 
-// Findings are the documents of the input that cannot be read.
+// Findings are the documents of the input that cannot be read and the
+// allow_unschedulable elements that are no workload key.
 func (p *Parsed) Findings() []Finding {
 	var out []Finding
 	for _, list := range []string{ListNodePools, ListNodeClasses, ListWorkloads} {
 		for _, e := range p.errors[list] {
 			out = append(out, documentFinding(list, e))
+		}
+	}
+	for i, k := range p.allowList {
+		if k != "" && strings.Count(k, "/") != 2 {
+			out = append(out, Finding{Finding: rules.New(RuleAllowKey, rules.Root(ListAllow).Index(i),
+				"allow_unschedulable element %q is not a workload key: write \"<namespace>/<kind>/<name>\", as `pods` is keyed (e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", k)})
 		}
 	}
 	return out
@@ -100,6 +111,7 @@ const (
 	ListNodePools   = "node_pools"
 	ListNodeClasses = "node_classes"
 	ListWorkloads   = "workloads"
+	ListAllow       = "allow_unschedulable"
 )
 
 // ClassStatus is what Karpenter would hold in an EC2NodeClass's status by
@@ -147,9 +159,16 @@ type Facts struct {
 // Decide runs Karpenter's provisioning decision for an empty cluster.
 // An error means the decision could not be made at all (a context
 // cancellation); everything about the inputs is a finding.
-func (p *Parsed) Decide(ctx context.Context, f Facts) (*Decision, error) {
+func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
+	// Karpenter's scheduler is written for objects the API server has
+	// validated; an input it would never see must not crash the provider.
+	defer func() {
+		if r := recover(); r != nil {
+			d, err = nil, fmt.Errorf("Karpenter's scheduler failed on this input (%v); kubectl would likely refuse one of the objects: check them with kubectl apply --dry-run=server", r)
+		}
+	}()
 	ctx = decisionContext(ctx)
-	d := &Decision{Skipped: slices.Clone(p.world.skipped), Findings: p.Findings()}
+	d = &Decision{Skipped: slices.Clone(p.world.skipped), Findings: p.Findings()}
 	pools, its, facts := p.admitPools(ctx, f, d)
 	k := newKube(p.world.objects)
 	volumes := scheduler.NewVolumeTopology(k)

@@ -74,32 +74,23 @@ spec:
 ` + extra
 }
 
-// example renders a data source with the manifests as heredocs (indented
-// as terraform fmt leaves them) and an optional last line.
+// example renders a data source whose lists each hold one element (the
+// documents of a list joined by --- lines), as terraform fmt leaves it,
+// with an optional last line.
 func example(pools, classes, workloads []string, tail string) string {
-	list := func(items []string) string {
-		if len(items) == 0 {
-			return "[]"
-		}
+	list := func(docs []string) string {
 		var b strings.Builder
-		b.WriteString("[")
-		for i, it := range items {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("<<-EOT\n")
-			for _, l := range strings.Split(strings.TrimRight(it, "\n"), "\n") {
-				b.WriteString("    " + l + "\n")
-			}
-			b.WriteString("  EOT\n  ")
+		b.WriteString("[<<-EOT\n")
+		for _, l := range strings.Split(strings.TrimRight(strings.Join(docs, "---\n"), "\n"), "\n") {
+			b.WriteString("    " + l + "\n")
 		}
-		b.WriteString("]")
+		b.WriteString("  EOT\n  ]")
 		return b.String()
 	}
 	s := "data \"karpenter_scheduling\" \"prod\" {\n" +
-		"  node_pools   = " + list(pools) + "\n" +
+		"  node_pools = " + list(pools) + "\n" +
 		"  node_classes = " + list(classes) + "\n" +
-		"  workloads    = " + list(workloads) + "\n"
+		"  workloads = " + list(workloads) + "\n"
 	if tail != "" {
 		s += "\n  " + tail + "\n"
 	}

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,6 +101,7 @@ func readWorld(inputs []string) *world {
 	var priorities []*schedulingv1.PriorityClass
 	type pending struct {
 		o        object
+		count    int
 		make     func(ns string) []*corev1.Pod
 		distinct bool
 	}
@@ -142,9 +144,10 @@ func readWorld(inputs []string) *world {
 		case gvkPod:
 			var p corev1.Pod
 			if decode(&p) {
-				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
+				// A pod bound already is not Karpenter's (IsProvisionable).
+				makers = append(makers, pending{o: o, count: boolCount(p.Spec.NodeName == ""), make: func(ns string) []*corev1.Pod {
 					if p.Spec.NodeName != "" {
-						return nil // bound already: not Karpenter's (IsProvisionable)
+						return nil
 					}
 					return []*corev1.Pod{newPod(ns, p.Name, p.ObjectMeta, p.Spec)}
 				}})
@@ -152,21 +155,21 @@ func readWorld(inputs []string) *world {
 		case gvkDeployment:
 			var d appsv1.Deployment
 			if decode(&d) {
-				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, count: replicaCount(d.Spec.Replicas), make: func(ns string) []*corev1.Pod {
 					return replicas(ns, d.Name, replicaCount(d.Spec.Replicas), d.Spec.Template)
 				}})
 			}
 		case gvkReplicaSet:
 			var rs appsv1.ReplicaSet
 			if decode(&rs) {
-				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, count: replicaCount(rs.Spec.Replicas), make: func(ns string) []*corev1.Pod {
 					return replicas(ns, rs.Name, replicaCount(rs.Spec.Replicas), rs.Spec.Template)
 				}})
 			}
 		case gvkStatefulSet:
 			var s appsv1.StatefulSet
 			if decode(&s) {
-				makers = append(makers, pending{o: o, distinct: len(s.Spec.VolumeClaimTemplates) > 0, make: func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, count: replicaCount(s.Spec.Replicas), distinct: len(s.Spec.VolumeClaimTemplates) > 0, make: func(ns string) []*corev1.Pod {
 					pods, claims := statefulSetPods(ns, &s)
 					pvcs = append(pvcs, claims...)
 					return pods
@@ -175,13 +178,14 @@ func readWorld(inputs []string) *world {
 		case gvkJob:
 			var j batchv1.Job
 			if decode(&j) {
-				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod { return jobPods(ns, j.Name, j.Spec) }})
+				makers = append(makers, pending{o: o, count: jobCount(j.Spec), make: func(ns string) []*corev1.Pod { return jobPods(ns, j.Name, j.Spec) }})
 			}
 		case gvkCronJob:
 			var c batchv1.CronJob
 			if decode(&c) {
-				makers = append(makers, pending{o: o, make: func(ns string) []*corev1.Pod {
-					if c.Spec.Suspend != nil && *c.Spec.Suspend {
+				suspended := c.Spec.Suspend != nil && *c.Spec.Suspend
+				makers = append(makers, pending{o: o, count: boolCount(!suspended) * jobCount(c.Spec.JobTemplate.Spec), make: func(ns string) []*corev1.Pod {
+					if suspended {
 						return nil
 					}
 					return jobPods(ns, c.Name, c.Spec.JobTemplate.Spec)
@@ -225,6 +229,16 @@ func readWorld(inputs []string) *world {
 			w.skipped = append(w.skipped, key)
 		}
 	}
+	total := 0
+	for _, m := range makers {
+		total += m.count
+		if total > MaxPods {
+			w.errors = append(w.errors, inputError{input: m.o.input, pos: m.o.pos, what: m.o.describe(), err: fmt.Sprintf(
+				"with its %d pods the workloads make more than %d, the most the decision simulates (Karpenter's scheduler takes about a CPU minute for 5,000 pods on a region's catalogue, and more than linearly more beyond): decide the workloads in several karpenter_scheduling data sources, or with fewer replicas", m.count, MaxPods)})
+			w.workloads = nil
+			return w
+		}
+	}
 	for _, m := range makers {
 		ns := m.o.ns
 		if ns == "" {
@@ -265,6 +279,9 @@ func readWorld(inputs []string) *world {
 			globalDefault = pc
 		}
 	}
+	slices.SortStableFunc(w.errors, func(a, b inputError) int {
+		return cmp.Or(cmp.Compare(a.input, b.input), cmp.Compare(a.pos.Document, b.pos.Document), cmp.Compare(a.pos.Line, b.pos.Line))
+	})
 	uid := 0
 	for _, wl := range w.workloads {
 		for _, p := range wl.Pods {
@@ -356,12 +373,15 @@ func replicas(ns, name string, n int, tmpl corev1.PodTemplateSpec) []*corev1.Pod
 	return pods
 }
 
-// jobPods are the pods a Job runs at once: parallelism (default 1), at
-// most the completions left (all of them on an empty cluster); none while
-// suspended.
-func jobPods(ns, name string, spec batchv1.JobSpec) []*corev1.Pod {
+// MaxPods is the most pods a decision simulates.
+const MaxPods = 20000
+
+// jobCount is how many pods a Job runs at once: parallelism (default 1),
+// at most the completions left (all of them on an empty cluster); none
+// while suspended.
+func jobCount(spec batchv1.JobSpec) int {
 	if spec.Suspend != nil && *spec.Suspend {
-		return nil
+		return 0
 	}
 	n := 1
 	if spec.Parallelism != nil {
@@ -370,7 +390,18 @@ func jobPods(ns, name string, spec batchv1.JobSpec) []*corev1.Pod {
 	if spec.Completions != nil {
 		n = min(n, int(max(*spec.Completions, 0)))
 	}
-	return replicas(ns, name, n, spec.Template)
+	return n
+}
+
+func jobPods(ns, name string, spec batchv1.JobSpec) []*corev1.Pod {
+	return replicas(ns, name, jobCount(spec), spec.Template)
+}
+
+func boolCount(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // statefulSetPods are a StatefulSet's pods (<name>-<ordinal>) and the
