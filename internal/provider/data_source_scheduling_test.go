@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -208,5 +209,73 @@ output "pods" {
 `,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("pods")}},
 		}},
+	})
+}
+
+// TestSchedulingNeedsAWS: without AWS the data source cannot decide and
+// says so, once.
+func TestSchedulingNeedsAWS(t *testing.T) {
+	offlineEnv(t)
+	src, _ := schedData("x", []string{schedPool("default", "", "")}, []string{schedDeployment("web", 1, "500m", "")}, "")
+	var errs []string
+	for _, d := range planDiagnostics(t, "provider \"karpenter\" {}\n"+src) {
+		if d.Severity == "error" {
+			errs = append(errs, d.Summary)
+		}
+	}
+	if len(errs) != 1 || errs[0] != "scheduling-needs-aws: the scheduling decision needs AWS" {
+		t.Errorf("errors %v", errs)
+	}
+}
+
+// TestAccSchedulingExample applies the documentation's example (the data
+// source reads at apply, after the pools it depends on): every workload
+// lands where the example says; with its commented-out mistake restored,
+// the apply fails with pod-unschedulable and the toleration to add.
+func TestAccSchedulingExample(t *testing.T) {
+	src, err := os.ReadFile("../../examples/data-sources/karpenter_scheduling/data-source.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := inDemoAccount(string(src))
+	var mistake strings.Builder
+	inMistake := false
+	for _, l := range strings.SplitAfter(example, "\n") {
+		switch {
+		case strings.HasPrefix(l, "    # , <<-EOT"):
+			inMistake = true
+			l = "    , <<-EOT\n"
+		case inMistake && strings.HasPrefix(l, "    # EOT"):
+			inMistake = false
+			l = "    EOT\n"
+		case inMistake:
+			l = "    " + strings.TrimPrefix(l, "    # ")
+		}
+		mistake.WriteString(l)
+	}
+	if strings.Count(mistake.String(), "<<-EOT") != 2 {
+		t.Fatal("the example's commented-out mistake was not found")
+	}
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	pods := func(key string, pool string, n int64) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue("data.karpenter_scheduling.prod", schedPods.AtMapKey(key), knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"pods": knownvalue.Int64Exact(n), "node_pools": knownvalue.MapExact(map[string]knownvalue.Check{pool: knownvalue.Int64Exact(n)}),
+			"unschedulable": knownvalue.Int64Exact(0), "reason": knownvalue.StringExact(""),
+		}))
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: prov + example,
+				ConfigStateChecks: []statecheck.StateCheck{
+					pods("default/Deployment/web", "general", 3), pods("default/StatefulSet/db", "general", 2), pods("default/Job/train", "gpu", 2),
+				},
+			},
+			{
+				Config:      prov + mistake.String(),
+				ExpectError: regexp.MustCompile(`pod-unschedulable(.|\n)*default/Job/finetune(.|\n)*did not tolerate taint(.|\n)*tolerations`),
+			},
+		},
 	})
 }
