@@ -160,6 +160,42 @@ func newKarpenter(t *testing.T, url string) *karpenter {
 	return k
 }
 
+// cloudProvider is karpenter-provider-aws's cloud provider on kube
+// (without an instance provider: nothing here launches).
+func (k *karpenter) cloudProvider(kube client.Client) *awscloudprovider.CloudProvider {
+	return awscloudprovider.New(k.instanceTypes, nil, k.recorder, kube, k.amis, k.groups, k.reservations, k.placement,
+		nodeoverlay.NewInstanceTypeStore(), aws.String(""))
+}
+
+// reconcileClass creates an EC2NodeClass and sets its status as the
+// nodeclass controller's reconcilers would (AMIs, capacity reservations,
+// placement group, subnets, security groups, instance profile, validation).
+func (k *karpenter) reconcileClass(t *testing.T, kube client.Client, cp *awscloudprovider.CloudProvider, doc []byte) *awsv1.EC2NodeClass {
+	t.Helper()
+	ctx := k.ctx
+	reconcilers := []reconcile.TypedReconciler[*awsv1.EC2NodeClass]{
+		nodeclass.NewAMIReconciler(k.clk, k.amis),
+		nodeclass.NewCapacityReservationReconciler(k.clk, k.reservations),
+		nodeclass.NewPlacementGroupReconciler(k.clk, k.placement),
+		nodeclass.NewSubnetReconciler(k.clk, k.subnets),
+		nodeclass.NewSecurityGroupReconciler(k.clk, k.groups),
+		nodeclass.NewInstanceProfileReconciler(k.clk, k.profiles, k.cfg.Region, cache.New(time.Minute, time.Minute)),
+		nodeclass.NewValidationReconciler(k.clk, kube, cp, k.ec2, amifamily.NewDefaultResolver(k.cfg.Region), k.instanceTypes, k.launch,
+			cache.New(time.Minute, time.Minute), true),
+	}
+	nc := &awsv1.EC2NodeClass{}
+	mustDecode(t, doc, nc)
+	nc.UID = types.UID("class-" + nc.Name)
+	must(t, kube.Create(ctx, nc))
+	for _, r := range reconcilers {
+		// An error leaves its condition False or Unknown, as on a
+		// cluster; the status is what the reconcilers set.
+		_, _ = r.Reconcile(ctx, nc)
+	}
+	must(t, kube.Status().Update(ctx, nc))
+	return nc
+}
+
 // refOutcome is what Karpenter decided.
 type refOutcome struct {
 	// workloads are where each workload's pods went.
@@ -200,29 +236,9 @@ func (k *karpenter) schedule(t *testing.T, pools, classes, workloads []string) r
 	t.Helper()
 	ctx := k.ctx
 	kube := fakeKube()
-	cp := awscloudprovider.New(k.instanceTypes, nil, k.recorder, kube, k.amis, k.groups, k.reservations, k.placement,
-		nodeoverlay.NewInstanceTypeStore(), aws.String(""))
-	reconcilers := []reconcile.TypedReconciler[*awsv1.EC2NodeClass]{
-		nodeclass.NewAMIReconciler(k.clk, k.amis),
-		nodeclass.NewCapacityReservationReconciler(k.clk, k.reservations),
-		nodeclass.NewPlacementGroupReconciler(k.clk, k.placement),
-		nodeclass.NewSubnetReconciler(k.clk, k.subnets),
-		nodeclass.NewSecurityGroupReconciler(k.clk, k.groups),
-		nodeclass.NewInstanceProfileReconciler(k.clk, k.profiles, k.cfg.Region, cache.New(time.Minute, time.Minute)),
-		nodeclass.NewValidationReconciler(k.clk, kube, cp, k.ec2, amifamily.NewDefaultResolver(k.cfg.Region), k.instanceTypes, k.launch,
-			cache.New(time.Minute, time.Minute), true),
-	}
+	cp := k.cloudProvider(kube)
 	for _, doc := range documents(t, classes) {
-		nc := &awsv1.EC2NodeClass{}
-		mustDecode(t, doc, nc)
-		nc.UID = types.UID("class-" + nc.Name)
-		must(t, kube.Create(ctx, nc))
-		for _, r := range reconcilers {
-			// An error leaves its condition False or Unknown, as on a
-			// cluster; the status is what the reconcilers set.
-			_, _ = r.Reconcile(ctx, nc)
-		}
-		must(t, kube.Status().Update(ctx, nc))
+		k.reconcileClass(t, kube, cp, doc)
 	}
 	validation := nodepoolvalidation.NewController(k.clk, kube, cp)
 	readiness := nodepoolreadiness.NewController(k.clk, kube, cp)

@@ -401,12 +401,11 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		}
 		list, ok := byClass[ref.Name]
 		if !ok {
-			family, known := ami.ResolvedFamily(c.Manifest.Spec.AMIFamily, amiTerms(c.Manifest), f.Karpenter)
-			if !known {
-				skip(fmt.Sprintf("the amiFamily of EC2NodeClass %q cannot be resolved (no amiFamily and no alias term)", ref.Name))
+			var err error
+			if list, err = f.Catalogue.InstanceTypes(c.Manifest, st, f.Settings, f.Karpenter); err != nil {
+				skip(err.Error())
 				continue
 			}
-			list, _ = f.Catalogue.instanceTypes(class{name: ref.Name, family: family, spec: c.Manifest.Spec, status: st}, f.Settings, PricesFor(f.Catalogue.Region))
 			byClass[ref.Name] = list
 		}
 		if len(list) == 0 {

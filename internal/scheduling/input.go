@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -270,15 +271,14 @@ func keyLine(m *yaml.Node, key string) int {
 // field checking (what kubectl apply's server-side field validation
 // reports); a strict failure still yields the object with the unknown
 // fields dropped, as an API server without strict validation stores it.
-var (
-	strictCodecs = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict)
-	strictDecode = strictCodecs.UniversalDeserializer()
-)
+var strictDecoder = sync.OnceValue(func() runtime.Decoder {
+	return serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict).UniversalDeserializer()
+})
 
 // decodeTyped decodes o into into (a pointer to the k8s.io/api type of its
 // kind). unknown lists the fields the API server would refuse.
 func decodeTyped(o object, into runtime.Object) (unknown []string, err error) {
-	_, _, err = strictDecode.Decode(o.raw, nil, into)
+	_, _, err = strictDecoder().Decode(o.raw, nil, into)
 	if err == nil {
 		return nil, nil
 	}

@@ -13,11 +13,13 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // Catalogue is the region's instance types as Karpenter's instance-type
@@ -78,6 +80,19 @@ func NewCatalogue(region string, infos []ec2types.InstanceTypeInfo, offerings ma
 
 // Zones is every zone of the region that offers an instance type.
 func (c *Catalogue) Zones() []string { return c.zones }
+
+// InstanceTypes are the instance types Karpenter's AWS provider lists for
+// an EC2NodeClass in the status st, under the controller settings s, as the
+// scheduler receives them (sorted by name). The class's amiFamily is read
+// for Karpenter release kv (an alias names it when amiFamily is unset).
+func (c *Catalogue) InstanceTypes(m manifest.EC2NodeClass, st ClassStatus, s capacity.Settings, kv versions.Karpenter) ([]*cloudprovider.InstanceType, error) {
+	family, ok := ami.ResolvedFamily(m.Spec.AMIFamily, amiTerms(m), kv)
+	if !ok {
+		return nil, fmt.Errorf("the amiFamily of EC2NodeClass %q cannot be resolved (no amiFamily and no alias term)", m.Metadata.Name)
+	}
+	its, _ := c.instanceTypes(class{name: m.Metadata.Name, family: family, spec: m.Spec, status: st}, s, PricesFor(c.Region))
+	return its, nil
+}
 
 // class is an EC2NodeClass as the instance-type provider reads it, with its
 // predicted status.
