@@ -72,7 +72,8 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"their EC2NodeClasses, the region's instance types and offerings (ec2:DescribeInstanceTypes and " +
 			"DescribeInstanceTypeOfferings, once per run), and the pods the workloads' controllers would create. A workload " +
 			"with a pod Karpenter would not place fails the plan (`pod-unschedulable`) unless listed in `allow_unschedulable`. " +
-			"Needs AWS (a region, profile or endpoint); Terraform reads it at plan when every argument is known.",
+			"Needs AWS (a region, profile or endpoint). Terraform reads it at plan, or at apply when a NodePool or EC2NodeClass it " +
+			"reads changes in the same run.",
 		Attributes: map[string]schema.Attribute{
 			"node_pools":   manifests("karpenter.sh/v1 NodePools (e.g. `karpenter_nodepool.x.manifest`)"),
 			"node_classes": manifests("karpenter.k8s.aws/v1 EC2NodeClasses (e.g. `karpenter_ec2nodeclass.x.manifest`)"),

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -278,4 +279,91 @@ func TestAccSchedulingExample(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccSchedulingGuide runs the HCL of the guide "Will my pods
+// schedule?" against the emulator, with the files it reads: the GitOps
+// block fails the plan with the guide's excerpt; the block on managed
+// pools is read at apply, as the guide says, and its acknowledged
+// workload is a warning.
+func TestAccSchedulingGuide(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("TF_ACC is not set: this test runs terraform")
+	}
+	src, err := os.ReadFile("../../templates/guides/will-my-pods-schedule.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, texts := terraformBlocks(string(src)), textBlocks(string(src))
+	if len(blocks) != 2 || len(texts) != 1 {
+		t.Fatalf("the guide has %d terraform and %d text blocks; this test runs 2 and 1", len(blocks), len(texts))
+	}
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	run := inProcessTerraform(t)
+	general := schedPool("general", "", "      requirements:\n        - key: karpenter.k8s.aws/instance-category\n          operator: In\n          values: [c, m, r]\n")
+	gpu := schedPool("gpu", "", "      requirements:\n        - key: karpenter.k8s.aws/instance-gpu-manufacturer\n          operator: In\n          values: [nvidia]\n"+
+		"      taints:\n        - key: nvidia.com/gpu\n          value: \"true\"\n          effect: NoSchedule\n")
+	train := "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n" +
+		"      containers:\n        - name: train\n          image: trainer\n          resources:\n            limits:\n              nvidia.com/gpu: 1\n"
+	files := map[string]string{
+		"karpenter/ec2nodeclasses.yaml": schedClass, "karpenter/nodepools.yaml": general + "---\n" + gpu,
+		"apps/web.yaml": schedDeployment("web", 3, "500m", ""), "apps/train.yaml": fmt.Sprintf(train, "train", "ml"),
+	}
+	write := func(dir, config string, files map[string]string) {
+		head := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n"
+		files["main.tf"] = head + prov + config
+		for name, body := range files {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	gitops := t.TempDir()
+	write(gitops, blocks[0], files)
+	run(gitops, "init", "-input=false", "-backend=false")
+	_, stderr := run(gitops, "plan", "-input=false", "-no-color")
+	if err := excerptOf(texts[0], string(stderr)); err != nil {
+		t.Errorf("the guide's excerpt: %v\n%s", err, stderr)
+	}
+
+	managed := t.TempDir()
+	pools := `
+resource "karpenter_ec2nodeclass" "default" {
+  name = "default"
+  role = "KarpenterNodeRole-demo"
+  ami_selector_terms { alias = "al2023@latest" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+}
+
+resource "karpenter_nodepool" "prod" {
+  for_each   = toset(["general"])
+  name       = each.key
+  node_class = karpenter_ec2nodeclass.default.node_class
+}
+`
+	// A Job for a pool this configuration does not have: acknowledged.
+	backfill := strings.Replace(fmt.Sprintf(train, "backfill", "batch"), "      restartPolicy", "      nodeSelector:\n        team: batch\n      restartPolicy", 1)
+	write(managed, pools+blocks[1], map[string]string{"apps/web.yaml": files["apps/web.yaml"], "apps/backfill.yaml": backfill})
+	run(managed, "init", "-input=false", "-backend=false")
+	stdout, stderr := run(managed, "plan", "-input=false", "-no-color")
+	if !strings.Contains(string(stdout), "(depends on a resource or a module with changes pending)") {
+		t.Errorf("the data source is not read at apply, as the guide says:\n%s%s", stdout, stderr)
+	}
+	stdout, _ = run(managed, "apply", "-input=false", "-json", "-auto-approve")
+	var acknowledged bool
+	for _, d := range jsonDiagnostics(stdout) {
+		if d.Severity == "error" {
+			t.Errorf("apply: %s: %s", d.Summary, d.Detail)
+		}
+		acknowledged = acknowledged || d.Severity == "warning" && strings.HasPrefix(d.Summary, "pod-unschedulable") && strings.Contains(d.Detail, "batch/Job/backfill")
+	}
+	if !acknowledged {
+		t.Errorf("apply: the acknowledged Job is not a warning:\n%s", stdout)
+	}
 }

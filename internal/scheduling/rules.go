@@ -144,7 +144,7 @@ var (
 	RuleAllowKey = rules.Register(rules.Rule{
 		ID: "allow-unschedulable-key-invalid", Severity: rules.Error, Category: Category,
 		Title: "an allow_unschedulable element is not a workload key",
-		Behaviour: "Workloads are named \"<namespace>/<kind>/<name>\", as the `pods` attribute is keyed; any other string " +
+		Behaviour: "Workloads are named `\"<namespace>/<kind>/<name>\"`, as the `pods` attribute is keyed; any other string " +
 			"acknowledges nothing, so the workload's unschedulable pods would still fail the plan.",
 		Source: "the provider's allow_unschedulable argument",
 		Bad:    example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, `allow_unschedulable = ["web"]`),
