@@ -152,7 +152,7 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s", unschedulableDetail(r, w, first)),
 				Position: w.Position, Object: w.Key}
 			if r.Allowed {
-				f.Finding = f.Finding.AsWarning()
+				f.Finding = f.AsWarning()
 			}
 			d.Findings = append(d.Findings, f)
 		}

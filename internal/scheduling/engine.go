@@ -164,7 +164,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	// validated; an input it would never see must not crash the provider.
 	defer func() {
 		if r := recover(); r != nil {
-			d, err = nil, fmt.Errorf("Karpenter's scheduler failed on this input (%v); kubectl would likely refuse one of the objects: check them with kubectl apply --dry-run=server", r)
+			d, err = nil, fmt.Errorf("the scheduler of Karpenter failed on this input (%v); kubectl would likely refuse one of the objects: check them with kubectl apply --dry-run=server", r)
 		}
 	}()
 	ctx = decisionContext(ctx)

@@ -34,9 +34,9 @@ func fixtureFacts(t testing.TB) Facts {
 // and decided without a panic, and every finding names its element.
 func FuzzDecide(f *testing.F) {
 	for _, s := range []string{
-		exampleDeployment("web", "2", "500m", ""),
-		exampleDeployment("web", "2", "500m", "      tolerations:\n        - operator: Exists\n"),
-		exampleDeployment("web", "1", "1M", "      topologySpreadConstraints:\n        - maxSkew: 0\n          topologyKey: \"\"\n"),
+		exampleDeployment("2", "500m", ""),
+		exampleDeployment("2", "500m", "      tolerations:\n        - operator: Exists\n"),
+		exampleDeployment("1", "1M", "      topologySpreadConstraints:\n        - maxSkew: 0\n          topologyKey: \"\"\n"),
 		"apiVersion: v1\nkind: List\nitems: [1, 2]\n",
 		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: s\nspec:\n  replicas: -3\n  volumeClaimTemplates: [{}]\n",
 		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {parallelism: 2147483647, completions: 3, template: {spec: {containers: [{name: c, resources: {requests: {cpu: -1}}}]}}}\n",

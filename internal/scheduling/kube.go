@@ -78,18 +78,29 @@ func (k *kube) Get(_ context.Context, key client.ObjectKey, obj client.Object, _
 	}
 	switch dst := obj.(type) {
 	case *corev1.PersistentVolumeClaim:
-		o.(*corev1.PersistentVolumeClaim).DeepCopyInto(dst)
+		return copyInto(o, dst)
 	case *corev1.PersistentVolume:
-		o.(*corev1.PersistentVolume).DeepCopyInto(dst)
+		return copyInto(o, dst)
 	case *storagev1.StorageClass:
-		o.(*storagev1.StorageClass).DeepCopyInto(dst)
+		return copyInto(o, dst)
 	case *corev1.Namespace:
-		o.(*corev1.Namespace).DeepCopyInto(dst)
+		return copyInto(o, dst)
 	case *schedulingv1.PriorityClass:
-		o.(*schedulingv1.PriorityClass).DeepCopyInto(dst)
-	default:
-		return fmt.Errorf("the simulated cluster holds no %T", obj)
+		return copyInto(o, dst)
 	}
+	return fmt.Errorf("the simulated cluster holds no %T", obj)
+}
+
+// copyInto deep-copies a stored object into the caller's of the same type.
+func copyInto[T any, P interface {
+	*T
+	DeepCopyInto(*T)
+}](o client.Object, dst P) error {
+	src, ok := o.(P)
+	if !ok {
+		return fmt.Errorf("the simulated cluster holds a %T under %T's kind", o, dst)
+	}
+	src.DeepCopyInto(dst)
 	return nil
 }
 
@@ -104,8 +115,9 @@ func (k *kube) List(_ context.Context, list client.ObjectList, opts ...client.Li
 	case *corev1.NamespaceList:
 		l.Items = nil
 		for _, obj := range k.objects[schema.GroupKind{Kind: "Namespace"}] {
-			if o.LabelSelector == nil || o.LabelSelector.Matches(labels.Set(obj.GetLabels())) {
-				l.Items = append(l.Items, *obj.(*corev1.Namespace).DeepCopy())
+			ns, ok := obj.(*corev1.Namespace)
+			if ok && (o.LabelSelector == nil || o.LabelSelector.Matches(labels.Set(ns.Labels))) {
+				l.Items = append(l.Items, *ns.DeepCopy())
 			}
 		}
 	default:

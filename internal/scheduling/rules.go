@@ -50,7 +50,8 @@ spec:
 
 // exampleDeployment is a Deployment whose pod spec ends with extra
 // (indented under spec.template.spec).
-func exampleDeployment(name string, replicas, cpu, extra string) string {
+func exampleDeployment(replicas, cpu, extra string) string {
+	const name = "web"
 	return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -109,9 +110,9 @@ var (
 		Source: "kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go (Schedule, Validate), " +
 			"pkg/controllers/provisioning/scheduling/scheduler.go (Solve); kubernetes-sigs/karpenter#1162, aws/karpenter-provider-aws#4738",
 		Bad: example([]string{examplePool("gpu", "      taints:\n        - key: nvidia.com/gpu\n          value: \"true\"\n          effect: NoSchedule\n")},
-			[]string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, ""),
+			[]string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, ""),
 		Good: example([]string{examplePool("gpu", "      taints:\n        - key: nvidia.com/gpu\n          value: \"true\"\n          effect: NoSchedule\n")},
-			[]string{exampleClass}, []string{exampleDeployment("web", "2", "500m",
+			[]string{exampleClass}, []string{exampleDeployment("2", "500m",
 				"      tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n          effect: NoSchedule\n")}, ""),
 	})
 	ruleDocument = rules.Register(rules.Rule{
@@ -124,9 +125,9 @@ var (
 			"object is left out of the decision.",
 		Source: "sigs.k8s.io/yaml YAMLToJSONStrict; k8s.io/apimachinery runtime/serializer strict decoding; kubectl apply --validate=strict",
 		Bad: example([]string{examplePool("default", "")}, []string{exampleClass},
-			[]string{exampleDeployment("web", "2", "500m", "      tolerationz:\n        - key: dedicated\n          operator: Exists\n")}, ""),
+			[]string{exampleDeployment("2", "500m", "      tolerationz:\n        - key: dedicated\n          operator: Exists\n")}, ""),
 		Good: example([]string{examplePool("default", "")}, []string{exampleClass},
-			[]string{exampleDeployment("web", "2", "500m", "      tolerations:\n        - key: dedicated\n          operator: Exists\n")}, ""),
+			[]string{exampleDeployment("2", "500m", "      tolerations:\n        - key: dedicated\n          operator: Exists\n")}, ""),
 	})
 	// RuleNeedsAWS: the data source without AWS facts.
 	RuleNeedsAWS = rules.Register(rules.Rule{
@@ -136,9 +137,9 @@ var (
 			"region's ec2:DescribeInstanceTypes and DescribeInstanceTypeOfferings and from the subnets the EC2NodeClasses select; " +
 			"without AWS configured the provider has none of them and cannot decide. It reads them once per run, read-only.",
 		Source: "aws/karpenter-provider-aws pkg/providers/instancetype (List, UpdateInstanceTypes, UpdateInstanceTypeOfferings)",
-		Bad:    "provider \"karpenter\" {}\n\n" + example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, ""),
+		Bad:    "provider \"karpenter\" {}\n\n" + example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, ""),
 		Good: "provider \"karpenter\" {\n  region = \"us-east-1\"\n}\n\n" +
-			example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, ""),
+			example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, ""),
 	})
 	// RuleAllowKey: an allow_unschedulable element that is no workload key.
 	RuleAllowKey = rules.Register(rules.Rule{
@@ -147,8 +148,8 @@ var (
 		Behaviour: "Workloads are named `\"<namespace>/<kind>/<name>\"`, as the `pods` attribute is keyed; any other string " +
 			"acknowledges nothing, so the workload's unschedulable pods would still fail the plan.",
 		Source: "the provider's allow_unschedulable argument",
-		Bad:    example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")}, `allow_unschedulable = ["web"]`),
-		Good: example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("web", "2", "500m", "")},
+		Bad:    example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, `allow_unschedulable = ["web"]`),
+		Good: example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")},
 			`allow_unschedulable = ["default/Deployment/web"]`),
 	})
 	rulePoolSkipped = rules.Register(rules.Rule{
@@ -162,8 +163,8 @@ var (
 			"pkg/controllers/provisioning/scheduling/scheduler.go (NewScheduler), pkg/controllers/nodepool/readiness",
 		Bad: example([]string{examplePool("default", "")},
 			[]string{strings.Replace(exampleClass, "karpenter.sh/discovery: demo\n  securityGroup", "karpenter.sh/discovery: dem0\n  securityGroup", 1)},
-			[]string{exampleDeployment("web", "2", "500m", "")}, `allow_unschedulable = ["default/Deployment/web"]`),
+			[]string{exampleDeployment("2", "500m", "")}, `allow_unschedulable = ["default/Deployment/web"]`),
 		Good: example([]string{examplePool("default", "")}, []string{exampleClass},
-			[]string{exampleDeployment("web", "2", "500m", "")}, `allow_unschedulable = ["default/Deployment/web"]`),
+			[]string{exampleDeployment("2", "500m", "")}, `allow_unschedulable = ["default/Deployment/web"]`),
 	})
 )
