@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
 	"github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
@@ -16,8 +18,8 @@ import (
 // table gets us-east-1's, as Karpenter's pricing provider gives it.
 func TestPriceTableIsKarpenters(t *testing.T) {
 	n := 0
-	for _, tables := range []map[string]map[string]float64{convertPrices(pricing.InitialOnDemandPricesAWS),
-		convertPrices(pricing.InitialOnDemandPricesUSGov), convertPrices(pricing.InitialOnDemandPricesCN)} {
+	for _, tables := range []map[string]map[ec2types.InstanceType]float64{pricing.InitialOnDemandPricesAWS,
+		pricing.InitialOnDemandPricesUSGov, pricing.InitialOnDemandPricesCN} {
 		for region, prices := range tables {
 			p := scheduling.PricesFor(region)
 			if p.Region != region {
@@ -25,7 +27,7 @@ func TestPriceTableIsKarpenters(t *testing.T) {
 				continue
 			}
 			for it, want := range prices {
-				if got, ok := p.OnDemand(it); !ok || got != want {
+				if got, ok := p.OnDemand(string(it)); !ok || got != want {
 					t.Errorf("%s %s: %v (%v), Karpenter %v", region, it, got, ok, want)
 				}
 				n++
@@ -49,15 +51,4 @@ func TestPriceTableIsKarpenters(t *testing.T) {
 		t.Errorf("a region without a table gets %s's", p.Region)
 	}
 	t.Logf("%d prices", n)
-}
-
-func convertPrices[K ~string](in map[string]map[K]float64) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	for r, m := range in {
-		out[r] = map[string]float64{}
-		for k, v := range m {
-			out[r][string(k)] = v
-		}
-	}
-	return out
 }

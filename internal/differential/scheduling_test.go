@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -312,7 +313,7 @@ func (k *karpenter) schedule(t *testing.T, pools, classes, workloads []string) r
 			fate[pod.UID] = "pool:" + nc.NodePoolName
 			c.Pods = append(c.Pods, keyOf[pod.UID])
 		}
-		c.Zones, c.CapacityTypes, c.Architectures = keys(zones), keys(capacityTypes), keys(arches)
+		c.Zones, c.CapacityTypes, c.Architectures = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes)), slices.Sorted(maps.Keys(arches))
 		slices.Sort(c.Pods)
 		slices.Sort(c.InstanceTypes)
 		out.claims = append(out.claims, c)
@@ -330,15 +331,6 @@ func (k *karpenter) schedule(t *testing.T, pools, classes, workloads []string) r
 			w.Reasons[f]++
 		}
 	}
-	return out
-}
-
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }
 

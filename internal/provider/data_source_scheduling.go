@@ -215,25 +215,24 @@ type catalogueEntry struct {
 func catalogueFor(ctx context.Context, cache *awsclient.Cache) (*scheduling.Catalogue, error) {
 	v, _ := catalogues.LoadOrStore(cache, &catalogueEntry{})
 	e, _ := v.(*catalogueEntry) // catalogues holds only *catalogueEntry
-	e.once.Do(func() {
-		region, err := cache.Clients().Region(ctx)
-		if err != nil {
-			e.err = err
-			return
-		}
-		infos, err := cache.DescribeInstanceTypes(ctx)
-		if err != nil {
-			e.err = err
-			return
-		}
-		offerings, err := cache.OfferingsByZone(ctx)
-		if err != nil {
-			e.err = err
-			return
-		}
-		e.c = scheduling.NewCatalogue(region, infos, offerings)
-	})
+	e.once.Do(func() { e.c, e.err = readCatalogue(ctx, cache) })
 	return e.c, e.err
+}
+
+func readCatalogue(ctx context.Context, cache *awsclient.Cache) (*scheduling.Catalogue, error) {
+	region, err := cache.Clients().Region(ctx)
+	if err != nil {
+		return nil, err
+	}
+	infos, err := cache.DescribeInstanceTypes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	offerings, err := cache.OfferingsByZone(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return scheduling.NewCatalogue(region, infos, offerings), nil
 }
 
 // schedulingFacts reads the decision's AWS facts: the catalogue, and each

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,15 +219,7 @@ func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim
 	for _, pod := range nc.Pods {
 		out.Pods = append(out.Pods, podKey[pod.UID])
 	}
-	out.Zones, out.CapacityTypes, out.Architectures = sortedSet(zones), sortedSet(capacityTypes), sortedSet(arches)
-	return out
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
+	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
+	out.Architectures = slices.Sorted(maps.Keys(arches))
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -340,7 +341,7 @@ func validatePod(ctx context.Context, volumes *scheduler.VolumeTopology, pod *co
 			errs = multierr.Append(errs, v1.ValidateRequirement(ctx, v1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: r.Operator, Values: r.Values}))
 		}
 	}
-	for _, k := range sortedKeys(pod.Spec.NodeSelector) {
+	for _, k := range slices.Sorted(maps.Keys(pod.Spec.NodeSelector)) {
 		validateTerm(corev1.NodeSelectorTerm{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: k, Operator: corev1.NodeSelectorOpIn, Values: []string{pod.Spec.NodeSelector[k]}}}})
 	}
 	if a := pod.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
@@ -461,15 +462,6 @@ func amiTerms(m manifest.EC2NodeClass) []ami.Term {
 		out = append(out, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
 	}
 	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // sortByPrice orders instance types cheapest first as OrderByPrice does

@@ -9,24 +9,6 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
 )
 
-func TestSmoke(t *testing.T) {
-	e := schedulingtest.Start(t, nil)
-	d := e.Decide(t, scheduling.Input{
-		NodePools:   []string{pool},
-		NodeClasses: []string{class},
-		Workloads:   []string{web},
-	})
-	for _, f := range d.Findings {
-		t.Log(f.String())
-	}
-	for _, w := range d.Workloads {
-		t.Logf("%+v", w)
-	}
-	for _, nc := range d.NodeClaims {
-		t.Logf("%s %v %v %v %d types: %v", nc.NodePool, nc.Zones, nc.CapacityTypes, nc.Architectures, len(nc.InstanceTypes), nc.Pods)
-	}
-}
-
 const class = `apiVersion: karpenter.k8s.aws/v1
 kind: EC2NodeClass
 metadata:

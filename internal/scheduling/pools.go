@@ -32,58 +32,49 @@ const (
 
 // readPools decodes the node_pools input; every document must be a
 // karpenter.sh/v1 NodePool.
-func readPools(inputs []string) (pools []nodePool, errs []inputError) {
-	seen := map[string]Position{}
-	for i, text := range inputs {
-		objs, e := readObjects(i, text)
-		errs = append(errs, e...)
-		for _, o := range objs {
-			if o.gvk.Group != groupKarpenter || o.gvk.Kind != manifest.NodePoolKind || o.gvk.Version != "v1" {
-				errs = append(errs, wrongKind(o, manifest.NodePoolAPIVersion, manifest.NodePoolKind, "node_pools"))
-				continue
-			}
-			var np karpv1.NodePool
-			if err := json.Unmarshal(o.raw, &np); err != nil {
-				errs = append(errs, inputError{input: i, pos: o.pos, what: o.describe(), err: "a field has the wrong type: " + err.Error()})
-				continue
-			}
-			if p, dup := seen[np.Name]; dup {
-				errs = append(errs, inputError{input: i, pos: o.pos, what: o.describe(), err: fmt.Sprintf("NodePool %q is defined twice (first in %s); NodePools are cluster-scoped, so the second replaces the first", np.Name, p)})
-				continue
-			}
-			seen[np.Name] = o.pos
-			pools = append(pools, nodePool{input: i, pos: o.pos, pool: &np})
-		}
-	}
-	return pools, errs
+func readPools(inputs []string) ([]nodePool, []inputError) {
+	return readKarpenter(inputs, ListNodePools, groupKarpenter, manifest.NodePoolAPIVersion, manifest.NodePoolKind,
+		func(np *karpv1.NodePool) string { return np.Name },
+		func(o object, np *karpv1.NodePool) nodePool { return nodePool{input: o.input, pos: o.pos, pool: np} })
 }
 
 // readClasses decodes the node_classes input; every document must be a
 // karpenter.k8s.aws/v1 EC2NodeClass.
-func readClasses(inputs []string) (classes []NodeClass, errs []inputError) {
+func readClasses(inputs []string) ([]NodeClass, []inputError) {
+	return readKarpenter(inputs, ListNodeClasses, groupKarpenterAWS, manifest.EC2NodeClassAPIVersion, manifest.EC2NodeClassKind,
+		func(m *manifest.EC2NodeClass) string { return m.Metadata.Name },
+		func(o object, m *manifest.EC2NodeClass) NodeClass {
+			return NodeClass{Input: o.input, Position: o.pos, Manifest: *m}
+		})
+}
+
+// readKarpenter decodes a list of manifests of one cluster-scoped kind
+// (group/v1) into T, refusing other kinds and a name defined twice.
+func readKarpenter[T, R any](inputs []string, list, group, apiVersion, kind string, name func(*T) string, wrap func(object, *T) R) (out []R, errs []inputError) {
 	seen := map[string]Position{}
 	for i, text := range inputs {
 		objs, e := readObjects(i, text)
 		errs = append(errs, e...)
 		for _, o := range objs {
-			if o.gvk.Group != groupKarpenterAWS || o.gvk.Kind != manifest.EC2NodeClassKind || o.gvk.Version != "v1" {
-				errs = append(errs, wrongKind(o, manifest.EC2NodeClassAPIVersion, manifest.EC2NodeClassKind, "node_classes"))
+			if o.gvk.Group != group || o.gvk.Kind != kind || o.gvk.Version != "v1" {
+				errs = append(errs, wrongKind(o, apiVersion, kind, list))
 				continue
 			}
-			var m manifest.EC2NodeClass
-			if err := json.Unmarshal(o.raw, &m); err != nil {
+			v := new(T)
+			if err := json.Unmarshal(o.raw, v); err != nil {
 				errs = append(errs, inputError{input: i, pos: o.pos, what: o.describe(), err: "a field has the wrong type: " + err.Error()})
 				continue
 			}
-			if p, dup := seen[m.Metadata.Name]; dup {
-				errs = append(errs, inputError{input: i, pos: o.pos, what: o.describe(), err: fmt.Sprintf("EC2NodeClass %q is defined twice (first in %s); EC2NodeClasses are cluster-scoped, so the second replaces the first", m.Metadata.Name, p)})
+			if p, dup := seen[name(v)]; dup {
+				errs = append(errs, inputError{input: i, pos: o.pos, what: o.describe(), err: fmt.Sprintf(
+					"%s %q is defined twice (first in %s); %ss are cluster-scoped, so the second replaces the first", kind, name(v), p, kind)})
 				continue
 			}
-			seen[m.Metadata.Name] = o.pos
-			classes = append(classes, NodeClass{Input: i, Position: o.pos, Manifest: m})
+			seen[name(v)] = o.pos
+			out = append(out, wrap(o, v))
 		}
 	}
-	return classes, errs
+	return out, errs
 }
 
 func wrongKind(o object, apiVersion, kind, list string) inputError {
