@@ -13,43 +13,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
 )
 
 // The scheduling tests decide against the emulator's fixtures: cluster
 // demo (Kubernetes 1.32), its subnets in us-east-1a, b and c tagged
 // karpenter.sh/discovery = demo, the region's 25 instance types.
 
-const schedClass = `apiVersion: karpenter.k8s.aws/v1
-kind: EC2NodeClass
-metadata:
-  name: default
-spec:
-  amiSelectorTerms:
-    - alias: al2023@latest
-  role: KarpenterNodeRole-demo
-  subnetSelectorTerms:
-    - tags:
-        karpenter.sh/discovery: demo
-  securityGroupSelectorTerms:
-    - tags:
-        karpenter.sh/discovery: demo
-`
-
-// schedPool is a NodePool named name on the default class; spec goes under
-// spec, template under spec.template.spec.
-func schedPool(name, spec, template string) string {
-	return fmt.Sprintf("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: %s\nspec:\n%s  template:\n    spec:\n"+
-		"      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n%s", name, spec, template)
-}
-
-// schedDeployment is a Deployment whose pods request cpu; pod goes under
-// spec.template.spec.
-func schedDeployment(name string, replicas int, cpu, pod string) string {
-	return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %[1]s\nspec:\n  replicas: %[2]d\n"+
-		"  selector:\n    matchLabels:\n      app: %[1]s\n  template:\n    metadata:\n      labels:\n        app: %[1]s\n"+
-		"    spec:\n      containers:\n        - name: app\n          image: nginx\n          resources:\n            requests:\n"+
-		"              cpu: %[3]q\n%[4]s", name, replicas, cpu, pod)
-}
+var (
+	schedClass      = schedulingtest.Class
+	schedPool       = schedulingtest.Pool
+	schedDeployment = schedulingtest.Deployment
+)
 
 // heredoc writes s as an HCL heredoc element of a list.
 func heredoc(s string) string {

@@ -6,6 +6,7 @@ package schedulingtest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -18,6 +19,40 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
+
+// Class is an EC2NodeClass named default on cluster demo's subnets and
+// security groups, with the demo node role.
+const Class = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiSelectorTerms:
+    - alias: al2023@latest
+  role: KarpenterNodeRole-demo
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+`
+
+// Pool is a NodePool named name on Class; spec goes under spec (weight,
+// limits), template under spec.template.spec (requirements, taints).
+func Pool(name, spec, template string) string {
+	return fmt.Sprintf("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: %s\nspec:\n%s  template:\n    spec:\n"+
+		"      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n%s", name, spec, template)
+}
+
+// Deployment is a Deployment whose pods request cpu; pod goes under
+// spec.template.spec.
+func Deployment(name string, replicas int, cpu, pod string) string {
+	return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: %[1]s\nspec:\n  replicas: %[2]d\n"+
+		"  selector:\n    matchLabels:\n      app: %[1]s\n  template:\n    metadata:\n      labels:\n        app: %[1]s\n"+
+		"    spec:\n      containers:\n        - name: app\n          image: nginx\n          resources:\n            requests:\n"+
+		"              cpu: %[3]q\n%[4]s", name, replicas, cpu, pod)
+}
 
 // Now is the time capacity reservations are judged at: after the fixtures'
 // expired reservation ended, within the capacity block's window.
