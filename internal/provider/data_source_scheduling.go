@@ -272,7 +272,9 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 			r.report(diags)
 			continue
 		case r.state != readinessRead:
-			continue // the endpoint serves no readiness reads: the pools say so
+			f.Classes[c.name] = scheduling.ClassStatus{Unknown: "the AWS endpoint does not answer the readiness reads " +
+				"(ec2:DescribeSubnets), so the class's subnets, and the zones its NodePools launch in, are not known"}
+			continue
 		}
 		f.Classes[c.name] = scheduling.StatusOf(r.result, notReady)
 	}

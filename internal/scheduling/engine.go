@@ -118,6 +118,9 @@ const (
 // ClassStatus is what Karpenter would hold in an EC2NodeClass's status by
 // the time pods arrive, as the caller predicts it from its AWS reads.
 type ClassStatus struct {
+	// Unknown, when set, says why the status could not be predicted; the
+	// class's NodePools are then left out, with that reason.
+	Unknown string
 	// Ready is the class's Ready condition. NotReady says why not, in
 	// Karpenter's words (the False condition, its reason and message).
 	Ready    bool
@@ -392,6 +395,9 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		switch {
 		case !ok:
 			skip(fmt.Sprintf("the status of EC2NodeClass %q could not be predicted", ref.Name))
+			continue
+		case st.Unknown != "":
+			skip(fmt.Sprintf("the status of EC2NodeClass %q could not be predicted: %s", ref.Name, st.Unknown))
 			continue
 		case !st.Ready:
 			skip(fmt.Sprintf("its EC2NodeClass %q is not Ready (%s), so the NodePool is not Ready and Karpenter ignores it", ref.Name, st.NotReady))
