@@ -148,7 +148,9 @@ func BenchmarkScheduling5000(b *testing.B) { benchmarkScheduling(b, benchInput()
 
 // BenchmarkScheduling5000Narrow is the same with every pool pinned to a
 // few families: what it takes for Karpenter's scheduler to go faster.
-func BenchmarkScheduling5000Narrow(b *testing.B) { benchmarkScheduling(b, benchInputWith(narrowFamilies)) }
+func BenchmarkScheduling5000Narrow(b *testing.B) {
+	benchmarkScheduling(b, benchInputWith(narrowFamilies))
+}
 
 func benchmarkScheduling(b *testing.B, in Input) {
 	facts := benchFacts(b)

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
 )
 
 // canonicalise puts the decision in the order the package documentation
@@ -59,9 +57,14 @@ func order(claims []NodeClaim, distinct map[string]bool) {
 		return w + "/"
 	}
 	for i := range claims {
-		slices.SortFunc(claims[i].Pods, func(a, b string) int { return cmp.Compare(anon(a), anon(b)) })
+		slices.SortStableFunc(claims[i].Pods, func(a, b string) int { return cmp.Compare(anon(a), anon(b)) })
 	}
-	key := func(nc NodeClaim) string {
+	type keyed struct {
+		key string
+		nc  NodeClaim
+	}
+	ks := make([]keyed, len(claims))
+	for i, nc := range claims {
 		var b strings.Builder
 		for _, part := range [][]string{{nc.NodePool}, nc.Zones, nc.CapacityTypes, nc.Architectures, nc.InstanceTypes} {
 			b.WriteString(strings.Join(part, ","))
@@ -71,9 +74,12 @@ func order(claims []NodeClaim, distinct map[string]bool) {
 			b.WriteString(anon(p))
 			b.WriteByte(',')
 		}
-		return b.String()
+		ks[i] = keyed{b.String(), nc}
 	}
-	slices.SortStableFunc(claims, func(a, b NodeClaim) int { return cmp.Compare(key(a), key(b)) })
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	for i := range ks {
+		claims[i] = ks[i].nc
+	}
 	next := map[string]int{}
 	for _, nc := range claims {
 		for j, p := range nc.Pods {
@@ -144,11 +150,7 @@ func permutations(s []string) [][]string {
 func symmetricZones(pools []poolFacts, zoneIDs map[string]string, inputs []string) [][]string {
 	sig := map[string][]string{}
 	for _, pf := range pools {
-		reqs := scheduler.NewNodeClaimTemplate(pf.pool).Requirements
-		for _, it := range pf.its {
-			if it.Requirements.Intersects(reqs) != nil {
-				continue // the pool never launches it
-			}
+		for _, it := range pf.admitted {
 			for _, o := range it.Offerings {
 				if !o.Available {
 					continue

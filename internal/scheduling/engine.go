@@ -419,7 +419,8 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 			skip("Karpenter resolves no instance type for it (\"skipping, no resolved instance types found\")")
 			continue
 		}
-		if reason := noTypeLeft(pool, list); reason != "" {
+		admitted, reason := noTypeLeft(pool, list)
+		if reason != "" {
 			skip(reason)
 			continue
 		}
@@ -430,7 +431,7 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 			zones = append(zones, s.Zone)
 		}
 		slices.Sort(zones)
-		facts = append(facts, poolFacts{pool: pool, its: list, class: ref.Name, zones: slices.Compact(zones)})
+		facts = append(facts, poolFacts{pool: pool, its: list, admitted: admitted, class: ref.Name, zones: slices.Compact(zones)})
 		d.NodePools = append(d.NodePools, PoolResult{Name: pool.Name})
 	}
 	nodepoolutils.OrderByWeight(pools)
@@ -442,24 +443,29 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 
 // noTypeLeft is NewScheduler's first filter, which drops a NodePool whose
 // requirements leave no instance type with an available offering (or
-// fewer than its minValues).
-func noTypeLeft(pool *v1.NodePool, its []*cloudprovider.InstanceType) string {
+// fewer than its minValues). It returns the instance types the pool's
+// requirements admit, and why the pool is dropped ("" when it is not).
+func noTypeLeft(pool *v1.NodePool, its []*cloudprovider.InstanceType) (admitted []*cloudprovider.InstanceType, reason string) {
 	nct := scheduler.NewNodeClaimTemplate(pool)
 	var left cloudprovider.InstanceTypes
 	for _, it := range its {
-		if it.Requirements.Intersects(nct.Requirements) == nil && it.Offerings.Available().HasCompatible(nct.Requirements) {
+		if it.Requirements.Intersects(nct.Requirements) != nil {
+			continue
+		}
+		admitted = append(admitted, it)
+		if it.Offerings.Available().HasCompatible(nct.Requirements) {
 			left = append(left, it)
 		}
 	}
 	if len(left) == 0 {
-		return "its requirements leave no instance type with an available offering in the zones of its EC2NodeClass's subnets (\"skipping, nodepool requirements filtered out all instance types\")"
+		return admitted, "its requirements leave no instance type with an available offering in the zones of its EC2NodeClass's subnets (\"skipping, nodepool requirements filtered out all instance types\")"
 	}
 	if nct.Requirements.HasMinValues() {
 		if _, _, err := left.SatisfiesMinValues(nct.Requirements); err != nil {
-			return "its minValues cannot be met by the instance types its requirements leave (\"skipping, nodepool requirements filtered out all instance types\"): " + err.Error()
+			return admitted, "its minValues cannot be met by the instance types its requirements leave (\"skipping, nodepool requirements filtered out all instance types\"): " + err.Error()
 		}
 	}
-	return ""
+	return admitted, ""
 }
 
 func amiTerms(m manifest.EC2NodeClass) []ami.Term {

@@ -17,10 +17,12 @@ import (
 
 // poolFacts is what the advice reads of a pool Karpenter schedules with.
 type poolFacts struct {
-	pool  *v1.NodePool
-	its   []*cloudprovider.InstanceType
-	class string
-	zones []string // of the class's subnets
+	pool *v1.NodePool
+	its  []*cloudprovider.InstanceType
+	// admitted are the instance types the pool's requirements admit.
+	admitted []*cloudprovider.InstanceType
+	class    string
+	zones    []string // of the class's subnets
 }
 
 var unknownLabelRE = regexp.MustCompile(`label "([^"]+)" does not have known values`)
@@ -81,7 +83,7 @@ func advisePool(pod *corev1.Pod, podReqs kscheduling.Requirements, requests core
 	combined := kscheduling.NewRequirements(nct.Requirements.Values()...)
 	combined.Add(podReqs.Values()...)
 	var candidates []*cloudprovider.InstanceType
-	for _, it := range pf.its {
+	for _, it := range pf.admitted {
 		if it.Requirements.Intersects(combined) == nil && it.Offerings.Available().HasCompatible(combined) {
 			candidates = append(candidates, it)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -39,6 +40,10 @@ type Catalogue struct {
 	zonesOf map[string][]string
 	// zones is every zone any type is offered in (Karpenter's allZones).
 	zones []string
+	// labels are, per type, its own labels as Karpenter requirements (the
+	// class decides OS and capacity type), built once for every class.
+	labels     []kscheduling.Requirements
+	labelsOnce sync.Once
 }
 
 // NewCatalogue indexes the AWS answers once; every class of a decision
@@ -143,7 +148,7 @@ func (c *Catalogue) instanceTypes(cl class, settings capacity.Settings, prices P
 				zones = append(zones, z)
 			}
 		}
-		reqs := karpenterRequirements(t, info, model, zones, subnetZones, c.Region, reservations)
+		reqs := karpenterRequirements(c.typeLabels()[i], t, info, model, zones, subnetZones, c.Region, reservations)
 		compatible := compatibleWithClass(info, t, cl.spec, model)
 		it := &cloudprovider.InstanceType{
 			Name:         name,
@@ -162,19 +167,35 @@ func (c *Catalogue) instanceTypes(cl class, settings capacity.Settings, prices P
 	return its, skipped
 }
 
-// karpenterRequirements are computeRequirements' labels: the type's own
-// (package instancetype) and those the class, the offerings and the region
-// decide.
-func karpenterRequirements(t instancetype.Type, info ec2types.InstanceTypeInfo, model amifamily.Model, zones []string,
-	subnetZones map[string]string, region string, reservations []Reservation) kscheduling.Requirements {
-	own := t.Requirements()
-	out := kscheduling.NewRequirements()
-	for _, key := range own.Keys() {
-		switch key {
-		case requirements.LabelOS, requirements.LabelCapacityType:
-			continue // decided below
+// typeLabels converts each type's own labels (package instancetype) into
+// Karpenter's requirements, once: classes share them (the scheduler never
+// changes an instance type's requirements).
+func (c *Catalogue) typeLabels() []kscheduling.Requirements {
+	c.labelsOnce.Do(func() {
+		c.labels = make([]kscheduling.Requirements, len(c.facts))
+		for i, t := range c.facts {
+			own := t.Requirements()
+			r := kscheduling.NewRequirements()
+			for _, key := range own.Keys() {
+				switch key {
+				case requirements.LabelOS, requirements.LabelCapacityType:
+					continue // the class decides them
+				}
+				r.Add(karpenterRequirement(own.Get(key)))
+			}
+			c.labels[i] = r
 		}
-		out.Add(karpenterRequirement(own.Get(key)))
+	})
+	return c.labels
+}
+
+// karpenterRequirements are computeRequirements' labels: the type's own
+// (typeLabels) and those the class, the offerings and the region decide.
+func karpenterRequirements(own kscheduling.Requirements, t instancetype.Type, info ec2types.InstanceTypeInfo, model amifamily.Model, zones []string,
+	subnetZones map[string]string, region string, reservations []Reservation) kscheduling.Requirements {
+	out := make(kscheduling.Requirements, len(own)+16)
+	for k, r := range own {
+		out[k] = r
 	}
 	// getOS: the family's OS; a Windows family has no image for arm64, so
 	// such types get no OS at all (an In with no value).
