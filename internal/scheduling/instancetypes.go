@@ -128,6 +128,7 @@ func (c *Catalogue) instanceTypes(cl class, settings capacity.Settings, prices P
 			subnetZones[s.Zone] = s.ZoneID
 		}
 	}
+	shared := offeringRequirements{}
 	for i, info := range c.Types {
 		t := c.facts[i]
 		name := t.Name
@@ -160,7 +161,7 @@ func (c *Catalogue) instanceTypes(cl class, settings capacity.Settings, prices P
 			},
 		}
 		if compatible {
-			it.Offerings = offerings(name, reqs, zones, subnetZones, reservations, prices)
+			it.Offerings = offerings(name, reqs, zones, subnetZones, reservations, prices, shared)
 		}
 		its = append(its, it)
 	}
@@ -282,7 +283,7 @@ func karpenterRequirement(r *requirements.Requirement) *kscheduling.Requirement 
 // Karpenter has fetched spot prices (pricing.go populateInitialSpotPricing),
 // reservations at a ten-millionth of on-demand.
 func offerings(name string, reqs kscheduling.Requirements, zones []string, subnetZones map[string]string,
-	reservations []Reservation, prices Prices) cloudprovider.Offerings {
+	reservations []Reservation, prices Prices, shared offeringRequirements) cloudprovider.Offerings {
 	var out cloudprovider.Offerings
 	price, hasPrice := prices.OnDemand(name)
 	for _, zone := range zones {
@@ -293,19 +294,7 @@ func offerings(name string, reqs kscheduling.Requirements, zones []string, subne
 			if ct == karpv1.CapacityTypeReserved {
 				continue
 			}
-			o := &cloudprovider.Offering{
-				Requirements: kscheduling.NewRequirements(
-					kscheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, ct),
-					kscheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zone),
-					kscheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpDoesNotExist),
-					kscheduling.NewRequirement(requirements.LabelCapacityReservationType, corev1.NodeSelectorOpDoesNotExist),
-					kscheduling.NewRequirement(requirements.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpDoesNotExist),
-					kscheduling.NewRequirement(requirements.LabelZoneID, corev1.NodeSelectorOpIn, subnetZones[zone]),
-				),
-				Price:     price,
-				Available: true,
-			}
-			out = append(out, o)
+			out = append(out, &cloudprovider.Offering{Requirements: shared.get(zone, ct, subnetZones[zone]), Price: price, Available: true})
 		}
 	}
 	for _, r := range reservations {
@@ -332,6 +321,29 @@ func offerings(name string, reqs kscheduling.Requirements, zones []string, subne
 		})
 	}
 	return out
+}
+
+// offeringRequirements are the requirements of the on-demand and spot
+// offerings of one class, per zone and capacity type: every instance type
+// offered there has the same, and the scheduler only reads them, so the
+// class's types share one map each.
+type offeringRequirements map[[2]string]kscheduling.Requirements
+
+func (m offeringRequirements) get(zone, capacityType, zoneID string) kscheduling.Requirements {
+	k := [2]string{zone, capacityType}
+	if r, ok := m[k]; ok {
+		return r
+	}
+	r := kscheduling.NewRequirements(
+		kscheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, capacityType),
+		kscheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zone),
+		kscheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpDoesNotExist),
+		kscheduling.NewRequirement(requirements.LabelCapacityReservationType, corev1.NodeSelectorOpDoesNotExist),
+		kscheduling.NewRequirement(requirements.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpDoesNotExist),
+		kscheduling.NewRequirement(requirements.LabelZoneID, corev1.NodeSelectorOpIn, zoneID),
+	)
+	m[k] = r
+	return r
 }
 
 // compatibleWithClass is compatibility.IsCompatibleWithNodeClass: a type
