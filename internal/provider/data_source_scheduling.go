@@ -180,7 +180,8 @@ func (d *schedulingDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	dec, err := p.Decide(ctx, facts)
 	if err != nil {
-		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleAWSRequestFailed, err.Error())
+		// The plan was cancelled (Terraform's Stop, an interrupt).
+		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleAWSRequestFailed, "the decision was interrupted: "+err.Error())
 		return
 	}
 	appendSchedulingFindings(&resp.Diagnostics, dec.Findings)

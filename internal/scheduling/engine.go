@@ -168,7 +168,8 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	// validated; an input it would never see must not crash the provider.
 	defer func() {
 		if r := recover(); r != nil {
-			d, err = nil, fmt.Errorf("the scheduler of Karpenter failed on this input (%v); kubectl would likely refuse one of the objects: check them with kubectl apply --dry-run=server", r)
+			d, err = &Decision{Findings: append(p.Findings(), Finding{Finding: rules.New(ruleDocument, rules.Root(ListWorkloads),
+				"Karpenter's scheduler failed on these inputs (%v): one of the objects is one the API server would refuse; check them with kubectl apply --dry-run=server", r)})}, nil
 		}
 	}()
 	ctx = decisionContext(ctx)

@@ -65,3 +65,15 @@ func FuzzDecide(f *testing.F) {
 		}
 	})
 }
+
+// TestDecidePanicIsAFinding: whatever fails inside Karpenter's scheduler
+// (here a decision without its catalogue) becomes a finding at workloads,
+// not a crash of the provider.
+func TestDecidePanicIsAFinding(t *testing.T) {
+	p := Parse(Input{NodePools: []string{examplePool("default", "")}, NodeClasses: []string{exampleClass},
+		Workloads: []string{exampleDeployment("1", "1", "")}})
+	d, err := p.Decide(context.Background(), Facts{Classes: map[string]ClassStatus{"default": {Ready: true, Subnets: []Subnet{{Zone: "us-east-1a"}}}}})
+	if err != nil || d == nil || len(d.Findings) != 1 || d.Findings[0].Rule != ruleDocument || d.Findings[0].Path.String() != "workloads" {
+		t.Fatalf("decision %+v, error %v", d, err)
+	}
+}
