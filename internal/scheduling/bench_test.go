@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -152,58 +153,97 @@ func BenchmarkScheduling5000Narrow(b *testing.B) {
 	benchmarkScheduling(b, benchInputWith(narrowFamilies))
 }
 
+// benchmarkScheduling times, in each iteration, the engine and
+// Karpenter's own scheduler on the same input, one after the other in
+// turn (engine first on even iterations), so that a change of the
+// machine's load weighs on both: engine-* and solve-* metrics, per
+// decision, and their CPU ratio.
 func benchmarkScheduling(b *testing.B, in Input) {
 	facts := benchFacts(b)
 	if fs := Parse(in).Findings(); len(fs) > 0 {
 		b.Fatal(fs)
 	}
 	ctx := context.Background()
-	var placed int
-	b.Run("engine", func(b *testing.B) {
-		cpu := processCPU()
-		for b.Loop() {
-			d, err := Parse(in).Decide(ctx, facts)
-			if err != nil {
-				b.Fatal(err)
-			}
-			placed = 0
-			for _, w := range d.Workloads {
-				placed += w.Pods - w.Unschedulable
-			}
+	p := Parse(in)
+	sctx := decisionContext(ctx)
+	pools, its, _ := p.admitPools(sctx, facts, &Decision{})
+	var pods []*corev1.Pod
+	for _, w := range p.world.workloads {
+		pods = append(pods, w.Pods...)
+	}
+	k := newKube(p.world.objects)
+	opts := []scheduler.Options{scheduler.DisableReservedCapacityFallback, scheduler.NumConcurrentReconciles(1),
+		scheduler.MinValuesPolicy(coreoptions.MinValuesPolicyStrict)}
+	var engine, solve cost
+	placed := 0
+	runEngine := func() {
+		defer engine.measure()()
+		d, err := Parse(in).Decide(ctx, facts)
+		if err != nil {
+			b.Fatal(err)
 		}
-		reportRates(b, cpu, len(in.Workloads)*benchReplicas)
-		b.ReportMetric(float64(placed), "placed")
-	})
-	b.Run("karpenter-solve", func(b *testing.B) {
-		p := Parse(in)
-		sctx := decisionContext(ctx)
-		d := &Decision{}
-		pools, its, _ := p.admitPools(sctx, facts, d)
-		var pods []*corev1.Pod
-		for _, w := range p.world.workloads {
-			pods = append(pods, w.Pods...)
+		placed = 0
+		for _, w := range d.Workloads {
+			placed += w.Pods - w.Unschedulable
 		}
-		k := newKube(p.world.objects)
-		cpu := processCPU()
-		opts := []scheduler.Options{scheduler.DisableReservedCapacityFallback, scheduler.NumConcurrentReconciles(1),
-			scheduler.MinValuesPolicy(coreoptions.MinValuesPolicyStrict)}
-		for b.Loop() {
-			clk := clock.RealClock{}
-			cluster := state.NewCluster(clk, k, nil)
-			topology, err := scheduler.NewTopology(sctx, k, cluster, nil, pools, its, pods, opts...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			s := scheduler.NewScheduler(sctx, k, pools, cluster, nil, topology, its, nil, events.NewRecorder(&record.FakeRecorder{}), clk,
-				map[types.UID][]kscheduling.Requirements{}, nil, opts...)
-			results, err := s.Solve(sctx, pods)
-			if err != nil {
-				b.Fatal(err)
-			}
-			results.TruncateInstanceTypes(sctx, scheduler.MaxInstanceTypes)
+	}
+	runSolve := func() {
+		defer solve.measure()()
+		clk := clock.RealClock{}
+		cluster := state.NewCluster(clk, k, nil)
+		topology, err := scheduler.NewTopology(sctx, k, cluster, nil, pools, its, pods, opts...)
+		if err != nil {
+			b.Fatal(err)
 		}
-		reportRates(b, cpu, len(pods))
-	})
+		s := scheduler.NewScheduler(sctx, k, pools, cluster, nil, topology, its, nil, events.NewRecorder(&record.FakeRecorder{}), clk,
+			map[types.UID][]kscheduling.Requirements{}, nil, opts...)
+		results, err := s.Solve(sctx, pods)
+		if err != nil {
+			b.Fatal(err)
+		}
+		results.TruncateInstanceTypes(sctx, scheduler.MaxInstanceTypes)
+	}
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			runEngine()
+			runSolve()
+		} else {
+			runSolve()
+			runEngine()
+		}
+		i++
+	}
+	n := float64(b.N)
+	b.ReportMetric(engine.cpu.Seconds()/n, "engine-cpu-s")
+	b.ReportMetric(solve.cpu.Seconds()/n, "solve-cpu-s")
+	b.ReportMetric(engine.cpu.Seconds()/solve.cpu.Seconds(), "cpu-ratio")
+	b.ReportMetric(engine.wall.Seconds()/solve.wall.Seconds(), "wall-ratio")
+	b.ReportMetric(float64(len(pods))*n/engine.wall.Seconds(), "engine-pods/s")
+	b.ReportMetric(float64(len(pods))*n/solve.wall.Seconds(), "solve-pods/s")
+	b.ReportMetric(float64(len(pods))*n/engine.cpu.Seconds(), "engine-pods/cpu-s")
+	b.ReportMetric(float64(len(pods))*n/solve.cpu.Seconds(), "solve-pods/cpu-s")
+	b.ReportMetric(float64(engine.alloc)/n/1e6, "engine-MB")
+	b.ReportMetric(float64(solve.alloc)/n/1e6, "solve-MB")
+	b.ReportMetric(float64(placed), "placed")
+}
+
+// cost accumulates one side's CPU, wall time and allocated bytes.
+type cost struct {
+	cpu, wall time.Duration
+	alloc     uint64
+}
+
+func (c *cost) measure() func() {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	cpu, start, alloc := processCPU(), time.Now(), m.TotalAlloc
+	return func() {
+		runtime.ReadMemStats(&m)
+		c.cpu += processCPU() - cpu
+		c.wall += time.Since(start)
+		c.alloc += m.TotalAlloc - alloc
+	}
 }
 
 // processCPU is the process's user and system CPU time: on a machine
@@ -215,12 +255,4 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportRates adds cpu-ns/op, pods/s (wall) and pods/cpu-s.
-func reportRates(b *testing.B, cpuStart time.Duration, pods int) {
-	perOp := (processCPU() - cpuStart) / time.Duration(b.N)
-	b.ReportMetric(float64(perOp.Nanoseconds()), "cpu-ns/op")
-	b.ReportMetric(float64(pods)/(b.Elapsed().Seconds()/float64(b.N)), "pods/s")
-	b.ReportMetric(float64(pods)/perOp.Seconds(), "pods/cpu-s")
 }
