@@ -37,10 +37,9 @@ func one(input, kind string) ([]byte, []Finding, error) {
 	if len(docs) != 1 {
 		return nil, nil, fmt.Errorf("the input holds %d documents; give exactly one: %s", len(docs), withArticle(kind))
 	}
-	obj, raw, err := decode(docs[0])
-	if err != nil {
-		return nil, []Finding{{Rule: ruleMalformed, Severity: ruleMalformed.Severity,
-			Message: err.Error() + ". kubectl, Helm and Argo CD refuse the document."}}, nil
+	obj, raw, malformed := decodeOne(docs[0])
+	if malformed != nil {
+		return nil, []Finding{*malformed}, nil
 	}
 	got, f, ok := classify(obj)
 	switch {
@@ -53,6 +52,16 @@ func one(input, kind string) ([]byte, []Finding, error) {
 		return nil, nil, fmt.Errorf("the document is %s, not %s", withArticle(got), withArticle(kind))
 	}
 	return raw, nil, nil
+}
+
+// decodeOne decodes a document; one that does not parse is a finding.
+func decodeOne(d document) (map[string]any, []byte, *Finding) {
+	obj, raw, err := decode(d)
+	if err != nil {
+		return nil, nil, &Finding{Rule: ruleMalformed, Severity: ruleMalformed.Severity,
+			Message: err.Error() + ". kubectl, Helm and Argo CD refuse the document."}
+	}
+	return obj, raw, nil
 }
 
 func withArticle(kind string) string {

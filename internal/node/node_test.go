@@ -27,7 +27,7 @@ type env struct {
 	offerings map[string][]string
 }
 
-func newEnv(t *testing.T) env {
+func newEnv(t testing.TB) env {
 	t.Helper()
 	f, err := awsemu.DefaultFixtures()
 	if err != nil {

@@ -90,7 +90,8 @@ func (d *nodeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 				"nodeClassRef names, YAML or JSON: `karpenter_ec2nodeclass.<name>.manifest`, or `file()` of a manifest."},
 			"instance_type": schema.StringAttribute{Required: true, Description: "The instance type, e.g. `g5.xlarge`."},
 			"capacity_type": schema.StringAttribute{Optional: true, Computed: true, Description: "`on-demand`, `spot` or `reserved`. " +
-				"Default: what Karpenter prefers, spot when the pool and the type allow it, else on-demand."},
+				"Default: what Karpenter prefers, spot when the pool and the type allow it, else on-demand (capacity reservations, " +
+				"which Karpenter would use first, are not considered: ask for `reserved` explicitly)."},
 			"zone": schema.StringAttribute{Optional: true, Description: "The availability zone, e.g. `us-east-1a`; checked against the " +
 				"pool's requirements, the class's subnets and the type's offerings. Unset, the zone labels are left out."},
 			"labels": schema.MapAttribute{ElementType: types.StringType, Computed: true, Description: "Every label Karpenter puts on the " +
