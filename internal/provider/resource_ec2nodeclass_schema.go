@@ -202,10 +202,20 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					},
 				},
 			},
-			"subnets":               subnetsAttribute(),
-			"security_groups":       securityGroupsAttribute(),
-			"capacity_reservations": capacityReservationsAttribute(),
-			"status_conditions":     statusConditionsAttribute(),
+			"subnets": statusMap("The subnets `subnet_selector_terms` select (status.subnets), one line each: subnet id = `<zone> (<zone id>), <n> free`, " +
+				"e.g. `us-east-1a (use1-az1), 8123 free`. The free IPv4 addresses are those when the selection last changed: while the same subnets " +
+				"are selected the recorded counts are kept, so address churn does not update the class on every plan (the subnet-free-addresses-low " +
+				"warning always uses fresh counts)."),
+			"security_groups": statusMap("The security groups `security_group_selector_terms` select (status.securityGroups), one line each: group id = " +
+				"`<group name> (<vpc id>)`, the group name, not its Name tag."),
+			"capacity_reservations": statusMap("The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
+				"ended, `open` or `targeted`, one line each: reservation id = `<instance type> in <zone>, <instance match criteria> <reservation type>, " +
+				"<state>[ until <end time>], owner <account>`, e.g. `p5.48xlarge in us-east-1a, targeted capacity-block, active until " +
+				"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end."),
+			"status_conditions": statusMap("The status conditions Karpenter would set, one line each: type = `True`, or `<status>: <reason>` (`False: SubnetsNotFound`); " +
+				"the message is in the plan's diagnostics. `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, `InstanceProfileReady` and, from " +
+				"Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. A condition whose inputs are not known " +
+				"yet (e.g. `role` from a resource created in the same run) is unknown at plan."),
 		},
 		Blocks: map[string]schema.Block{
 			"metadata": metadataBlock("EC2NodeClass"),
@@ -353,30 +363,4 @@ const readinessNull = " Null when the readiness checks are skipped: no AWS confi
 // statusMap is a computed status collection, one line per entry.
 func statusMap(description string) schema.MapAttribute {
 	return schema.MapAttribute{ElementType: types.StringType, Computed: true, Description: description + readinessNull}
-}
-
-func subnetsAttribute() schema.MapAttribute {
-	return statusMap("The subnets `subnet_selector_terms` select (status.subnets), one line each: subnet id = `<zone> (<zone id>), <n> free`, " +
-		"e.g. `us-east-1a (use1-az1), 8123 free`. The free IPv4 addresses are those when the selection last changed: while the same subnets " +
-		"are selected the recorded counts are kept, so address churn does not update the class on every plan (the subnet-free-addresses-low " +
-		"warning always uses fresh counts).")
-}
-
-func securityGroupsAttribute() schema.MapAttribute {
-	return statusMap("The security groups `security_group_selector_terms` select (status.securityGroups), one line each: group id = " +
-		"`<group name> (<vpc id>)`, the group name, not its Name tag.")
-}
-
-func capacityReservationsAttribute() schema.MapAttribute {
-	return statusMap("The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
-		"ended, `open` or `targeted`, one line each: reservation id = `<instance type> in <zone>, <instance match criteria> <reservation type>, " +
-		"<state>[ until <end time>], owner <account>`, e.g. `p5.48xlarge in us-east-1a, targeted capacity-block, active until " +
-		"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end.")
-}
-
-func statusConditionsAttribute() schema.MapAttribute {
-	return statusMap("The status conditions Karpenter would set, one line each: type = `True`, or `<status>: <reason>` (`False: SubnetsNotFound`); " +
-		"the message is in the plan's diagnostics. `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, `InstanceProfileReady` and, from " +
-		"Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. A condition whose inputs are not known " +
-		"yet (e.g. `role` from a resource created in the same run) is unknown at plan.")
 }
