@@ -53,34 +53,6 @@ func amiKeys(amis []ami.AMI) []string {
 	return out
 }
 
-// classFullAMIAttrTypes is an image of the class's amis: every field of
-// status.amis, the requirements on one line.
-var classFullAMIAttrTypes = func() map[string]attr.Type {
-	t := maps.Clone(amiAttrTypes)
-	t["requirements"] = types.StringType
-	return t
-}()
-
-// amisMapValue is the class's amis, keyed.
-func amisMapValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := map[string]attr.Value{}
-	for i, k := range amiKeys(amis) {
-		a := amis[i]
-		o, d := types.ObjectValue(classFullAMIAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(a.ID), "name": types.StringValue(a.Name), "architecture": types.StringValue(a.Architecture),
-			"variant": types.StringValue(string(a.Variant)), "deprecated": types.BoolValue(a.Deprecated),
-			"creation_date": types.StringValue(a.CreationDate), "owner_id": types.StringValue(a.OwnerID),
-			"requirements": types.StringValue(formatRequirements(a.Requirements)),
-		})
-		diags.Append(d...)
-		elems[k] = o
-	}
-	m, d := types.MapValue(types.ObjectType{AttrTypes: classFullAMIAttrTypes}, elems)
-	diags.Append(d...)
-	return m, diags
-}
-
 // formatRequirements writes requirements on one line, as
 // "key Operator v1,v2; key Exists": label keys and values hold no spaces,
 // commas, semicolons or '|', so parseRequirements reads it back exactly.
