@@ -1,16 +1,28 @@
 package provider
 
 import (
+	"context"
+	"encoding/base64"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // customAL2023Class selects one amd64 AL2023 image by id, with a root
@@ -210,4 +222,44 @@ resource "terraform_data" "cluster" { input = { name = "demo", version = "1.32" 
 			},
 		}},
 	})
+}
+
+// The pool's plan renders the userData of its nodes and reports what would
+// keep them from joining (nodepool.PreviewFor's findings), though it no
+// longer prints that userData: here a CA bundle that is not base64, as
+// eks:DescribeCluster could answer it (the provider's cluster block refuses
+// one, so the facts are set directly).
+func TestPoolPlanChecksItsNodesUserData(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	ctx := context.Background()
+	pd := &ProviderData{
+		AWS:       awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: 1})),
+		Karpenter: versions.DefaultKarpenter,
+		Cluster: cluster.Settings{Name: "demo", KubernetesVersion: "1.32", Endpoint: "https://5E4A1C7B0D9F2E3A6B8C4D1E7F0A2B3C.gr7.us-east-1.eks.amazonaws.com",
+			ServiceCIDR: "172.20.0.0/16", ClusterDNS: "172.20.0.10"},
+	}
+	var np manifest.NodePool
+	np.Metadata.Name = "general"
+	np.Spec.Template.Spec.NodeClassRef = nodepool.NodeClassRef(nil, nil, "default")
+	np.Spec.Template.Spec.Requirements = []manifest.Requirement{{Key: "karpenter.k8s.aws/instance-family", Operator: "In", Values: []string{"m5"}}}
+	p := nodepool.Pool{Manifest: np, Class: nodepool.ClassFacts{Known: true, Family: amifamily.AL2023}}
+	cat, err := instancetype.Load(ctx, pd.AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(ca string) diag.Diagnostics {
+		pd.Cluster.CertificateAuthority = ca
+		var diags diag.Diagnostics
+		(&nodePoolResource{}).checkUserData(ctx, pd, p, nodepool.Check(p, cat, pd.Karpenter), &diags)
+		return diags
+	}
+	diags := check("not-base64")
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || !strings.HasPrefix(diags[0].Summary(), "cluster-ca-not-base64:") ||
+		!strings.Contains(diags[0].Detail(), "the userData of this pool's nodes would not render") {
+		t.Fatalf("want one cluster-ca-not-base64 warning, got %v", diags)
+	}
+	if diags := check(base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"))); len(diags) != 0 {
+		t.Fatalf("a base64 CA bundle: %v", diags)
+	}
 }
