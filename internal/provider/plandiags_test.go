@@ -144,16 +144,18 @@ func inProcessTerraform(t *testing.T) func(dir string, args ...string) (stdout, 
 }
 
 // expectDiagnostic fails unless a diagnostic of severity whose summary
-// starts with rule and whose detail contains every part exists.
+// starts with rule and whose summary or detail contains every part exists.
 func expectDiagnostic(t *testing.T, diags []planDiagnostic, severity, rule string, parts ...string) {
 	t.Helper()
 	for _, d := range diags {
 		if d.Severity != severity || !strings.HasPrefix(d.Summary, rule+":") {
 			continue
 		}
+		// The parts may be in the summary (the object a warning names) or
+		// the detail.
 		ok := true
 		for _, p := range parts {
-			ok = ok && strings.Contains(d.Detail, p)
+			ok = ok && strings.Contains(d.Summary+": "+d.Detail, p)
 		}
 		if ok {
 			return

@@ -69,7 +69,8 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	pd := providerDataOrDefault(r.data)
 	defer func() {
-		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
+		resp.Diagnostics = aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
+			objectName(manifest.EC2NodeClassKind, m.Name))
 	}()
 	c := classFromModel(m)
 	fs := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) })
@@ -104,7 +105,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// Inputs are unknown until apply: leave the computed values unknown;
 		// ModifyPlan runs again at apply with them known.
 		plan.Manifest = types.StringUnknown()
-		plan.AMIs = types.MapUnknown(types.ObjectType{AttrTypes: classFullAMIAttrTypes})
+		plan.AMIs = types.MapUnknown(types.StringType)
 		plan.NodeClass = types.ObjectUnknown(nodeClassAttrTypes)
 		if renderUserData {
 			plan.UserData = types.StringUnknown()
@@ -238,12 +239,12 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 		return out, nil
 	}
 	var d diag.Diagnostics
-	out.amis, d = amisMapValue(res.result.AMIs)
+	// The class's amis and node_class.amis are the same lines: the pools
+	// read the images, and a release bump changes one line per image.
+	out.amis, d = classAMIsValue(res.result.AMIs)
 	diags.Append(d...)
 	out.userData = types.StringPointerValue(p.UserData)
-	classAMIs, d := classAMIsValue(res.result.AMIs)
-	diags.Append(d...)
-	out.nodeClass, d = nodeClassValue(c, p, classAMIs)
+	out.nodeClass, d = nodeClassValue(c, p, out.amis)
 	diags.Append(d...)
 	// The manifest needs every spec value; role, subnets and tags may come
 	// from resources created in the same run, node_class does not need them.
@@ -266,49 +267,30 @@ func (r *ec2NodeClassResource) renderManifest(ctx context.Context, obj manifest.
 	return types.StringValue(y)
 }
 
-// nodeClassValue is node_class. Its images and family are known here; a fact
-// whose inputs are not known yet (a name, user_data or kubelet setting from
-// a resource created in the same run) is planned unknown, so pools wait for
-// it instead of checking a value the apply would change.
+// nodeClassValue is node_class: what a pool's checks read of the class,
+// and nothing the class's manifest already holds. Its images and family are
+// known here; a fact whose inputs are not known yet (a name or user_data
+// from a resource created in the same run) is planned unknown, so pools
+// wait for it instead of checking a value the apply would change.
 func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.Map) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	u := c.Unknown
 	var registered attr.Value = types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
 	if !p.Family.Model().KarpenterBootstraps() {
+		// Custom: the taints its userData registers, which the pools'
+		// taints are checked against.
 		var d diag.Diagnostics
 		registered, d = taintsValue(p.RegisteredTaints)
 		diags.Append(d...)
-	}
-	var userData attr.Value = types.StringPointerValue(p.UserData)
-	if c.Bootstrap == nil && u.Within(rules.Root("user_data")) {
-		userData = types.StringUnknown()
-		if !p.Family.Model().KarpenterBootstraps() {
+		if c.Bootstrap == nil && c.Unknown.Within(rules.Root("user_data")) {
 			registered = types.ListUnknown(types.ObjectType{AttrTypes: taintAttrTypes})
 		}
 	}
-	var kubelet attr.Value
-	if u.Within(rules.Root("kubelet")) {
-		kubelet = types.ObjectUnknown(kubeletAttrTypes)
-	} else {
-		k, d := kubeletValue(c.Spec.Kubelet)
-		diags.Append(d...)
-		kubelet = k
-	}
 	var name attr.Value = types.StringValue(c.Name)
-	if u.Is(rules.Root("name")) {
+	if c.Unknown.Is(rules.Root("name")) {
 		name = types.StringUnknown()
 	}
-	var storePolicy attr.Value = types.StringNull()
-	switch {
-	case u.Is(rules.Root("instance_store_policy")):
-		storePolicy = types.StringUnknown()
-	case c.Spec.InstanceStorePolicy != "":
-		storePolicy = types.StringValue(c.Spec.InstanceStorePolicy)
-	}
 	o, d := types.ObjectValue(nodeClassAttrTypes, map[string]attr.Value{
-		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": name,
-		"ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
-		"user_data": userData, "kubelet": kubelet, "instance_store_policy": storePolicy,
+		"name": name, "ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
 		// The plan sets the zones from the readiness reads.
 		"zones": types.MapNull(types.StringType),
 	})
@@ -331,43 +313,6 @@ func taintsValue(ts []taints.Taint) (types.List, diag.Diagnostics) {
 	l, d := types.ListValue(types.ObjectType{AttrTypes: taintAttrTypes}, elems)
 	diags.Append(d...)
 	return l, diags
-}
-
-func kubeletValue(k *manifest.Kubelet) (types.Object, diag.Diagnostics) {
-	if k == nil {
-		return types.ObjectNull(kubeletAttrTypes), nil
-	}
-	var diags diag.Diagnostics
-	i64 := func(p *int32) types.Int64 {
-		if p == nil {
-			return types.Int64Null()
-		}
-		return types.Int64Value(int64(*p))
-	}
-	smap := func(m map[string]string) types.Map {
-		if m == nil {
-			return types.MapNull(types.StringType)
-		}
-		v, d := types.MapValueFrom(context.Background(), types.StringType, m)
-		diags.Append(d...)
-		return v
-	}
-	dns := types.ListNull(types.StringType)
-	if k.ClusterDNS != nil {
-		var d diag.Diagnostics
-		dns, d = types.ListValueFrom(context.Background(), types.StringType, k.ClusterDNS)
-		diags.Append(d...)
-	}
-	o, d := types.ObjectValue(kubeletAttrTypes, map[string]attr.Value{
-		"max_pods": i64(k.MaxPods), "pods_per_core": i64(k.PodsPerCore), "cluster_dns": dns,
-		"system_reserved": smap(k.SystemReserved), "kube_reserved": smap(k.KubeReserved),
-		"eviction_hard": smap(k.EvictionHard), "eviction_soft": smap(k.EvictionSoft), "eviction_soft_grace_period": smap(k.EvictionSoftGracePeriod),
-		"eviction_max_pod_grace_period":   i64(k.EvictionMaxPodGracePeriod),
-		"image_gc_high_threshold_percent": i64(k.ImageGCHighThresholdPercent), "image_gc_low_threshold_percent": i64(k.ImageGCLowThresholdPercent),
-		"cpu_cfs_quota": types.BoolPointerValue(k.CPUCFSQuota),
-	})
-	diags.Append(d...)
-	return o, diags
 }
 
 // Create, Read, Update and Delete touch nothing outside Terraform: the

@@ -29,7 +29,6 @@ type nodePoolModel struct {
 	Manifest               types.String `tfsdk:"manifest"`
 	InstanceFamilies       types.List   `tfsdk:"instance_families"`
 	AMIAssignments         types.Map    `tfsdk:"ami_assignments"`
-	UserDataPreview        types.String `tfsdk:"user_data_preview"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
 	DriftHash              types.String `tfsdk:"drift_hash"`
 	DriftHashVersion       types.String `tfsdk:"drift_hash_version"`
@@ -110,11 +109,6 @@ func poolFromModel(m nodePoolModel) (nodepool.Pool, rules.Findings) {
 		class.Known = ok && !amis.IsNull()
 		class.AMIs = amisFromMap(r, amis, p.Attr("amis"))
 		class.RegisteredTaints = taintsFromList(r, o["registered_taints"], p.Attr("registered_taints"))
-		class.UserData = r.str(o["user_data"], p.Attr("user_data"))
-		class.InstanceStorePolicy = r.str(o["instance_store_policy"], p.Attr("instance_store_policy"))
-		if k := kubeletFromObject(r, o["kubelet"], p.Attr("kubelet")); k != nil {
-			class.Kubelet = *k
-		}
 	}
 	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}, r.findings
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -31,6 +32,37 @@ func (f Finding) AsWarning() Finding {
 
 // Summary is the diagnostic summary, "<rule-id>: <title>".
 func (f Finding) Summary() string { return f.Rule.ID + ": " + f.Rule.Title }
+
+// Object names a Kubernetes object the way summaries write it:
+// `NodePool "general"`.
+func Object(kind, name string) string { return kind + " " + strconv.Quote(name) }
+
+// SummaryAbout is a "<rule-id>: <title>" summary naming the object the
+// diagnostic is about: "<rule-id>: <object>: <title>". Terraform prints one
+// of the warnings that share a summary and folds the others into "(and N
+// more similar warnings elsewhere)", so a warning that several resources can
+// give names its object, and each resource's warning is printed. A summary
+// without a rule id is returned unchanged.
+func SummaryAbout(summary, object string) string {
+	id, obj, title, ok := ParseSummary(summary)
+	if !ok || obj != "" || object == "" {
+		return summary
+	}
+	return id + ": " + object + ": " + title
+}
+
+var summaryRE = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*): (?:([A-Z][A-Za-z0-9]* "(?:[^"\\]|\\.)*"): )?(.+)$`)
+
+// ParseSummary splits a diagnostic summary into its rule id, the object it
+// names ("" when it names none, see SummaryAbout) and the title; ok is false
+// when the summary does not start with a rule id.
+func ParseSummary(s string) (id, object, title string, ok bool) {
+	m := summaryRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", "", false
+	}
+	return m[1], m[2], m[3], true
+}
 
 func (f Finding) String() string {
 	loc := f.Path.String()

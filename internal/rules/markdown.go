@@ -22,7 +22,10 @@ description: |-
 
 Every diagnostic of this provider starts with a rule id, e.g. ` + "`arm64-gpu-no-image: the AMI family has no arm64 GPU image`" + `.
 This page lists every rule. **Errors** fail ` + "`terraform validate`" + ` (when the values are literal) or ` + "`terraform plan`" + `
-(when they need AWS or other resources); **warnings** are printed and the plan goes on. Rules gated on a Karpenter release
+(when they need AWS or other resources); **warnings** are printed and the plan goes on. A resource's warning also names
+its object, e.g. ` + "`nodes-will-drift: NodePool \"general\": this update replaces running nodes`" + `: Terraform prints one
+warning per summary and folds the rest into "(and one more similar warning elsewhere)", so each resource's is printed.
+Rules gated on a Karpenter release
 follow the provider's ` + "`karpenter_version`" + `. Sources name upstream code as ` + "`A:`" + ` (aws/karpenter-provider-aws v1.14.1),
 ` + "`C:`" + ` (kubernetes-sigs/karpenter) and ` + "`E:`" + ` (awslabs/amazon-eks-ami), or an issue/PR number of A.
 

@@ -88,3 +88,31 @@ func TestUnknowns(t *testing.T) {
 		t.Fatal("prefix must stop at a path separator")
 	}
 }
+
+func TestSummaryAboutNamesTheObject(t *testing.T) {
+	r := Register(Rule{ID: "test-rule-object", Severity: Warning, Title: "NodeConfig part is odd", Category: "c", Behaviour: "b", Source: "s", Bad: "x", Good: "y"})
+	f := New(r, Root("name"), "detail")
+	obj := Object("NodePool", `prod "gpu"`)
+	got := SummaryAbout(f.Summary(), obj)
+	if want := `test-rule-object: NodePool "prod \"gpu\"": NodeConfig part is odd`; got != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+	id, o, title, ok := ParseSummary(got)
+	if !ok || id != r.ID || o != obj || title != r.Title {
+		t.Fatalf("ParseSummary(%q) = %q %q %q %v", got, id, o, title, ok)
+	}
+	// A title that starts with a capitalised word is not taken for an object.
+	if id, o, title, ok := ParseSummary(f.Summary()); !ok || id != r.ID || o != "" || title != r.Title {
+		t.Fatalf("ParseSummary(%q) = %q %q %q %v", f.Summary(), id, o, title, ok)
+	}
+	// Named once only, and summaries without a rule id are left alone.
+	if again := SummaryAbout(got, Object("NodePool", "other")); again != got {
+		t.Fatalf("named twice: %s", again)
+	}
+	if s := SummaryAbout("Value Conversion Error", obj); s != "Value Conversion Error" {
+		t.Fatal(s)
+	}
+	if s := SummaryAbout(f.Summary(), ""); s != f.Summary() {
+		t.Fatal(s)
+	}
+}
