@@ -372,6 +372,7 @@ func (p *karpenterProvider) Functions(context.Context) []func() function.Functio
 		NewInstanceFamilyFunction,
 		NewLintUserDataFunction,
 		NewTaintsArgFunction,
+		NewUndeclaredKeysFunction,
 		NewValidateManifestFunction,
 	}
 }
