@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -74,29 +72,11 @@ func TestAccReadmeSnippetPlansWithoutWarnings(t *testing.T) {
 	}
 	run(dir, "init", "-input=false", "-backend=false")
 	out, stderr := run(dir, "plan", "-input=false", "-json")
-	added := -1
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var msg struct {
-			Type       string         `json:"type"`
-			Diagnostic planDiagnostic `json:"diagnostic"`
-			Changes    struct {
-				Add int `json:"add"`
-			} `json:"changes"`
-		}
-		if json.Unmarshal(sc.Bytes(), &msg) != nil {
-			continue
-		}
-		switch msg.Type {
-		case "diagnostic":
-			t.Errorf("%s: %s: %s", msg.Diagnostic.Severity, msg.Diagnostic.Summary, msg.Diagnostic.Detail)
-		case "change_summary":
-			added = msg.Changes.Add
-		}
+	for _, d := range jsonDiagnostics(out) {
+		t.Errorf("%s: %s: %s", d.Severity, d.Summary, d.Detail)
 	}
-	if added != 2 {
-		t.Fatalf("the plan adds %d resources, want the class and the pool:\n%s\n%s", added, out, stderr)
+	if !strings.Contains(string(out), `"@message":"Plan: 2 to add, 0 to change, 0 to destroy."`) {
+		t.Fatalf("the plan does not add the class and the pool:\n%s\n%s", out, stderr)
 	}
 }
 

@@ -13,19 +13,9 @@ import (
 // and its detail holds every part.
 func expectAt(t *testing.T, diags []planDiagnostic, severity, rule string, line int, parts ...string) {
 	t.Helper()
-	for _, d := range diags {
-		if d.Severity != severity || !strings.HasPrefix(d.Summary, rule+":") || d.Range == nil || d.Range.Start.Line != line {
-			continue
-		}
-		ok := true
-		for _, p := range parts {
-			ok = ok && strings.Contains(d.Detail, p)
-		}
-		if ok {
-			return
-		}
+	if !hasDiagnostic(diags, severity, rule, line, parts...) {
+		t.Errorf("no %s %s at line %d containing %q among:\n%s", severity, rule, line, parts, formatDiagsAt(diags))
 	}
-	t.Errorf("no %s %s at line %d containing %q among:\n%s", severity, rule, line, parts, formatDiagsAt(diags))
 }
 
 func formatDiagsAt(diags []planDiagnostic) string {
