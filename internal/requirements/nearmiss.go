@@ -94,7 +94,7 @@ func checkNearMisses(s Spec, key string, op Operator, kv versions.Karpenter, p r
 	var fs rules.Findings
 	for _, m := range misses {
 		fs = append(fs, rules.New(ruleValueMisspelled, p.Attr("values"),
-			"%s %s: %q is not a value of %s (%s); %s Did you mean %q? (If %q is meant, list \"requirement-value-misspelled\" in this resource's acknowledged_warnings.)",
+			"%s %s: %q is not a value of %s (%s); %s Did you mean %q? (If %q is meant, a karpenter_nodepool lists \"requirement-value-misspelled\" in its acknowledged_warnings.)",
 			s.Key, op, m.v, key, quoteList(set), effectOfMiss(key, op, valid, kv), m.meant, m.v))
 	}
 	return fs

@@ -1,6 +1,8 @@
 package suggest
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,4 +87,30 @@ func TestUndeclaredKeys(t *testing.T) {
 			t.Errorf("%v: %v", v, u)
 		}
 	}
+}
+
+// FuzzUndeclaredKeys: any JSON value against any JSON shape never panics,
+// and every key reported is one the shape does not declare there, reported
+// once.
+func FuzzUndeclaredKeys(f *testing.F) {
+	f.Add(`{"gpu":{"familes":["g5"],"taints":[{"efect":"x"}]}}`, `{"*":{"families":null,"taints":[{"effect":null}]}}`)
+	f.Add(`[{"a":1},{"b":2}]`, `[{"a":null}]`)
+	f.Add(`{"*":1}`, `{"*":{"*":null}}`)
+	f.Add(`null`, `[]`)
+	f.Fuzz(func(t *testing.T, value, shape string) {
+		var v, s any
+		if json.Unmarshal([]byte(value), &v) != nil || json.Unmarshal([]byte(shape), &s) != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, u := range UndeclaredKeys(v, s) {
+			if seen[u.Path] {
+				t.Fatalf("%s reported twice", u.Path)
+			}
+			seen[u.Path] = true
+			if u.Meant != "" && !slices.Contains(u.Declared, u.Meant) {
+				t.Fatalf("%s: meant %q is not declared %v", u.Path, u.Meant, u.Declared)
+			}
+		}
+	})
 }
