@@ -114,6 +114,12 @@ func kindsWithFields() []kindFields {
 			"node_class.amis":              "a class fact",
 			"node_class.registered_taints": "a class fact",
 			"node_class.zones":             "a class fact",
+			// Tombstones: fields of older APIs, accepted only to fail with
+			// where v1 moved them (internal/migration).
+			"disruption.expire_after":   "v1beta1 tombstone (v1beta1-expire-after-in-disruption)",
+			"kubelet":                   "v1beta1 tombstone (v1beta1-kubelet-on-nodepool)",
+			"ttl_seconds_after_empty":   "v1alpha5 tombstone (v1alpha5-provisioner-field)",
+			"ttl_seconds_until_expired": "v1alpha5 tombstone (v1alpha5-provisioner-field)",
 		}},
 	}
 }

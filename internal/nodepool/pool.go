@@ -101,6 +101,7 @@ func (s PathSet) Has(p rules.Path) bool { return s[p.String()] }
 var (
 	pathName                   = rules.Root("name")
 	pathLabels                 = rules.Root("labels")
+	pathAnnotations            = rules.Root("annotations")
 	pathRequirements           = rules.Root("requirements")
 	pathTaints                 = rules.Root("taints")
 	pathStartupTaints          = rules.Root("startup_taints")

@@ -44,16 +44,23 @@ func (r *ec2NodeClassResource) Configure(_ context.Context, req resource.Configu
 	}
 }
 
-// ValidateConfig runs every check decidable from literal values; it sees no
-// provider configuration, so it judges with the default Karpenter release.
+// ValidateConfig runs every check decidable from literal values; under
+// terraform validate it sees no provider configuration, so it judges with
+// the default Karpenter release.
 func (r *ec2NodeClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m ec2NodeClassModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter)))
-	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
+	if r.data == nil {
+		// Configured (the plan walk), ModifyPlan reports these with the
+		// image, userData and readiness checks; an error here would stop
+		// Terraform before them.
+		fs := acknowledgeNearMisses(nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter), acknowledgedSet(m.AcknowledgedWarnings))
+		appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(fs))
+	}
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings, true)...)
 }
 
 // ModifyPlan resolves the images, renders the userData and the manifest,
@@ -73,15 +80,19 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 			objectName(manifest.EC2NodeClassKind, m.Name))
 	}()
 	c := classFromModel(m)
-	fs := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) })
+	fs := acknowledgeNearMisses(planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) }), acknowledgedSet(m.AcknowledgedWarnings))
 	appendFindings(&resp.Diagnostics, path.Empty(), suggestFamily(ctx, pd, c, fs))
-	if resp.Diagnostics.HasError() {
+	// An error in one part of the class does not hide the plan-time checks
+	// of the others: a tag or kubelet error and a snapshot larger than the
+	// root volume fail the plan together.
+	images, readiness := nodeclass.PlanChecks(fs)
+	if resp.Diagnostics.HasError() && !images && !readiness {
 		return
 	}
 
 	var plan ec2NodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if d := req.Plan.Get(ctx, &plan); d.HasError() {
+		resp.Diagnostics.Append(d...)
 		return
 	}
 	plan.ID = m.Name
@@ -95,8 +106,15 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	// Subnets, security groups and the role are read while the images
 	// resolve.
-	waitReadiness := startClassReadiness(ctx, pd, c)
-	computed, err := r.compute(ctx, pd, c, &resp.Diagnostics)
+	waitReadiness := func() classReadiness { return classReadiness{state: readinessSkipped} }
+	if readiness {
+		waitReadiness = startClassReadiness(ctx, pd, c)
+	}
+	var computed nodeClassComputed
+	var err error
+	if images {
+		computed, err = r.compute(ctx, pd, c, &resp.Diagnostics)
+	}
 	ready := waitReadiness()
 	ready.report(&resp.Diagnostics)
 	deferred := errors.Is(err, errDeferred)
@@ -213,7 +231,9 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 		return out, err
 	}
 	appendFindings(diags, path.Empty(), res.result.Findings)
-	if diags.HasError() {
+	if res.result.Findings.HasBlockingErrors() || diags.HasError() && len(res.result.AMIs) == 0 {
+		// The checks below are about the images; errors elsewhere in the
+		// class (already in diags) do not stop them.
 		return out, nil
 	}
 	var facts cluster.Facts

@@ -48,10 +48,18 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	appendFindings(&resp.Diagnostics, path.Empty(), tombstoneFindings(m))
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(nodepool.Validate(p, versions.DefaultKarpenter))))
-	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
+	if r.data == nil {
+		// Configured (the plan walk, where Terraform validates each
+		// resource again with the variables known and then plans it),
+		// ModifyPlan reports these with the checks that need AWS; an
+		// error here would stop Terraform before them.
+		fs := acknowledgeNearMisses(nodepool.Validate(p, versions.DefaultKarpenter), acknowledgedSet(m.AcknowledgedWarnings))
+		appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(fs)))
+	}
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings, true)...)
 }
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -70,13 +78,16 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}()
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })))
-	if resp.Diagnostics.HasError() {
+	validated := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })
+	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, acknowledgeNearMisses(validated, acknowledgedSet(m.AcknowledgedWarnings))))
+	// An error the cross-checks do not build on (a limit, a duration, a
+	// taint) does not hide theirs: the plan fails with all of them.
+	if resp.Diagnostics.HasError() && !nodepool.CrossChecksApply(append(unread, validated...)) {
 		return
 	}
 	var plan nodePoolModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if d := req.Plan.Get(ctx, &plan); d.HasError() {
+		resp.Diagnostics.Append(d...)
 		return
 	}
 	plan.ID = m.Name

@@ -9,6 +9,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
 // nodeClassInputAttributes mirror karpenter_ec2nodeclass.node_class so that
@@ -73,9 +76,11 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional: true, Description: "Static NodePool node count (Karpenter 1.8+). Switching between static and dynamic replaces the pool (the CRD forbids the transition).",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(staticTransition, "Karpenter forbids switching a NodePool between static and dynamic", "Karpenter forbids switching a NodePool between static (replicas set) and dynamic (replicas unset): \"Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes\".")},
 			},
-			"acknowledged_warnings": acknowledgedWarningsAttribute(),
-			"manifest":              schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
-			"instance_families":     schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
+			"ttl_seconds_until_expired": schema.Int64Attribute{Optional: true, Description: removedDescription(migration.AttrTTLUntilExpired)},
+			"ttl_seconds_after_empty":   schema.Int64Attribute{Optional: true, Description: removedDescription(migration.AttrTTLAfterEmpty)},
+			"acknowledged_warnings":     acknowledgedWarningsAttribute(),
+			"manifest":                  schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
+			"instance_families":         schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
 			"ami_assignments": schema.MapAttribute{
 				ElementType: types.StringType, Computed: true,
 				Description: "Which image each admitted instance family boots (strict matching, as Karpenter since 1.4), one line per image, keyed as " +
@@ -95,6 +100,10 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"min_values": schema.Int64Attribute{Optional: true, Description: "Minimum number of distinct values the chosen instance types must cover (1-50)."},
 				}},
 			},
+			"kubelet": schema.SingleNestedBlock{
+				Description: removedDescription(migration.AttrKubelet),
+				Attributes:  removedKubeletAttributes(),
+			},
 			"taints":         taintsBlock("Taints of the nodes, one block each."),
 			"startup_taints": taintsBlock("Taints applied at launch that something else (e.g. a DaemonSet) removes; pods need not tolerate them. One block each."),
 			"disruption": schema.SingleNestedBlock{
@@ -102,6 +111,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Attributes: map[string]schema.Attribute{
 					"consolidation_policy": schema.StringAttribute{Optional: true, Description: "`WhenEmpty`, `WhenEmptyOrUnderutilized` or (1.14+) `Balanced`."},
 					"consolidate_after":    schema.StringAttribute{Optional: true, Description: "Required inside disruption: e.g. `30s`, `5m`, or `Never`."},
+					"expire_after":         schema.StringAttribute{Optional: true, Description: removedDescription(migration.AttrDisruptionExpireAfter)},
 				},
 				Blocks: map[string]schema.Block{
 					"budgets": schema.ListNestedBlock{
@@ -121,6 +131,39 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		"when the template holds a value Karpenter could not store (another rule reports it)") {
 		resp.Schema.Attributes[name] = a
 	}
+}
+
+// removedDescription documents a tombstone: an attribute of an older
+// Karpenter API that the schema takes only to fail on it with where v1
+// moved it.
+func removedDescription(attr rules.Path) string {
+	f, _ := migration.ByAttr(attr)
+	return f.Summary() + " Accepted only to fail `terraform validate` at its line with that answer (`" + f.Rule.ID + "`)."
+}
+
+// removedKubeletAttributes are the EC2NodeClass's kubelet settings, which
+// the v1beta1 NodePool had: accepted so that the block fails with where
+// they went instead of "Unsupported block type".
+func removedKubeletAttributes() map[string]schema.Attribute {
+	attrs := kubeletAttributes()
+	for name, a := range attrs {
+		d := "Removed with the block: set `" + name + "` in the kubelet block of the `karpenter_ec2nodeclass`."
+		switch a := a.(type) {
+		case schema.Int64Attribute:
+			a.Description = d
+			attrs[name] = a
+		case schema.BoolAttribute:
+			a.Description = d
+			attrs[name] = a
+		case schema.ListAttribute:
+			a.Description = d
+			attrs[name] = a
+		case schema.MapAttribute:
+			a.Description = d
+			attrs[name] = a
+		}
+	}
+	return attrs
 }
 
 // staticTransition replaces the pool when replicas goes from unset to set

@@ -85,6 +85,19 @@ func (fs Findings) HasErrors() bool {
 	return false
 }
 
+// HasBlockingErrors reports whether an error makes the values unusable
+// for the checks that build on them: every error but an acknowledgeable
+// one, which is about a legal value (a likely typo) that Karpenter would
+// take as written, so the checks that follow still apply to it.
+func (fs Findings) HasBlockingErrors() bool {
+	for _, f := range fs {
+		if f.Severity == Error && !f.Rule.Acknowledgeable {
+			return true
+		}
+	}
+	return false
+}
+
 // ByRule returns the findings of one rule.
 func (fs Findings) ByRule(id string) Findings {
 	var out Findings
@@ -147,6 +160,19 @@ func (p Path) Index(i int) Path { return p.with(Step{Kind: IndexStep, Index: i})
 
 // Key appends a map key.
 func (p Path) Key(k string) Path { return p.with(Step{Kind: KeyStep, Name: k}) }
+
+// Contains reports whether q is p or lies below it.
+func (p Path) Contains(q Path) bool {
+	if len(q.steps) < len(p.steps) {
+		return false
+	}
+	for i, s := range p.steps {
+		if q.steps[i] != s {
+			return false
+		}
+	}
+	return true
+}
 
 // Join appends q to p.
 func (p Path) Join(q Path) Path {

@@ -156,3 +156,4 @@ run "cluster_name_is_an_eks_name" {
 
   expect_failures = [var.cluster_name]
 }
+
