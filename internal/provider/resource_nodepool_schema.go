@@ -60,8 +60,16 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			},
 			"node_class": schema.SingleNestedAttribute{
 				Required: true,
+				// Sensitive only to keep it out of the plan's text: the class's
+				// own plan prints the same images and zones once, and every pool
+				// printed them again, on create and on every release bump.
+				Sensitive: true,
 				Description: "The EC2NodeClass: pass `karpenter_ec2nodeclass.<x>.node_class` so every cross-check runs, or `{ name = \"...\" }` for a " +
-					"class managed elsewhere (cross-checks that need its facts are skipped with a warning).",
+					"class managed elsewhere (cross-checks that need its facts are skipped with a warning). Marked sensitive, although nothing in it " +
+					"is secret, so that plans print `node_class = (sensitive value)` instead of the class's images and zones once more per pool: the " +
+					"class's plan prints them, the pool's `manifest` shows the `nodeClassRef` name and `ami_assignments` the images it boots. " +
+					"A hand-written `{ name = \"...\" }` is hidden too, and an output of a pool's `node_class` needs `sensitive = true`; " +
+					"`terraform show -json` still holds the value.",
 				Attributes: nodeClassInputAttributes(),
 			},
 			"labels": schema.MapAttribute{ElementType: types.StringType, Optional: true,
