@@ -211,7 +211,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"capacity_reservations": statusMap("The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
 				"ended, `open` or `targeted`, one line each: reservation id = `<instance type> in <zone>, <instance match criteria> <reservation type>, " +
 				"<state>[ until <end time>], owner <account>`, e.g. `p5.48xlarge in us-east-1a, targeted capacity-block, active until " +
-				"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end."),
+				"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end. Null without `capacity_reservation_selector_terms` (empty when they select nothing)."),
 			"status_conditions": statusMap("The status conditions Karpenter would set, one line each: type = `True`, or `<status>: <reason>` (`False: SubnetsNotFound`); " +
 				"the message is in the plan's diagnostics. `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, `InstanceProfileReady` and, from " +
 				"Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. A condition whose inputs are not known " +
