@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -169,12 +168,14 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 				Optional: true, Computed: true,
 				Description: "userData Karpenter merges with what it generates (or, with `Custom`, uses as is). Linted for the family. With `bootstrap`, computed: the rendered Custom userData.",
 			},
+			// No computed default: unset means false, and a plan does not
+			// print `pin_amis = false` on every class that never set it.
 			"pin_amis": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				Optional: true,
 				Description: "Pin what the selector resolves to now in `manifest`, so images change only through a visible plan diff: an `@latest` " +
 					"alias is written pinned to its current release (`al2023@v20251209`, `bottlerocket@1.51.0-47438798`), which keeps the " +
 					"standard/NVIDIA/Neuron variants; other terms (and Windows aliases, which have no releases) are written as the resolved `id` " +
-					"terms with `amiFamily`. With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
+					"terms with `amiFamily`. With `false` (the default, also when unset) the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
 			},
 			"acknowledged_warnings": acknowledgedWarningsAttribute(),
 			"manifest": schema.StringAttribute{
