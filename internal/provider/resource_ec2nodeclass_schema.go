@@ -129,10 +129,8 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"Custom userData of `bootstrap` is rendered, and `manifest` and `node_class` are known at plan whenever their inputs are. " +
 			"Nothing is created outside Terraform state: apply the `manifest` with kubernetes_manifest, kubectl_manifest, Helm or GitOps.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, Description: "The EC2NodeClass name.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			// No `id`: it would be the name again, printed in every plan of
+			// the resource; neither Terraform nor the framework needs one.
 			"name": schema.StringAttribute{
 				Required: true, Description: "Name of the EC2NodeClass (metadata.name). Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},

@@ -50,10 +50,8 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"taints, and every CRD and runtime rule of the NodePool. Computes which image each admitted family gets; the userData a node boots with is " +
 			"rendered and checked at plan (`data \"karpenter_node\"` shows it for an instance type).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, Description: "The NodePool name.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			// No `id`: it would be the name again, printed in every plan of
+			// the resource; neither Terraform nor the framework needs one.
 			"name": schema.StringAttribute{
 				Required: true, Description: "Name of the NodePool (metadata.name). Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
