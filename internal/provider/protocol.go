@@ -134,7 +134,7 @@ func newFastResource(ctx context.Context, providerType string, factory func() re
 		return nil, fmt.Errorf("%s: schema type is not an object", meta.TypeName)
 	}
 	fr := &fastResource{typeName: meta.TypeName, factory: factory, schema: sr.Schema, typ: typ}
-	root, err := fastBlockOf(ctx, sr.Schema.Attributes, sr.Schema.Blocks, 0, false)
+	root, err := fastBlockOf(sr.Schema.Attributes, sr.Schema.Blocks, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
 	}
@@ -163,7 +163,7 @@ func newFastResource(ctx context.Context, providerType string, factory func() re
 // reproduces and records what the passes need. depth is 0 at the root;
 // underComputed is true below a computed-only attribute, whose value the
 // plan marks unknown as a whole.
-func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks map[string]schema.Block, depth int, underComputed bool) (*fastBlock, error) {
+func fastBlockOf(attrs map[string]schema.Attribute, blocks map[string]schema.Block, depth int, underComputed bool) (*fastBlock, error) {
 	b := &fastBlock{attrs: map[string]*fastAttr{}, blocks: map[string]*fastNestedBlock{}}
 	for name, a := range attrs {
 		// Sensitive is not among them: it changes nothing the provider
@@ -196,7 +196,7 @@ func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks 
 			if na.GetNestingMode() != 1 /* single */ && !sub {
 				return nil, fmt.Errorf("%s: configurable nested collection", name)
 			}
-			nb, err := fastBlockOf(ctx, obj.Attributes, nil, depth+1, sub)
+			nb, err := fastBlockOf(obj.Attributes, nil, depth+1, sub)
 			if err != nil {
 				return nil, err
 			}
@@ -216,7 +216,7 @@ func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks 
 		if !ok || nonZeroField(obj, "Validators") || nonZeroField(obj, "PlanModifiers") || nonZeroField(obj, "CustomType") {
 			return nil, fmt.Errorf("block %s: nested object features", name)
 		}
-		nb, err := fastBlockOf(ctx, obj.Attributes, obj.Blocks, depth+2, underComputed)
+		nb, err := fastBlockOf(obj.Attributes, obj.Blocks, depth+2, underComputed)
 		if err != nil {
 			return nil, err
 		}
