@@ -65,7 +65,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	pd := providerDataOrDefault(r.data)
 	defer func() {
-		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
+		resp.Diagnostics = pd.oncePerPlan(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)), false)
 	}()
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
@@ -82,7 +82,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
 		return
 	}
 	res := nodepool.Check(p, cat, pd.Karpenter)
@@ -93,7 +93,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	fs, err := poolReadiness(ctx, pd, p, zones, res)
 	if err != nil {
-		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
 		return
 	}
 	appendFindings(&resp.Diagnostics, path.Empty(), fs)
