@@ -9,11 +9,14 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
@@ -454,5 +457,67 @@ func TestProviderConfigFailuresAtTheProviderBlock(t *testing.T) {
 	})
 	if n := srv.Stats()["total"]; n != 0 {
 		t.Errorf("%d AWS requests, want none: the configuration fails first", n)
+	}
+}
+
+// addAWSFailure picks the rule by what AWS said; provider-wide failures go
+// to the whole resource without the caller's hint, which is about the
+// resource (e.g. kubernetes_version), not about credentials or endpoints.
+func TestAddAWSFailureRules(t *testing.T) {
+	op := func(service, name string, err error) error {
+		return fmt.Errorf("read: %w", &smithy.OperationError{ServiceID: service, OperationName: name, Err: err})
+	}
+	api := func(code string) error { return &smithy.GenericAPIError{Code: code, Message: "m"} }
+	const hint = "set kubernetes_version"
+	for _, tc := range []struct {
+		err      error
+		rule     string
+		attr     bool // reported at the attribute, with the hint
+		contains string
+	}{
+		{&awsclient.EndpointError{Endpoint: "http://127.0.0.1:9", Service: "EC2", Operation: "DescribeImages", Reason: "did not answer within 10s", Cause: "c"},
+			"aws-endpoint-unreachable", false, "The EC2 endpoint http://127.0.0.1:9 did not answer within 10s (ec2:DescribeImages)"},
+		{&awsclient.ConfigError{Setting: "assume_role", Err: op("STS", "AssumeRole", api("AccessDenied"))},
+			"aws-config-failed", false, "AWS denied sts:AssumeRole"},
+		{op("EC2", "DescribeImages", api("AuthFailure")), "aws-config-failed", false, "AWS rejected the provider's credentials (AuthFailure)"},
+		{op("EKS", "DescribeCluster", api("AccessDeniedException")), "aws-permission-denied", true, "AWS denied eks:DescribeCluster"},
+		{op("SSM", "GetParameters", api("InternalServerError")), "aws-request-failed", true, "InternalServerError"},
+	} {
+		var diags diag.Diagnostics
+		addAWSFailure(&diags, path.Root("ami_selector_terms"), tc.err, hint)
+		if len(diags) != 1 {
+			t.Fatalf("%v: %d diagnostics", tc.err, len(diags))
+		}
+		d := diags[0]
+		_, hasPath := d.(diag.DiagnosticWithPath)
+		if !strings.HasPrefix(d.Summary(), tc.rule+":") || hasPath != tc.attr || strings.Contains(d.Detail(), hint) != tc.attr ||
+			!strings.Contains(d.Detail(), tc.contains) {
+			t.Errorf("%v: %s at path %v:\n%s", tc.err, d.Summary(), hasPath, d.Detail())
+		}
+	}
+}
+
+// The copies of a once-per-plan diagnostic are dropped (a data source keeps
+// its errors), other diagnostics are never touched.
+func TestOncePerPlan(t *testing.T) {
+	pd := &ProviderData{reported: &reportedOnce{}}
+	unreachable := func(resource string) diag.Diagnostics {
+		var d diag.Diagnostics
+		addRuleDiag(&d, path.Empty(), ruleAWSUnreachable, "The EC2 endpoint http://x did not answer.\n\nasked by "+resource)
+		addRuleDiag(&d, path.Root("name"), ruleAWSRequestFailed, "throttled "+resource)
+		return d
+	}
+	if got := pd.oncePerPlan(unreachable("a"), false); len(got) != 2 {
+		t.Errorf("first resource: %v", got)
+	}
+	if got := pd.oncePerPlan(unreachable("b"), false); len(got) != 1 || !strings.HasPrefix(got[0].Summary(), "aws-request-failed") {
+		t.Errorf("second resource keeps only its own failure: %v", got)
+	}
+	if got := pd.oncePerPlan(unreachable("c"), true); len(got) != 2 {
+		t.Errorf("a data source keeps its errors: %v", got)
+	}
+	var unconfigured *ProviderData
+	if got := unconfigured.oncePerPlan(unreachable("d"), false); len(got) != 2 {
+		t.Errorf("unconfigured: %v", got)
 	}
 }
