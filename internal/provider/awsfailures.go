@@ -104,7 +104,7 @@ func (d *ProviderData) oncePerPlan(diags diag.Diagnostics, keepErrors bool) diag
 		if onceRules[id] {
 			first, _, _ := strings.Cut(dg.Detail(), "\n")
 			isNew := d.reported.claim(fmt.Sprintf("%d|%s|%s", dg.Severity(), dg.Summary(), first))
-			if !isNew && !(keepErrors && dg.Severity() == diag.SeverityError) {
+			if keep := isNew || keepErrors && dg.Severity() == diag.SeverityError; !keep {
 				continue
 			}
 		}
