@@ -84,7 +84,8 @@ type Endpoints struct {
 var ErrUnknownConfig = errors.New("the provider's AWS configuration is not known yet")
 
 // Clients builds SDK clients lazily: nothing is loaded, and no credential is
-// needed, until the first AWS call (so `terraform validate` never needs AWS).
+// needed, until the first AWS call or Verify (so `terraform validate`, which
+// never configures the provider, never needs AWS).
 type Clients struct {
 	cfg Config
 
