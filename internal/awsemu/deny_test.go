@@ -3,6 +3,9 @@ package awsemu_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -138,4 +141,29 @@ func TestParseDenyRejects(t *testing.T) {
 			t.Errorf("ParseDeny(%q) = %v, want an error mentioning %q", in, err, want)
 		}
 	}
+}
+
+// ParseDeny never panics, and what it accepts denies or serves any action
+// without panicking either (a malformed pattern is refused when parsed, so
+// matching cannot hit one); a denied EC2 action is UnauthorizedOperation.
+func FuzzParseDeny(f *testing.F) {
+	for _, s := range []string{"iam:GetRole,ec2:DescribeSubnets", "ec2:Describe*", "*", "GetRole", "iam:", "s3:x", "ec2:[", ",,", "ec2:\\"} {
+		f.Add(s, "DescribeSubnets")
+	}
+	f.Fuzz(func(t *testing.T, list, action string) {
+		deny, err := awsemu.ParseDeny(list)
+		if err != nil {
+			return
+		}
+		srv := awsemu.New(nil, awsemu.Options{Deny: deny})
+		form := url.Values{"Action": {action}, "Version": {"2016-11-15"}}
+		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		denied := srv.Stats()["denied"] == 1
+		if denied != (rec.Code == http.StatusForbidden) || denied && !strings.Contains(rec.Body.String(), "<Code>UnauthorizedOperation</Code>") {
+			t.Fatalf("deny %q, action %q: HTTP %d, stats %v: %s", deny, action, rec.Code, srv.Stats(), rec.Body.String())
+		}
+	})
 }
