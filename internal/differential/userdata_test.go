@@ -18,7 +18,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
@@ -41,15 +40,7 @@ type env struct {
 
 func newEnv(t *testing.T) env {
 	t.Helper()
-	f, err := awsemu.DefaultFixtures()
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra, err := awsemu.LoadFixtures("../instancetype/testdata/c7g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.AddInstanceTypes(extra.InstanceTypes...)
+	f := fixtures(t)
 	url, _ := awsemutest.StartWith(t, f)
 	awsemutest.Setenv(t, url)
 	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: 5}))
@@ -196,8 +187,9 @@ func userDataCases() []userDataCase {
 	}
 }
 
-// Karpenter's userData for a NodeClaim of the pool on the class, and the
-// provider's user_data_preview, are the same bytes.
+// Karpenter's userData for a NodeClaim of the pool on the class, and what
+// the provider renders for it (nodepool.PreviewFor, which a pool's plan
+// checks), are the same bytes.
 func TestUserDataMatchesKarpenter(t *testing.T) {
 	e := newEnv(t)
 	for _, c := range userDataCases() {
@@ -213,7 +205,7 @@ func TestUserDataMatchesKarpenter(t *testing.T) {
 			}
 			want := karpenterUserData(t, karpenterSide(t, e, c, p, facts))
 			if normalise(got.UserData) != normalise(want) {
-				t.Errorf("user_data_preview differs from Karpenter's userData\n--- provider\n%s\n--- Karpenter\n%s", got.UserData, want)
+				t.Errorf("the rendered userData differs from Karpenter's\n--- provider\n%s\n--- Karpenter\n%s", got.UserData, want)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(got.UserData, w) {

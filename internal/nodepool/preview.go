@@ -93,32 +93,11 @@ func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) Pr
 	if unavailable != "" {
 		return PreviewOutcome{Unavailable: unavailable}
 	}
-	dns := facts.ClusterDNS
-	if dns == "" && facts.ServiceCIDR != "" {
-		dns, _ = cluster.DefaultDNS(facts.ServiceCIDR)
-	}
-	o := userdata.Options{
-		ClusterName:             facts.Name,
-		ClusterEndpoint:         facts.Endpoint,
-		CABundle:                facts.CertificateAuthority,
-		ClusterCIDR:             facts.ServiceCIDR,
-		KubeDNSIP:               dns,
-		Taints:                  toTaints(p.spec().Taints),
-		StartupTaints:           toTaints(p.spec().StartupTaints),
-		Labels:                  nodeClaimLabels(p),
-		NodePoolName:            p.Manifest.Metadata.Name,
-		NodeClassName:           p.spec().NodeClassRef.Name,
-		CapacityType:            capacityType(p),
-		Kubelet:                 kubelet,
-		InstanceStorePolicy:     p.Class.InstanceStorePolicy,
-		BottlerocketDefaultBind: amifamily.BottlerocketSupportsDefaultBind(bottlerocketVersion(p.Class)),
-		UserData:                p.Class.UserData,
-		Karpenter:               kv,
-	}
+	o := UserDataOptions(p, kubelet, capacityType(p), facts, kv)
 	out, fs := userdata.Render(p.Class.Family, o)
 	for i := range fs {
 		fs[i] = fs[i].AsWarning()
-		fs[i].Detail = "user_data_preview could not be rendered: " + fs[i].Detail
+		fs[i].Detail = "the userData of this pool's nodes would not render: " + fs[i].Detail
 	}
 	return PreviewOutcome{UserData: out, InstanceType: it, Findings: fs}
 }
@@ -157,8 +136,8 @@ func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavai
 	if note == "" {
 		note = "the instance-type catalogue does not have them"
 	}
-	return "", fmt.Sprintf("user_data_preview is null: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
-		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass, to get a preview.", why, note)
+	return "", fmt.Sprintf("the userData is not rendered: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
+		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass.", why, note)
 }
 
 // bottlerocketVersion is the release the preview renders Bottlerocket's

@@ -93,24 +93,45 @@ func (r *reportedOnce) claim(key string) bool {
 // the plan already reported. A resource whose error is dropped plans its
 // computed values unknown; the plan fails on the one error anyway. A data
 // source must keep its errors (its dependents would read nulls), so with
-// keepErrors they only mark what they reported.
+// keepErrors they only mark what they reported. The one that is kept names
+// no object (aboutObject may have added one): it is about the plan.
 func (d *ProviderData) oncePerPlan(diags diag.Diagnostics, keepErrors bool) diag.Diagnostics {
 	if d == nil || d.reported == nil || len(diags) == 0 {
 		return diags
 	}
 	out := make(diag.Diagnostics, 0, len(diags))
 	for _, dg := range diags {
-		id, _, _ := strings.Cut(dg.Summary(), ":")
-		if onceRules[id] {
-			first, _, _ := strings.Cut(dg.Detail(), "\n")
-			isNew := d.reported.claim(fmt.Sprintf("%d|%s|%s", dg.Severity(), dg.Summary(), first))
-			if keep := isNew || keepErrors && dg.Severity() == diag.SeverityError; !keep {
-				continue
-			}
+		id, object, title, ok := rules.ParseSummary(dg.Summary())
+		if !ok || !onceRules[id] {
+			out = append(out, dg)
+			continue
+		}
+		first, _, _ := strings.Cut(dg.Detail(), "\n")
+		isNew := d.reported.claim(fmt.Sprintf("%d|%s|%s", dg.Severity(), id, first))
+		if keep := isNew || keepErrors && dg.Severity() == diag.SeverityError; !keep {
+			continue
+		}
+		if object != "" {
+			dg = withSummary(dg, id+": "+title)
 		}
 		out = append(out, dg)
 	}
 	return out
+}
+
+// withSummary is dg with another summary, its severity and path kept.
+func withSummary(dg diag.Diagnostic, summary string) diag.Diagnostic {
+	wp, hasPath := dg.(diag.DiagnosticWithPath)
+	switch {
+	case dg.Severity() == diag.SeverityError && hasPath:
+		return diag.NewAttributeErrorDiagnostic(wp.Path(), summary, dg.Detail())
+	case dg.Severity() == diag.SeverityError:
+		return diag.NewErrorDiagnostic(summary, dg.Detail())
+	case hasPath:
+		return diag.NewAttributeWarningDiagnostic(wp.Path(), summary, dg.Detail())
+	default:
+		return diag.NewWarningDiagnostic(summary, dg.Detail())
+	}
 }
 
 // addAWSFailure reports an AWS failure at p with the rule that fits it;

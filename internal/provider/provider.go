@@ -56,6 +56,7 @@ type providerModel struct {
 	RetryMode              types.String `tfsdk:"retry_mode"`
 	KarpenterVersion       types.String `tfsdk:"karpenter_version"`
 	Cluster                types.Object `tfsdk:"cluster"`
+	Controller             types.Object `tfsdk:"controller"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
 	StrictReadiness        types.Bool   `tfsdk:"strict_readiness"`
 }
@@ -151,6 +152,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"cluster_dns":           schema.StringAttribute{Optional: true, Description: "Cluster DNS IP. Default: the 10th address of `service_cidr`."},
 				},
 			},
+			"controller": controllerBlock(),
 		},
 	}
 }
@@ -177,7 +179,7 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 		addRuleDiag(&resp.Diagnostics, path.Root("retry_mode"), ruleProviderConfig,
 			fmt.Sprintf("retry_mode = %q is not an AWS SDK retry mode; write \"standard\" or \"adaptive\" (client-side rate limiting).", s))
 	}
-	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings, false)...)
 	if attrs, ok := knownAttrs(m.AssumeRole); ok {
 		if s, ok := knownString(attrs["duration"]); ok {
 			if _, err := time.ParseDuration(s); err != nil {
@@ -199,6 +201,7 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 	if attrs, ok := knownAttrs(m.Cluster); ok {
 		validateClusterSettings(attrs, resp)
 	}
+	validateController(m.Controller, &resp.Diagnostics)
 }
 
 func validateClusterSettings(attrs map[string]attr.Value, resp *provider.ValidateConfigResponse) {
@@ -343,6 +346,10 @@ func providerDataFromModel(m providerModel) (*ProviderData, error) {
 		data.KarpenterUnknown = true
 	}
 	data.Cluster = clusterSettings(m.Cluster)
+	var err error
+	if data.Controller, data.ControllerUnknown, err = controllerSettings(m.Controller); err != nil {
+		return nil, err
+	}
 	data.Acknowledged = acknowledgedSet(m.AcknowledgedWarnings)
 	data.StrictReadiness = m.StrictReadiness.ValueBool() // unknown: warn at plan, judged again at apply
 	data.reported = &reportedOnce{}
@@ -390,6 +397,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		NewAMIsDataSource,
 		NewAMIDataSource,
 		NewInstanceTypesDataSource,
+		NewNodeDataSource,
 	}
 }
 
@@ -399,6 +407,7 @@ func (p *karpenterProvider) Functions(context.Context) []func() function.Functio
 		NewInstanceFamilyFunction,
 		NewLintUserDataFunction,
 		NewTaintsArgFunction,
+		NewUndeclaredKeysFunction,
 		NewValidateManifestFunction,
 	}
 }
