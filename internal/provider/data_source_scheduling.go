@@ -270,7 +270,7 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		case !ok:
 			continue
 		case r.failed != nil:
-			r.report(diags)
+			r.report(pd, diags)
 			continue
 		case r.state != readinessRead:
 			f.Classes[c.name] = scheduling.ClassStatus{Unknown: "the AWS endpoint does not answer the readiness reads " +

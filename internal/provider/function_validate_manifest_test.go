@@ -337,7 +337,7 @@ func TestAccValidateManifestExample(t *testing.T) {
 			Config: string(src),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("manifest_errors", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("spec.disruption.consolidationPolicy: nodepool-consolidation-policy-invalid"),
+					knownvalue.StringExact("spec.disruption.consolidationPolicy: v1beta1-when-underutilized"),
 					knownvalue.StringExact("spec.template.spec.requirements[1].minValue: manifest-unknown-field"),
 				})),
 			},

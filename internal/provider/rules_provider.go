@@ -48,10 +48,10 @@ var (
 	ruleAWSRequestFailed = rules.Register(rules.Rule{
 		ID: "aws-request-failed", Severity: rules.Error, Category: categoryProvider,
 		Title:     "an AWS request the check needs failed",
-		Behaviour: "The plan-time checks read what Karpenter reads (EC2 images and instance types, SSM parameters, EKS cluster facts). When AWS refuses (no credentials, access denied, throttled past max_retries, an endpoint that does not answer) the provider cannot predict what Karpenter would do, and says so rather than guessing.",
+		Behaviour: "The plan-time checks read what Karpenter reads (EC2 images and instance types, SSM parameters, EKS cluster facts). When a request fails for a reason of its own (throttled past max_retries, a server error, an answer the SDK cannot read) the provider cannot predict what Karpenter would do, and says so rather than guessing. A configuration AWS refuses, a denied permission and an endpoint that does not answer have rules of their own (aws-config-failed, aws-permission-denied, readiness-read-denied, aws-endpoint-unreachable).",
 		Source:    "aws-sdk-go-v2 (the API error is quoted); the provider's IAM policy in the index page",
-		Bad:       "provider \"karpenter\" {\n  region = \"us-west-2\"\n  # no credentials in the environment\n}\n",
-		Good:      "provider \"karpenter\" {\n  region  = \"us-west-2\"\n  profile = \"platform\"\n}\n",
+		Bad:       "provider \"karpenter\" {\n  region      = \"us-west-2\"\n  max_retries = 0 # a throttled read fails the plan\n}\n",
+		Good:      "provider \"karpenter\" {\n  region     = \"us-west-2\"\n  retry_mode = \"adaptive\" # and the default max_retries, 25\n}\n",
 	})
 	ruleInstanceTypeInvalid = rules.Register(rules.Rule{
 		ID: "instance-type-invalid", Severity: rules.Error, Category: categoryProvider,
@@ -85,13 +85,16 @@ var (
 		Bad:       "# a provider bug, not a configuration mistake\n",
 		Good:      "# report it at the provider's issue tracker\n",
 	})
-	ruleUserDataPreview = rules.Register(rules.Rule{
-		ID: "user-data-preview-unavailable", Severity: rules.Warning, Category: categoryProvider,
-		Title:     "user_data_preview could not be rendered",
-		Behaviour: "The preview renders what Karpenter would generate for a node of the pool; it needs the cluster facts Karpenter reads (endpoint, CA, service CIDR). Without them the preview is null; nothing else of the plan depends on it.",
-		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap",
-		Bad:       "provider \"karpenter\" {\n  cluster {\n    kubernetes_version = \"1.32\"\n  }\n}\n",
-		Good:      "provider \"karpenter\" {\n  cluster {\n    name = \"demo\" # facts from eks:DescribeCluster\n  }\n}\n",
+	ruleUserDataUnchecked = rules.Register(rules.Rule{
+		ID: "node-user-data-unchecked", Severity: rules.Warning, Category: categoryProvider,
+		Title: "the userData of the pool's nodes could not be checked",
+		Behaviour: "A pool's plan renders the userData Karpenter would generate for its nodes, with the cluster facts Karpenter reads " +
+			"(name, API endpoint, CA bundle, service CIDR), and reports what would keep a node from joining. When the provider's cluster " +
+			"block names a cluster that eks:DescribeCluster cannot describe, those checks are skipped with this warning; the manifests and " +
+			"every other check still plan.",
+		Source: "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap; pkg/providers/launchtemplate (cluster endpoint, CA bundle and CIDR)",
+		Bad:    "provider \"karpenter\" {\n  cluster {\n    name               = \"ghost\" # not a cluster of this account and region\n    kubernetes_version = \"1.32\"\n  }\n}\n",
+		Good:   "provider \"karpenter\" {\n  cluster {\n    name = \"demo\" # facts from eks:DescribeCluster\n  }\n}\n",
 	})
 	ruleClusterFactsNeeded = rules.Register(rules.Rule{
 		ID: "cluster-facts-needed", Severity: rules.Error, Category: categoryProvider,

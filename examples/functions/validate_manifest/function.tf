@@ -31,7 +31,7 @@ locals {
 
 output "manifest_errors" {
   # [
-  #   "spec.disruption.consolidationPolicy: nodepool-consolidation-policy-invalid",
+  #   "spec.disruption.consolidationPolicy: v1beta1-when-underutilized",
   #   "spec.template.spec.requirements[1].minValue: manifest-unknown-field",
   # ]
   value = [for f in local.findings : "${f.path}: ${f.rule}" if f.severity == "error"]
