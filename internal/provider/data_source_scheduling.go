@@ -263,6 +263,7 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		}
 		all = append(all, pending{name: nc.Name, wait: startClassReadiness(ctx, pd, nc), terms: nc.Terms})
 	}
+	deniedSeen := map[string]bool{}
 	for _, c := range all {
 		notReady, ok := amisNotReady(ctx, pd, c.terms, diags)
 		r := c.wait()
@@ -276,6 +277,12 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 			f.Classes[c.name] = scheduling.ClassStatus{Unknown: "the AWS endpoint does not answer the readiness reads " +
 				"(ec2:DescribeSubnets), so the class's subnets, and the zones its NodePools launch in, are not known"}
 			continue
+		}
+		for _, d := range r.denied {
+			if !deniedSeen[d.action] {
+				deniedSeen[d.action] = true
+				appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.action, d.err)})
+			}
 		}
 		f.Classes[c.name] = scheduling.StatusOf(r.result, notReady)
 	}

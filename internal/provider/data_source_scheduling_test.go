@@ -343,3 +343,42 @@ resource "karpenter_nodepool" "prod" {
 		t.Errorf("apply: the acknowledged Job is not a warning:\n%s", stdout)
 	}
 }
+
+// TestSchedulingReadDenied: a planning role without a readiness read. Denied
+// ec2:DescribeSubnets leaves the class's zones unknown: its pool is left out
+// of the decision and the pods only it could take are a warning, not an
+// error (nothing says Karpenter would fail). Denied
+// ec2:DescribeSecurityGroups does not touch the decision: the pods land.
+// Each plan carries one readiness-read-denied warning, and no error.
+func TestSchedulingReadDenied(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	src, _ := schedData("x", []string{schedPool("default", "", "")}, []string{schedDeployment("web", 2, "500m", "")}, "")
+	for _, tc := range []struct {
+		deny          string
+		unschedulable bool
+	}{
+		{"ec2:DescribeSubnets", true},
+		{"ec2:DescribeSecurityGroups", false},
+	} {
+		prov, _ := deniedEmulator(t, `cluster { name = "demo" }`, tc.deny)
+		diags := planDiagnostics(t, prov+src)
+		if errs := errorsOf(diags); len(errs) > 0 {
+			t.Errorf("%s: errors:\n%s", tc.deny, formatDiags(errs))
+		}
+		if got := onlyRule(diags, "warning", "readiness-read-denied"); len(got) != 1 || !strings.Contains(got[0].Detail, tc.deny) {
+			t.Errorf("%s: want one readiness-read-denied warning naming it:\n%s", tc.deny, formatDiags(diags))
+		}
+		got := onlyRule(diags, "warning", "pod-unschedulable")
+		switch {
+		case !tc.unschedulable && len(got) > 0:
+			t.Errorf("%s: the pods should land:\n%s", tc.deny, formatDiags(got))
+		case tc.unschedulable && (len(got) != 1 || !strings.Contains(got[0].Detail, `could not be predicted ("default")`)):
+			t.Errorf("%s: want one pod-unschedulable warning naming the pool left out:\n%s", tc.deny, formatDiags(diags))
+		}
+		if pools := onlyRule(diags, "warning", "nodepool-not-scheduling"); tc.unschedulable != (len(pools) == 1) {
+			t.Errorf("%s: nodepool-not-scheduling warnings:\n%s", tc.deny, formatDiags(pools))
+		}
+	}
+}

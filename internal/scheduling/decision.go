@@ -31,6 +31,11 @@ type Decision struct {
 	Skipped []string
 	// Findings are the problems, in input order.
 	Findings []Finding
+
+	// unpredicted are the NodePools left out because their EC2NodeClass's
+	// status could not be predicted: they might take pods the decision
+	// finds unschedulable, which are then warnings.
+	unpredicted []string
 }
 
 // WorkloadResult is where a workload's pods land.
@@ -150,9 +155,9 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 		}
 		d.Workloads = append(d.Workloads, r)
 		if r.Unschedulable > 0 {
-			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s", unschedulableDetail(r, w, first)),
+			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s", unschedulableDetail(r, w, first, d.unpredicted)),
 				Position: w.Position, Object: w.Key}
-			if r.Allowed {
+			if r.Allowed || len(d.unpredicted) > 0 {
 				f.Finding = f.AsWarning()
 			}
 			d.Findings = append(d.Findings, f)
@@ -168,7 +173,7 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 	canonicalise(d, distinct, symmetric)
 }
 
-func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome) string {
+func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome, unpredicted []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s[%d], %s): %d of its %d pods would not be placed by Karpenter. ", w.Key, ListWorkloads, w.Input, w.Position, r.Unschedulable, r.Pods)
 	if o.ignored {
@@ -192,6 +197,10 @@ func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome) string {
 	}
 	if r.Allowed {
 		b.WriteString("\n\nAcknowledged in allow_unschedulable.")
+	}
+	if len(unpredicted) > 0 {
+		fmt.Fprintf(&b, "\n\nA warning, not an error: NodePools are left out of the decision because the status of their "+
+			"EC2NodeClass could not be predicted (%s), and they might take these pods.", quoteAll(unpredicted))
 	}
 	return b.String()
 }
@@ -222,4 +231,16 @@ func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim
 	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
 	out.Architectures = slices.Sorted(maps.Keys(arches))
 	return out
+}
+
+// quoteAll is "a", "b" and "c" quoted.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }

@@ -396,9 +396,11 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		switch {
 		case !ok:
 			skip(fmt.Sprintf("the status of EC2NodeClass %q could not be predicted", ref.Name))
+			d.unpredicted = append(d.unpredicted, pool.Name)
 			continue
 		case st.Unknown != "":
 			skip(fmt.Sprintf("the status of EC2NodeClass %q could not be predicted: %s", ref.Name, st.Unknown))
+			d.unpredicted = append(d.unpredicted, pool.Name)
 			continue
 		case !st.Ready:
 			skip(fmt.Sprintf("its EC2NodeClass %q is not Ready (%s), so the NodePool is not Ready and Karpenter ignores it", ref.Name, st.NotReady))

@@ -106,7 +106,10 @@ var (
 			"(or, for a pod it will not consider, `ignoring pod`). The diagnostic is at the workload's element of `workloads` and quotes " +
 			"Karpenter's reason for the first pod it could not place, decided by running Karpenter v1.14's own scheduler on the " +
 			"NodePools, their EC2NodeClasses' subnets and capacity reservations, the region's instance types and offerings, and the " +
-			"pods the workloads' controllers would create. List the workload in `allow_unschedulable` to report it as a warning.",
+			"pods the workloads' controllers would create. List the workload in `allow_unschedulable` to report it as a warning. " +
+			"It is a warning too when a NodePool is left out because its EC2NodeClass's zones or capacity reservations could not " +
+			"be read (AWS denied ec2:DescribeSubnets or ec2:DescribeCapacityReservations to the identity that plans): that pool " +
+			"might take the pods.",
 		Source: "kubernetes-sigs/karpenter pkg/controllers/provisioning/provisioner.go (Schedule, Validate), " +
 			"pkg/controllers/provisioning/scheduling/scheduler.go (Solve); kubernetes-sigs/karpenter#1162, aws/karpenter-provider-aws#4738",
 		Bad: example([]string{examplePool("gpu", "      taints:\n        - key: nvidia.com/gpu\n          value: \"true\"\n          effect: NoSchedule\n")},
