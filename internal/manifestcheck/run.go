@@ -92,8 +92,10 @@ type Document struct {
 	Kind       string
 	Name       string
 	// Checked is set for the EC2NodeClass and NodePool documents this
-	// package checks; Malformed for a document that is not an object.
-	Checked, Malformed bool
+	// package checks; Malformed for a document that is not an object;
+	// Refused for a Karpenter object that cannot be one of them (a removed
+	// API version, a misspelled kind), which has a finding saying so.
+	Checked, Malformed, Refused bool
 }
 
 // Object is "<kind>/<name>", or the kind alone when the name is missing.
@@ -218,6 +220,7 @@ func decodeItem(input string, d document) *item {
 	kind, f, ok := classify(obj)
 	if f != nil {
 		it.findings = append(it.findings, *f)
+		it.desc.Refused = true
 	}
 	if !ok {
 		return it
@@ -234,7 +237,8 @@ func decodeItem(input string, d document) *item {
 }
 
 // classFor finds the EC2NodeClass named name for the pool it: in the same
-// input, else the only one in the same directory, else the only one.
+// file (the `# Source:` file of a helm stream), else the only one in the
+// same directory, else the only one.
 func classFor(items []*item, pool *item, name string) *item {
 	var same, dir, all []*item
 	for _, it := range items {
@@ -242,19 +246,27 @@ func classFor(items []*item, pool *item, name string) *item {
 			continue
 		}
 		all = append(all, it)
-		if it.input == pool.input {
+		if it.file() == pool.file() {
 			same = append(same, it)
 		}
-		if path.Dir(it.input) == path.Dir(pool.input) {
+		if path.Dir(it.file()) == path.Dir(pool.file()) {
 			dir = append(dir, it)
 		}
 	}
 	for _, c := range [][]*item{same, dir, all} {
-		if len(c) == 1 || (len(c) > 1 && c[0].input == pool.input) {
+		if len(c) == 1 || (len(c) > 1 && c[0].file() == pool.file()) {
 			return c[0]
 		}
 	}
 	return nil
+}
+
+// file is the document's file: its `# Source:` file, else its input.
+func (it *item) file() string {
+	if it.doc.source != "" {
+		return it.doc.source
+	}
+	return it.input
 }
 
 // finish locates the item's findings, names their object and source, drops
