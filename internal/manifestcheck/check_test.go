@@ -368,8 +368,8 @@ spec:
 }
 
 // helm template writes `# Source: <file>` above each document; lines then
-// count in that file, a second document of the same file going on after
-// its separator, a document without a comment continuing the one before.
+// count within the rendered document, from the line after the comment; a
+// document without a comment continues the file of the one before.
 func TestSplitSources(t *testing.T) {
 	in := "---\n# Source: chart/templates/a.yaml\nkind: A\nx: 1\n---\n# Source: chart/templates/a.yaml\nkind: B\n---\n# Source: chart/templates/c.yaml\n\nkind: C\n---\nkind: D\n"
 	docs := split(in)
@@ -380,7 +380,7 @@ func TestSplitSources(t *testing.T) {
 	for i, want := range []struct {
 		source   string
 		kindLine int
-	}{{"chart/templates/a.yaml", 1}, {"chart/templates/a.yaml", 4}, {"chart/templates/c.yaml", 2}, {"chart/templates/c.yaml", 4}} {
+	}{{"chart/templates/a.yaml", 1}, {"chart/templates/a.yaml", 1}, {"chart/templates/c.yaml", 2}, {"chart/templates/c.yaml", 4}} {
 		d := docs[i]
 		kind := d.line + strings.Count(strings.Split(d.text, "kind:")[0], "\n")
 		if d.source != want.source || kind-d.line+d.sourceLine != want.kindLine {
@@ -407,7 +407,7 @@ func TestFindingsOfAHelmStreamNameTheTemplate(t *testing.T) {
 	}
 	want := []string{
 		"karpenter-config/templates/pools.yaml:6 NodePool/a nodepool-weight-out-of-range spec.weight (input line 8)",
-		"karpenter-config/templates/pools.yaml:17 NodePool/b nodepool-weight-out-of-range spec.weight (input line 20)",
+		"karpenter-config/templates/pools.yaml:6 NodePool/b nodepool-weight-out-of-range spec.weight (input line 20)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -53,14 +53,15 @@ func split(input string) []document {
 	for _, d := range raw {
 		c, s, ok := sourceComment(d.text)
 		switch {
-		case ok && s == prevSource:
-			// helm template writes each document of a template file with
-			// its own comment: the file goes on after one separator line.
-			d.source, d.sourceLine = s, prevEnd+2-(c+1)
 		case ok:
+			// helm template writes every document under a comment of its
+			// own: lines count from the one after it. (A template that
+			// loops or branches renders other lines than it holds, so the
+			// line within the rendered document is what can be told.)
 			d.source, d.sourceLine = s, -c
 		case prevSource != "":
-			// No comment of its own: the rest of the previous file.
+			// No comment of its own: the rest of the previous file, after
+			// one separator line.
 			d.source, d.sourceLine = prevSource, prevEnd+2
 		}
 		prevSource, prevEnd = d.source, d.sourceLine+lineCount(d.text)-1
@@ -87,6 +88,16 @@ func sourceComment(text string) (line int, source string, ok bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// shownLine is the line a reader opens for the document's n-th line (from
+// 1): in its `# Source:` file when it has one (where the comment itself is
+// line 0), else in the input.
+func (d document) shownLine(n int) int {
+	if d.source != "" {
+		return d.sourceLine + n - 1
+	}
+	return d.line + n - 1
 }
 
 // lineCount is the number of lines of text, a last line without a
@@ -142,7 +153,7 @@ func decode(d document) (obj map[string]any, raw []byte, err error) {
 				m.line = d.line + n - 1
 			}
 		}
-		msg := strings.Join(strings.Fields(absoluteLines(err.Error(), d.line-1)), " ")
+		msg := strings.Join(strings.Fields(absoluteLines(err.Error(), d.shownLine(1)-1)), " ")
 		if strings.Contains(d.text, "{{") {
 			msg = "the document holds template delimiters {{ }}: an unrendered Helm template cannot be validated, render it first (helm template); the parser says: " + msg
 		}
@@ -153,10 +164,10 @@ func decode(d document) (obj map[string]any, raw []byte, err error) {
 	if len(j) == 0 || j[0] != '{' {
 		var v any
 		_ = json.Unmarshal(j, &v)
-		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d is %s, not an object (a Kubernetes object is a mapping with apiVersion, kind, metadata and spec)", d.line, jsonKind(v))}
+		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d is %s, not an object (a Kubernetes object is a mapping with apiVersion, kind, metadata and spec)", max(d.shownLine(1), 1), jsonKind(v))}
 	}
 	if err := json.Unmarshal(j, &obj); err != nil {
-		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d: %v", d.line, err)}
+		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d: %v", max(d.shownLine(1), 1), err)}
 	}
 	return obj, j, nil
 }

@@ -85,9 +85,12 @@ func (f Finding) Where() (file string, line int) {
 
 // Document describes one non-empty document of the inputs.
 type Document struct {
-	Input      string
-	Line       int
+	Input string
+	Line  int
+	// Source is the `# Source:` file of the document, SourceLine the line
+	// of its first line there.
 	Source     string
+	SourceLine int
 	APIVersion string
 	Kind       string
 	Name       string
@@ -201,6 +204,9 @@ const offlineSkipped = "checks that need AWS (the images the AMI selector terms 
 // decodeItem decodes a document and says what it is.
 func decodeItem(input string, d document) *item {
 	it := &item{input: input, doc: d, desc: &Document{Input: input, Line: d.line, Source: d.source}}
+	if d.source != "" {
+		it.desc.SourceLine = max(d.sourceLine, 1)
+	}
 	obj, raw, err := decode(d)
 	if err != nil {
 		f := Finding{Rule: ruleMalformed, Severity: ruleMalformed.Severity,

@@ -43,8 +43,8 @@ func (f *validateManifestFunction) Definition(_ context.Context, _ function.Defi
 			"that is not an object); `path` the manifest field (`spec.template.spec.requirements[0].minValues`, `\"\"` for the "+
 			"whole document); `line` and `column` the position of that field in `manifest` (1-based; a missing field is located "+
 			"at its nearest parent). A document under a `# Source: <file>` comment line, as `helm template` writes them, has "+
-			"`file` set to that file and `line` counted in it (a later document without a comment of its own continues the same "+
-			"file); `file` is `\"\"` otherwise. A document that is not YAML or not an object is one `manifest-malformed` finding; "+
+			"`file` set to that file and `line` counted within the rendered document from the line after the comment (a later "+
+			"document without a comment of its own continues the same file); `file` is `\"\"` otherwise. A document that is not YAML or not an object is one `manifest-malformed` finding; "+
 			"documents of other kinds are skipped without a finding. The annotation `lint.karpenter-tf.io/ignore: "+
 			"\"<rule>[,<rule>]: <reason>\"` in an object's `metadata.annotations` leaves those rules' findings on it out of the "+
 			"result. Checks that need AWS (image resolution, subnets, security groups, the instance profile, live instance types) "+

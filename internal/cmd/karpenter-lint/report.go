@@ -116,10 +116,7 @@ func newReport(res manifestcheck.Result, files int, o options, failLevel rules.S
 	for _, d := range res.Documents {
 		doc := document{File: file(d.Input, d.Source), Line: d.Line, Object: d.Object(), checked: d.Checked, malformed: d.Malformed, refused: d.Refused}
 		if d.Source != "" {
-			doc.Input = d.Input
-			// The document's first line is its comment; the next is line 1
-			// of the file or later, which only findings need exactly.
-			doc.Line = 0
+			doc.Input, doc.Line = d.Input, d.SourceLine
 		}
 		r.Documents = append(r.Documents, doc)
 	}
@@ -180,11 +177,7 @@ func (r report) summary() []string {
 			if obj == "" {
 				obj = "a document without kind"
 			}
-			if d.Line > 0 {
-				obj += fmt.Sprintf(" (%s:%d)", d.File, d.Line)
-			} else {
-				obj += fmt.Sprintf(" (%s)", d.File)
-			}
+			obj += fmt.Sprintf(" (%s:%d)", d.File, d.Line)
 			notChecked = append(notChecked, obj)
 		}
 	}
