@@ -34,7 +34,7 @@ func writeSARIF(w io.Writer, r report) error {
 			res := run.CreateResultForRule(f.Rule).
 				WithLevel(sarifLevel(f.Severity)).
 				WithMessage(sarif.NewTextMessage(f.text())).
-				AddPartialFingerprint("karpenterLintFinding/v1", fingerprint(f)).
+				WithPartialFingerprints(map[string]string{"karpenterLintFinding/v1": fingerprint(f)}).
 				AddLocation(sarif.NewLocationWithPhysicalLocation(
 					sarif.NewPhysicalLocation().
 						WithArtifactLocation(sarif.NewSimpleArtifactLocation(sarifURI(f.File))).
@@ -109,7 +109,7 @@ func sarifURI(file string) string {
 	if filepath.IsAbs(p) {
 		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 	}
-	return (&url.URL{Path: filepath.ToSlash(p)}).EscapedPath()
+	return (&url.URL{Path: filepath.ToSlash(p)}).String()
 }
 
 // fingerprint identifies a finding across runs whatever lines move: the
