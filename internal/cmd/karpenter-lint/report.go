@@ -76,12 +76,15 @@ type report struct {
 	Skipped, Failures []string
 	Disabled          []string
 	Karpenter         string
+	// Offline is set without --region and --profile.
+	Offline bool
 	FailLevel         rules.Severity
 }
 
 // newReport turns the engine's result into the report.
 func newReport(res manifestcheck.Result, files int, o options, failLevel rules.Severity) report {
-	r := report{Files: files, Skipped: res.Skipped, Disabled: o.Disable, FailLevel: failLevel, Karpenter: o.KarpenterVersion}
+	r := report{Files: files, Skipped: res.Skipped, Disabled: o.Disable, FailLevel: failLevel, Karpenter: o.KarpenterVersion,
+		Offline: o.Region == "" && o.Profile == ""}
 	off := map[string]bool{}
 	for _, id := range o.Disable {
 		off[id] = true
@@ -216,6 +219,9 @@ func (r report) summary() []string {
 	out = append(out, line)
 	for _, s := range r.Skipped {
 		out = append(out, "Not made: "+s+".")
+	}
+	if r.Offline {
+		out = append(out, "Give --region or --profile (and --kubernetes-version or --cluster for AMI aliases) to make the checks that need AWS.")
 	}
 	for _, f := range r.Failures {
 		out = append(out, "AWS request failed, its checks were not made: "+f)
