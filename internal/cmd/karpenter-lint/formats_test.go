@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,10 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // sarifSchema reads the SARIF 2.1.0 JSON schema that the go-sarif module
@@ -273,6 +279,76 @@ func TestFormatsAndOutputs(t *testing.T) {
 	for _, f := range []string{sarifFile, junitFile} {
 		if b, err := os.ReadFile(f); err != nil || !bytes.Contains(b, []byte("nodepool-weight-out-of-range")) {
 			t.Errorf("%s: %v\n%s", f, err, b)
+		}
+	}
+}
+
+// checkFormats: whatever the input, every format writes without failing,
+// JSON and SARIF are JSON, JUnit is XML, and each finding has one line in
+// compact and github output.
+func checkFormats(t *testing.T, text, name string) {
+	t.Helper()
+	res := manifestcheck.Run(context.Background(), []manifestcheck.Input{{Name: name, Text: text}}, manifestcheck.Options{Karpenter: versions.DefaultKarpenter})
+	r := newReport(res, 1, options{SourceRoot: "charts"}, rules.Error)
+	for format, write := range formats {
+		var b bytes.Buffer
+		if err := write(&b, r); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		switch format {
+		case "json", "sarif":
+			if !json.Valid(b.Bytes()) {
+				t.Fatalf("%s is not JSON:\n%s", format, b.String())
+			}
+		case "junit":
+			var s junitSuites
+			if err := xml.Unmarshal(b.Bytes(), &s); err != nil {
+				t.Fatalf("junit: %v\n%s", err, b.String())
+			}
+		case "compact", "github":
+			if n := strings.Count(b.String(), "\n"); n != len(r.Findings) {
+				t.Fatalf("%s: %d lines for %d findings:\n%s", format, n, len(r.Findings), b.String())
+			}
+		}
+	}
+}
+
+func FuzzFormats(f *testing.F) {
+	for _, name := range []string{"19-g5g-on-al2.yaml", "26-tab-indentation.yaml", "28-ignore-without-reason.yaml", "31-clean-general-purpose.yaml"} {
+		b, err := os.ReadFile(filepath.Join(corpus, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b), "x.yaml")
+	}
+	f.Add("---\n# Source: c/templates/a,b:c%.yaml\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: \"a\\nb\"}\n", "-")
+	f.Fuzz(checkFormats)
+}
+
+// Native fuzzing is slow here (coverage of the API server's packages), so
+// every run also writes the formats for mutations of the corpus: lines
+// dropped, duplicated and swapped, which keeps them YAML-shaped.
+func TestFormatsOfMutatedCorpus(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, file := range corpusFiles(t) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 4; i++ {
+			lines := strings.Split(string(b), "\n")
+			for k := 0; k < 1+r.Intn(3); k++ {
+				p, q := r.Intn(len(lines)), r.Intn(len(lines))
+				switch r.Intn(3) {
+				case 0:
+					lines = append(lines[:p], lines[p+1:]...)
+				case 1:
+					lines = append(lines[:p], append([]string{lines[q]}, lines[p:]...)...)
+				default:
+					lines[p], lines[q] = lines[q], lines[p]
+				}
+			}
+			checkFormats(t, strings.Join(lines, "\n"), file)
 		}
 	}
 }
