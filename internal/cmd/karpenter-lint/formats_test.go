@@ -147,12 +147,12 @@ func TestSARIFValidates(t *testing.T) {
 func TestSARIFURI(t *testing.T) {
 	wd, _ := os.Getwd()
 	for in, want := range map[string]string{
-		"a/b c.yaml":                         "a/b%20c.yaml",
-		filepath.ToSlash(wd) + "/x/y.yaml":   "x/y.yaml",
-		"charts/app/templates/np.yaml":       "charts/app/templates/np.yaml",
-		"/elsewhere/k.yaml":                  "file:///elsewhere/k.yaml",
-		"k:8s.yaml":                          "./k:8s.yaml",
-		"templates/100%.yaml":                "templates/100%25.yaml",
+		"a/b c.yaml":                       "a/b%20c.yaml",
+		filepath.ToSlash(wd) + "/x/y.yaml": "x/y.yaml",
+		"charts/app/templates/np.yaml":     "charts/app/templates/np.yaml",
+		"/elsewhere/k.yaml":                "file:///elsewhere/k.yaml",
+		"k:8s.yaml":                        "./k:8s.yaml",
+		"templates/100%.yaml":              "templates/100%25.yaml",
 	} {
 		if got := sarifURI(in); got != want {
 			t.Errorf("sarifURI(%q) = %q, want %q", in, got, want)

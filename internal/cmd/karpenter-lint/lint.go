@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
@@ -32,9 +34,12 @@ func runLint(e *env, args []string) int {
 	fs := lintFlags(&flags, &configPath, &outputs)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, lintUsage)
+		var b strings.Builder
+		fs.SetOutput(&b)
 		fs.PrintDefaults()
-		fmt.Fprint(e.stderr, "\nExit status: 0 nothing at or above --fail-level, 1 the command could not run, 2 findings at or above --fail-level.\n")
+		fs.SetOutput(e.stderr)
+		_, _ = io.WriteString(e.stderr, lintUsage+b.String()+
+			"\nExit status: 0 nothing at or above --fail-level, 1 the command could not run, 2 findings at or above --fail-level.\n")
 	}
 	paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -93,8 +98,8 @@ func runLint(e *env, args []string) int {
 	}
 	if !textOnStdout {
 		// CI logs show what was checked and what was not.
-		for _, l := range r.summary() {
-			fmt.Fprintln(e.stderr, l)
+		if _, err := io.WriteString(e.stderr, strings.Join(r.summary(), "\n")+"\n"); err != nil {
+			return exitCannot
 		}
 	}
 	return r.exitCode()

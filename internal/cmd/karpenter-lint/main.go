@@ -43,8 +43,10 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
+// errorf reports why the command could not run; it returns exitCannot.
 func (e *env) errorf(format string, args ...any) int {
-	fmt.Fprintf(e.stderr, "karpenter-lint: "+format+"\n", args...)
+	// Nothing is left to tell when stderr fails too.
+	_, _ = fmt.Fprintf(e.stderr, "karpenter-lint: "+format+"\n", args...)
 	return exitCannot
 }
 
@@ -80,23 +82,27 @@ func run(e *env, args []string) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, "karpenter-lint checks Karpenter EC2NodeClass and NodePool YAML with the rules of terraform-provider-karpenter.\n\nUsage: karpenter-lint <command> [flags] [arguments]\n\nCommands:\n")
+	var b strings.Builder
+	b.WriteString("karpenter-lint checks Karpenter EC2NodeClass and NodePool YAML with the rules of terraform-provider-karpenter.\n\nUsage: karpenter-lint <command> [flags] [arguments]\n\nCommands:\n")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(&b, "  %-8s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(w, "\nRun karpenter-lint <command> -h for its flags.\n")
+	b.WriteString("\nRun karpenter-lint <command> -h for its flags.\n")
+	_, _ = io.WriteString(w, b.String()) // help text: nothing to do when it cannot be shown
 }
 
 func runVersion(e *env, args []string) int {
 	if len(args) > 0 {
 		return e.errorf("version takes no arguments")
 	}
-	fmt.Fprintln(e.stdout, "karpenter-lint", toolVersion())
+	if _, err := fmt.Fprintln(e.stdout, "karpenter-lint", toolVersion()); err != nil {
+		return e.errorf("%v", err)
+	}
 	return exitOK
 }
 

@@ -77,8 +77,8 @@ type report struct {
 	Disabled          []string
 	Karpenter         string
 	// Offline is set without --region and --profile.
-	Offline bool
-	FailLevel         rules.Severity
+	Offline   bool
+	FailLevel rules.Severity
 }
 
 // newReport turns the engine's result into the report.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -20,7 +21,7 @@ The rules karpenter-lint reports, from the catalogue the provider's rules guide 
 
 func runRules(e *env, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(e.stderr, rulesUsage)
+		_, _ = io.WriteString(e.stderr, rulesUsage) // help text
 		if len(args) == 0 {
 			return exitCannot
 		}
@@ -46,8 +47,7 @@ func runRules(e *env, args []string) int {
 		if r == nil {
 			return e.errorf("no rule %q%s (karpenter-lint rules list)", args[1], suggest.Hint(args[1], ruleIDs()))
 		}
-		showRule(e, r)
-		return exitOK
+		return showRule(e, r)
 	}
 	return e.errorf("unknown rules command %q: list or show", args[0])
 }
@@ -78,12 +78,17 @@ func listRules(e *env, format string) int {
 			return e.errorf("%v", err)
 		}
 	case "text":
-		w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "RULE\tSEVERITY\tCATEGORY\tTITLE")
+		var b strings.Builder
+		w := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+		// The tabwriter reports its errors at Flush.
+		_, _ = fmt.Fprintln(w, "RULE\tSEVERITY\tCATEGORY\tTITLE")
 		for _, r := range all {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Category, r.Title)
+			_, _ = fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Category, r.Title)
 		}
 		if err := w.Flush(); err != nil {
+			return e.errorf("%v", err)
+		}
+		if _, err := io.WriteString(e.stdout, b.String()); err != nil {
 			return e.errorf("%v", err)
 		}
 	default:
@@ -92,13 +97,18 @@ func listRules(e *env, format string) int {
 	return exitOK
 }
 
-func showRule(e *env, r *rules.Rule) {
-	fmt.Fprintf(e.stdout, "%s: %s (%s, %s)\n\n", r.ID, r.Title, r.Severity, r.Category)
-	fmt.Fprintf(e.stdout, "What happens: %s\n\nSource: %s\n\n", r.Behaviour, r.Source)
+func showRule(e *env, r *rules.Rule) int {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (%s, %s)\n\n", r.ID, r.Title, r.Severity, r.Category)
+	fmt.Fprintf(&b, "What happens: %s\n\nSource: %s\n\n", r.Behaviour, r.Source)
 	// The examples are the guide's, written for the provider (HCL); the
 	// manifest rules' examples hold YAML in validate_manifest.
-	fmt.Fprintf(e.stdout, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(r.Bad), indentLines(r.Good))
-	fmt.Fprintf(e.stdout, "More: %s#%s\n", guideURL, r.ID)
+	fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(r.Bad), indentLines(r.Good))
+	fmt.Fprintf(&b, "More: %s#%s\n", guideURL, r.ID)
+	if _, err := io.WriteString(e.stdout, b.String()); err != nil {
+		return e.errorf("%v", err)
+	}
+	return exitOK
 }
 
 func indentLines(s string) string {
