@@ -88,13 +88,13 @@ func TestGuideJSONExample(t *testing.T) {
 		t.Fatalf("the guide's JSON example: %v", err)
 	}
 	_, out, _ := lint(t, "", "lint", "--format", "json", "testdata/corpus/19-g5g-on-al2.yaml", "testdata/corpus/31-clean-general-purpose.yaml")
-	var real any
-	if err := json.Unmarshal([]byte(out), &real); err != nil {
+	var written any
+	if err := json.Unmarshal([]byte(out), &written); err != nil {
 		t.Fatal(err)
 	}
 	want, got := map[string]bool{}, map[string]bool{}
 	keys("", example, want)
-	keys("", real, got)
+	keys("", written, got)
 	for k := range got {
 		if !want[k] {
 			t.Errorf("the json format writes %s, the guide's example lacks it", k)
