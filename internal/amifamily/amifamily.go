@@ -125,11 +125,23 @@ type Model interface {
 	// DefaultBlockDevices are the mappings Karpenter uses when the class
 	// sets none (nil: the image's own).
 	DefaultBlockDevices() []BlockDevice
+	// EphemeralBlockDevice is the device whose size is the node's
+	// ephemeral storage ("" for Custom: the image decides, so Karpenter
+	// takes the class's last mapping).
+	EphemeralBlockDevice() string
 	// ENILimitedPods and PodsPerCore are the family's feature flags
-	// (SupportsENILimitedPodDensity, PodsPerCoreEnabled).
+	// (SupportsENILimitedPodDensity, PodsPerCoreEnabled);
+	// ENILimitedMemoryOverhead is UsesENILimitedMemoryOverhead: kube-reserved
+	// memory is sized for the ENI-limited pod count whatever max_pods says.
 	ENILimitedPods() bool
 	PodsPerCore() bool
+	ENILimitedMemoryOverhead() bool
 }
+
+// DefaultVolumeGiB is the size of Karpenter's default EBS volume
+// (amifamily.DefaultEBS), the ephemeral storage of a node whose size nothing
+// else decides.
+const DefaultVolumeGiB = 20
 
 // BlockDevice is a default block device mapping.
 type BlockDevice struct {

@@ -32,5 +32,7 @@ func (base) NeuronImage() string                                { return "" }
 func (base) KarpenterBootstraps() bool                          { return true }
 func (base) NeedsServiceCIDR() bool                             { return false }
 func (base) DefaultBlockDevices() []BlockDevice                 { return nil }
+func (base) EphemeralBlockDevice() string                       { return "/dev/xvda" }
 func (base) ENILimitedPods() bool                               { return true }
 func (base) PodsPerCore() bool                                  { return true }
+func (base) ENILimitedMemoryOverhead() bool                     { return true }

@@ -89,8 +89,14 @@ func (bottlerocket) DefaultBlockDevices() []BlockDevice {
 	return []BlockDevice{{Device: "/dev/xvda", GiB: 4}, {Device: "/dev/xvdb", GiB: 20}}
 }
 
+// EphemeralBlockDevice: the data volume, not the 4 GiB OS volume.
+func (bottlerocket) EphemeralBlockDevice() string { return "/dev/xvdb" }
+
 // PodsPerCore: Bottlerocket's settings have no pods-per-core.
 func (bottlerocket) PodsPerCore() bool { return false }
+
+// ENILimitedMemoryOverhead: kube-reserved memory follows the pod capacity.
+func (bottlerocket) ENILimitedMemoryOverhead() bool { return false }
 
 // BottlerocketImageName reports whether Karpenter's resolveAMIVersion takes
 // an image for a Bottlerocket one: its name contains "bottlerocket".

@@ -15,6 +15,9 @@ func (custom) UserDataFormat() string    { return "custom" }
 func (custom) UserDataAccepts() string   { return "what the AMI's bootstrap reads" }
 func (custom) KarpenterBootstraps() bool { return false }
 
+// EphemeralBlockDevice: the image's own layout is unknown.
+func (custom) EphemeralBlockDevice() string { return "" }
+
 // SSMParameters: no alias names Custom.
 func (custom) SSMParameters(string, versions.Kubernetes, versions.Karpenter) ([]Parameter, *Refusal) {
 	return nil, nil

@@ -69,5 +69,9 @@ func (windows) DefaultBlockDevices() []BlockDevice {
 	return []BlockDevice{{Device: "/dev/sda1", GiB: 50}}
 }
 
-// ENILimitedPods: Windows gets 110 pods whatever the instance type.
-func (windows) ENILimitedPods() bool { return false }
+func (windows) EphemeralBlockDevice() string { return "/dev/sda1" }
+
+// ENILimitedPods: Windows gets 110 pods whatever the instance type, and
+// kube-reserved memory follows that count.
+func (windows) ENILimitedPods() bool           { return false }
+func (windows) ENILimitedMemoryOverhead() bool { return false }

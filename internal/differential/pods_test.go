@@ -1,9 +1,6 @@
 package differential
 
 import (
-	"encoding/csv"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -113,32 +110,18 @@ func TestPodsMatchKarpenterOnFixtures(t *testing.T) {
 // knows, with its network facts from that table and its vCPUs from the
 // reference data.
 func TestPodsMatchKarpenterOnAllTypes(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "data", "instance-types.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("reference data not available: %v", err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("%s: %v", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
 	types, n := 0, 0
-	for _, row := range rows[1:] {
-		name := row[col["instance_type"]]
+	for _, row := range referenceRows(t) {
+		name := row["instance_type"]
 		limits, ok := kinstancetype.Limits[name]
 		if !ok {
 			continue
 		}
-		vcpu, err := strconv.Atoi(row[col["vcpu"]])
+		vcpu, err := strconv.Atoi(row["vcpu"])
 		if err != nil {
-			t.Fatalf("%s: vcpu %q", name, row[col["vcpu"]])
+			t.Fatalf("%s: vcpu %q", name, row["vcpu"])
 		}
-		n += comparePods(t, infoFromLimits(name, row[col["arch"]], int32(vcpu), limits))
+		n += comparePods(t, infoFromLimits(name, row["arch"], int32(vcpu), limits))
 		types++
 	}
 	if types < 1000 {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
@@ -41,15 +40,7 @@ type env struct {
 
 func newEnv(t *testing.T) env {
 	t.Helper()
-	f, err := awsemu.DefaultFixtures()
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra, err := awsemu.LoadFixtures("../instancetype/testdata/c7g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.AddInstanceTypes(extra.InstanceTypes...)
+	f := fixtures(t)
 	url, _ := awsemutest.StartWith(t, f)
 	awsemutest.Setenv(t, url)
 	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: 5}))

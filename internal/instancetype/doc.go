@@ -26,6 +26,11 @@
 // requirement on them "may match": the admission is then a superset and
 // Admission.Undecided names the keys (Findings warns). Neither source
 // evaluates labels that depend on offerings or the EC2NodeClass (zones,
-// region, zone-id, Windows build, reservations, placement groups) or on
-// Karpenter's generated bandwidth table (network bandwidth).
+// region, zone-id, Windows build, reservations, placement groups).
+//
+// Karpenter also reads per-type tables generated into its source (VPC
+// limits: branch ENIs and IPv4 addresses per ENI; network bandwidth): they
+// are embedded by name (tables.go, karpenter_tables.txt) and serve both
+// sources. Live types also carry the facts a node's capacity is computed
+// from (Type.Network, Type.Resources; package capacity computes it).
 package instancetype

@@ -50,6 +50,7 @@ func FromEC2(info ec2types.InstanceTypeInfo) (Type, bool) {
 	if n, ok := networkFacts(info); ok {
 		t.Network = &n
 	}
+	t.Resources = resourceFacts(info)
 	n := requirements.New
 	r := commonLabels(name, family, size, arch)
 	// Karpenter labels family and size only for "family.size" names.
@@ -88,6 +89,7 @@ func FromEC2(info ec2types.InstanceTypeInfo) (Type, bool) {
 	} else {
 		doesNotExist(r, requirements.LabelInstanceLocalNVME)
 	}
+	networkBandwidth(r, name)
 	if e := info.EbsInfo; e != nil && e.EbsOptimizedInfo != nil && e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault {
 		r.Add(n(requirements.LabelInstanceEBSBandwidth, requirements.In, fmt.Sprint(aws.ToInt32(e.EbsOptimizedInfo.MaximumBandwidthInMbps))))
 	} else {

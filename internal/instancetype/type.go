@@ -1,6 +1,7 @@
 package instancetype
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
@@ -33,6 +34,9 @@ type Type struct {
 	// Network holds the pod-density facts; nil offline, or when EC2
 	// reported none.
 	Network *Network
+	// Resources holds the other facts a node's capacity is computed from;
+	// nil offline.
+	Resources *Resources
 
 	labels requirements.Requirements
 }
@@ -55,19 +59,18 @@ var offlineUndecided = set(
 	requirements.LabelInstanceAcceleratorCount, requirements.LabelInstanceAcceleratorName,
 )
 
-// notEvaluated are labels whose values depend on offerings, the EC2NodeClass
-// or generated tables rather than the instance type, so neither source
-// evaluates them: zones and region (subnets), Windows build (AMI family),
-// reservations and placement groups, and network bandwidth (Karpenter's
-// generated bandwidth table). Capacity type is evaluated live only (see
-// FromEC2).
+// notEvaluated are labels whose values depend on offerings or the
+// EC2NodeClass rather than the instance type, so neither source evaluates
+// them: zones and region (subnets), Windows build (AMI family),
+// reservations and placement groups. Capacity type is evaluated live only
+// (see FromEC2). Network bandwidth is evaluated from Karpenter's table
+// (tables.go), by name, in both sources.
 var notEvaluated = set(
 	requirements.LabelZone, requirements.LabelRegion, requirements.LabelZoneID,
 	requirements.LabelWindowsBuild,
 	requirements.LabelCapacityReservationID, requirements.LabelCapacityReservationType,
 	requirements.LabelCapacityReservationInterruptible,
 	requirements.LabelPlacementGroupID, requirements.LabelPlacementGroupPartition,
-	requirements.LabelInstanceNetworkBandwidth,
 )
 
 // embeddedType builds an offline type from its family's facts.
@@ -111,8 +114,19 @@ func embeddedType(f Family, size string) Type {
 	} else {
 		r.Add(n(requirements.LabelInstanceHypervisor, requirements.NotIn, ""))
 	}
+	networkBandwidth(r, t.Name)
 	t.labels = r
 	return t
+}
+
+// networkBandwidth adds the instance-network-bandwidth label from
+// Karpenter's table; a type the table lacks does not have the label.
+func networkBandwidth(r requirements.Requirements, name string) {
+	if bw, ok := NetworkBandwidthMbps(name); ok {
+		r.Add(requirements.New(requirements.LabelInstanceNetworkBandwidth, requirements.In, fmt.Sprint(bw)))
+	} else {
+		doesNotExist(r, requirements.LabelInstanceNetworkBandwidth)
+	}
 }
 
 // commonLabels are the labels both sources derive from names alone.

@@ -93,28 +93,7 @@ func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) Pr
 	if unavailable != "" {
 		return PreviewOutcome{Unavailable: unavailable}
 	}
-	dns := facts.ClusterDNS
-	if dns == "" && facts.ServiceCIDR != "" {
-		dns, _ = cluster.DefaultDNS(facts.ServiceCIDR)
-	}
-	o := userdata.Options{
-		ClusterName:             facts.Name,
-		ClusterEndpoint:         facts.Endpoint,
-		CABundle:                facts.CertificateAuthority,
-		ClusterCIDR:             facts.ServiceCIDR,
-		KubeDNSIP:               dns,
-		Taints:                  toTaints(p.spec().Taints),
-		StartupTaints:           toTaints(p.spec().StartupTaints),
-		Labels:                  nodeClaimLabels(p),
-		NodePoolName:            p.Manifest.Metadata.Name,
-		NodeClassName:           p.spec().NodeClassRef.Name,
-		CapacityType:            capacityType(p),
-		Kubelet:                 kubelet,
-		InstanceStorePolicy:     p.Class.InstanceStorePolicy,
-		BottlerocketDefaultBind: amifamily.BottlerocketSupportsDefaultBind(bottlerocketVersion(p.Class)),
-		UserData:                p.Class.UserData,
-		Karpenter:               kv,
-	}
+	o := UserDataOptions(p, kubelet, capacityType(p), facts, kv)
 	out, fs := userdata.Render(p.Class.Family, o)
 	for i := range fs {
 		fs[i] = fs[i].AsWarning()

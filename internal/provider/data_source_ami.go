@@ -210,7 +210,11 @@ func unknownTypeDetail(cat *instancetype.Catalogue, name string) string {
 	if f, ok := cat.Family(fam); ok && len(f.Sizes) > 0 {
 		return fmt.Sprintf("%q is not an instance type in %s: family %s has no size %q; its sizes are %s.", name, src, fam, size, strings.Join(f.Sizes, ", "))
 	}
-	return fmt.Sprintf("%q is not an instance type in %s.", name, src)
+	names := make([]string, 0, len(cat.Types()))
+	for _, t := range cat.Types() {
+		names = append(names, t.Name)
+	}
+	return fmt.Sprintf("%q is not an instance type in %s%s.", name, src, suggest.Hint(name, names))
 }
 
 // validateInstanceQuery: exactly one of instance_type and architecture, an

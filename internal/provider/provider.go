@@ -55,6 +55,7 @@ type providerModel struct {
 	RetryMode              types.String `tfsdk:"retry_mode"`
 	KarpenterVersion       types.String `tfsdk:"karpenter_version"`
 	Cluster                types.Object `tfsdk:"cluster"`
+	Controller             types.Object `tfsdk:"controller"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
 }
 
@@ -139,6 +140,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"cluster_dns":           schema.StringAttribute{Optional: true, Description: "Cluster DNS IP. Default: the 10th address of `service_cidr`."},
 				},
 			},
+			"controller": controllerBlock(),
 		},
 	}
 }
@@ -187,6 +189,7 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 	if attrs, ok := knownAttrs(m.Cluster); ok {
 		validateClusterSettings(attrs, resp)
 	}
+	validateController(m.Controller, &resp.Diagnostics)
 }
 
 func validateClusterSettings(attrs map[string]attr.Value, resp *provider.ValidateConfigResponse) {
@@ -318,6 +321,10 @@ func providerDataFromModel(m providerModel) (*ProviderData, error) {
 		data.KarpenterUnknown = true
 	}
 	data.Cluster = clusterSettings(m.Cluster)
+	var err error
+	if data.Controller, data.ControllerUnknown, err = controllerSettings(m.Controller); err != nil {
+		return nil, err
+	}
 	data.Acknowledged = acknowledgedSet(m.AcknowledgedWarnings)
 	return data, nil
 }
@@ -363,6 +370,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		NewAMIsDataSource,
 		NewAMIDataSource,
 		NewInstanceTypesDataSource,
+		NewNodeDataSource,
 	}
 }
 

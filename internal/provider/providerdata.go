@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -16,6 +17,11 @@ type ProviderData struct {
 	// version-gated checks then use the default and say so.
 	KarpenterUnknown bool
 	Cluster          cluster.Settings
+	// Controller holds the Karpenter controller settings capacity and max
+	// pods depend on (the controller block, else Karpenter's defaults);
+	// ControllerUnknown is set while one of them is not known (plan).
+	Controller        capacity.Settings
+	ControllerUnknown bool
 	// Acknowledged holds the warning rule ids the provider block silences.
 	Acknowledged map[string]bool
 }
@@ -35,8 +41,9 @@ func providerDataOrDefault(v any) *ProviderData {
 		return d
 	}
 	return &ProviderData{
-		AWS:       awsclient.NewCache(awsclient.NewClients(awsclient.Config{MaxRetries: -1})),
-		Karpenter: versions.DefaultKarpenter,
-		Cluster:   cluster.Settings{Unknown: map[string]bool{}},
+		AWS:        awsclient.NewCache(awsclient.NewClients(awsclient.Config{MaxRetries: -1})),
+		Karpenter:  versions.DefaultKarpenter,
+		Cluster:    cluster.Settings{Unknown: map[string]bool{}},
+		Controller: capacity.DefaultSettings(),
 	}
 }

@@ -77,6 +77,9 @@ var categoryIntros = map[string]string{
 	"NodePool and EC2NodeClass": "At plan, a `karpenter_nodepool` is checked against the class it gets through `node_class`: " +
 		"the instance families it admits against the images the class can boot, and its taints against what a Custom userData " +
 		"registers. With `node_class = { name = \"...\" }` these checks are skipped.",
+	"Nodes": "`data \"karpenter_node\"`: a node of one NodePool on one EC2NodeClass for an instance type, at plan. It fails when " +
+		"Karpenter would never launch that node (the pool, the class, the capacity type or the zone excludes it) or when its " +
+		"capacity cannot be computed.",
 	"NodePool requirements": "`requirements` of `karpenter_nodepool` and `karpenter_instance_types`: keys, operators, " +
 		"values and `min_values` at validate; at plan, which instance types they admit (`ec2:DescribeInstanceTypes` in " +
 		"the provider's region, or the embedded family facts without one).",

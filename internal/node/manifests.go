@@ -1,0 +1,117 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// CheckManifests runs the offline manifest rules (validate_manifest's) on
+// the pool and the class and returns their errors, at node_pool and
+// node_class with the manifest path in the detail. A plan asks about many
+// instance types of the same pool and class, so answers are remembered per
+// input and release.
+func CheckManifests(ctx context.Context, pool, class string, kv versions.Karpenter) rules.Findings {
+	out := checked(ctx, pool, kv, PathNodePool)
+	return append(out, checked(ctx, class, kv, PathNodeClass)...)
+}
+
+// Decode reads the pool and the class; findings say why either is not one
+// object of its kind.
+func Decode(pool, class string) (manifest.NodePool, manifest.EC2NodeClass, rules.Findings) {
+	var fs rules.Findings
+	p, pfs, err := manifestcheck.DecodeNodePool(pool)
+	fs = append(fs, decodeFindings(PathNodePool, pfs, err)...)
+	c, cfs, err := manifestcheck.DecodeEC2NodeClass(class)
+	fs = append(fs, decodeFindings(PathNodeClass, cfs, err)...)
+	return p, c, fs
+}
+
+func decodeFindings(at rules.Path, fs []manifestcheck.Finding, err error) rules.Findings {
+	out := translate(at, fs)
+	if err != nil {
+		out = append(out, rules.New(ruleManifest, at, "%v. Pass the manifest of one object, e.g. karpenter_nodepool.<name>.manifest, or file() of one YAML document.", err))
+	}
+	return out
+}
+
+func translate(at rules.Path, fs []manifestcheck.Finding) rules.Findings {
+	var out rules.Findings
+	for _, f := range fs {
+		if f.Severity != rules.Error {
+			continue
+		}
+		detail := f.Message
+		if f.Path != "" {
+			detail = "at " + f.Path + ": " + detail
+		}
+		out = append(out, rules.Finding{Rule: f.Rule, Severity: f.Severity, Path: at, Detail: detail})
+	}
+	return out
+}
+
+// checkMemo remembers CheckManifests answers; bounded, so a long-lived
+// process cannot grow it without limit.
+var checkMemo = struct {
+	sync.Mutex
+	m map[checkKey]rules.Findings
+}{m: map[checkKey]rules.Findings{}}
+
+type checkKey struct {
+	input, at string
+	kv        versions.Karpenter
+}
+
+const checkMemoMax = 256
+
+func checked(ctx context.Context, input string, kv versions.Karpenter, at rules.Path) rules.Findings {
+	key := checkKey{input: input, at: at.String(), kv: kv}
+	checkMemo.Lock()
+	fs, ok := checkMemo.m[key]
+	checkMemo.Unlock()
+	if ok {
+		return fs
+	}
+	fs = translate(at, manifestcheck.Check(ctx, input, kv))
+	checkMemo.Lock()
+	defer checkMemo.Unlock()
+	if len(checkMemo.m) >= checkMemoMax {
+		clear(checkMemo.m)
+	}
+	checkMemo.m[key] = fs
+	return fs
+}
+
+// CheckCapacityType reports a capacity_type that is not one Karpenter
+// launches (at validate; Compute also checks it against the pool and the
+// type).
+func CheckCapacityType(ct string) rules.Findings {
+	if slices.Contains(CapacityTypes, ct) {
+		return nil
+	}
+	return rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
+		"capacity_type = %q is not a capacity type Karpenter launches%s: karpenter.sh/capacity-type takes \"on-demand\", \"spot\" or \"reserved\", and no node of another value exists.", ct, suggest.Hint(ct, CapacityTypes))}
+}
+
+// CheckTypeFacts reports, before images or cluster facts are read, a type
+// whose capacity cannot be computed from the facts at hand (an offline
+// catalogue has no per-type figures).
+func CheckTypeFacts(r Request) rules.Findings {
+	family, ok := Family(r.Class, versions.DefaultKarpenter)
+	if !ok {
+		return nil
+	}
+	var fe *capacity.FactsError
+	if _, err := capacity.Compute(r.Type, capacity.ClassOf(family, r.Class.Spec), capacity.DefaultSettings()); errors.As(err, &fe) {
+		return rules.Findings{capacityFinding(r, err)}
+	}
+	return nil
+}
