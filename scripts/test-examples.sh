@@ -6,7 +6,9 @@
 # local build" recipe does, because terraform test needs terraform init
 # (dev_overrides would skip it, and the test files' modules with it). Each
 # example is copied to a temporary directory, so the repository stays clean.
-# Needs Go and terraform >= 1.7 (mock_provider); no AWS, no registry.
+# Needs Go and terraform >= 1.9 (mock_provider from 1.7; the eks-stack module
+# calls a provider function in validations that read locals, 1.9); no AWS, no
+# registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/emulator.sh
@@ -21,12 +23,13 @@ scripts/require-terraform.sh
 export PATH="$(go env GOPATH)/bin:$PATH"
 SECONDS=0
 
-# terraform test has mock_provider and run outputs from 1.7 on; the mock
-# files also use override_during, from 1.11 on.
+# terraform test has mock_provider and run outputs from 1.7 on, the module's
+# validations read locals from 1.9 on; the mock files also use
+# override_during, from 1.11 on.
 tf_version=$(terraform version -json | sed -n 's/.*"terraform_version": *"\([0-9.]*\)".*/\1/p')
 tf_minor=$(echo "$tf_version" | cut -d. -f2)
-if [ "$(echo "$tf_version" | cut -d. -f1)" = 1 ] && [ "${tf_minor:-0}" -lt 7 ]; then
-  echo "test-examples: skipped: terraform $tf_version has no mock_provider; the examples' tests need terraform 1.7 or later"
+if [ "$(echo "$tf_version" | cut -d. -f1)" = 1 ] && [ "${tf_minor:-0}" -lt 9 ]; then
+  echo "test-examples: skipped: terraform $tf_version is older than 1.9; the examples' tests need mock_provider (1.7) and validations that read locals (1.9)"
   exit 0
 fi
 if [ "$(echo "$tf_version" | cut -d. -f1)" = 1 ] && [ "$tf_minor" -lt 11 ]; then

@@ -6,7 +6,7 @@
 # example plans on its own. Nothing is applied to the cluster by this
 # provider: see the `manifests` output and terraform_data.karpenter below.
 terraform {
-  required_version = ">= 1.5"
+  required_version = ">= 1.9" # the karpenter-pools module checks its inputs with a provider function
 
   required_providers {
     karpenter = {

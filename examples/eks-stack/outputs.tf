@@ -4,11 +4,8 @@ output "manifests" {
 }
 
 output "ami_assignments" {
-  description = "Which image each instance family of each pool boots."
-  value = {
-    for pool, assignments in merge(module.general.ami_assignments, module.accelerated.ami_assignments) :
-    pool => { for a in assignments : "${a.architecture}/${a.variant}" => "${a.ami_name} (${join(", ", a.instance_families)})" }
-  }
+  description = "Which image each instance family of each pool boots: per pool, image key => \"<id> <name>: <families>\"."
+  value       = merge(module.general.ami_assignments, module.accelerated.ami_assignments)
 }
 
 output "applied_manifest_count" {

@@ -101,24 +101,26 @@ output "default_manifest" {
 # What Karpenter would put in the class's status, read at plan with
 # Karpenter's own queries: the subnets and security groups the selectors
 # resolve to, and the conditions that decide whether the class is Ready.
+# Each is one line per entry (subnet id => "<zone> (<zone id>), <n> free").
 output "default_subnets" {
-  value = [for s in karpenter_ec2nodeclass.default.subnets : "${s.id} ${s.zone} (${s.zone_id}): ${s.available_ip_addresses} free addresses"]
+  value = karpenter_ec2nodeclass.default.subnets
 }
 
 output "default_security_groups" {
-  value = [for g in karpenter_ec2nodeclass.default.security_groups : "${g.id} ${g.name} (${g.vpc_id})"]
+  value = karpenter_ec2nodeclass.default.security_groups
 }
 
 output "default_status_conditions" {
-  value = { for c in karpenter_ec2nodeclass.default.status_conditions : c.type => c.status }
+  value = karpenter_ec2nodeclass.default.status_conditions
 }
 
 output "custom_user_data" {
   value = karpenter_ec2nodeclass.custom.user_data
 }
 
-# A NodePool on the class: which image each admitted family boots, and the
-# userData Karpenter would generate for its nodes.
+# A NodePool on the class: which image each admitted family boots. Its plan
+# also renders the userData Karpenter would generate for its nodes and
+# reports what would keep them from joining.
 resource "karpenter_nodepool" "general" {
   name       = "general"
   node_class = karpenter_ec2nodeclass.default.node_class
@@ -136,10 +138,7 @@ resource "karpenter_nodepool" "general" {
   }
 }
 
+# One line per image: "<id> <name>: <instance families>".
 output "general_ami_assignments" {
-  value = { for a in karpenter_nodepool.general.ami_assignments : "${a.architecture}/${a.variant} ${a.ami_id}" => a.instance_families }
-}
-
-output "general_user_data_preview" {
-  value = karpenter_nodepool.general.user_data_preview
+  value = karpenter_nodepool.general.ami_assignments
 }

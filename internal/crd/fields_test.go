@@ -106,18 +106,20 @@ func kindsWithFields() []kindFields {
 			"manifest":              "the rendered object",
 			"ami_assignments":       "which class image each admitted family gets",
 			"instance_families":     "the families the requirements admit",
-			"user_data_preview":     "the userData Karpenter would render",
 			"drift_hash":            "the predicted karpenter.sh/nodepool-hash annotation",
 			"drift_hash_version":    "the predicted karpenter.sh/nodepool-hash-version annotation",
 			// node_class is nodeClassRef (group, kind, name) and the facts of
 			// the class the pool is checked against.
-			"node_class.ami_family":            "a class fact",
-			"node_class.amis":                  "a class fact",
-			"node_class.instance_store_policy": "a class fact",
-			"node_class.kubelet":               "a class fact",
-			"node_class.registered_taints":     "a class fact",
-			"node_class.user_data":             "a class fact",
-			"node_class.zones":                 "a class fact",
+			"node_class.ami_family":        "a class fact",
+			"node_class.amis":              "a class fact",
+			"node_class.registered_taints": "a class fact",
+			"node_class.zones":             "a class fact",
+			// Tombstones: fields of older APIs, accepted only to fail with
+			// where v1 moved them (internal/migration).
+			"disruption.expire_after":   "v1beta1 tombstone (v1beta1-expire-after-in-disruption)",
+			"kubelet":                   "v1beta1 tombstone (v1beta1-kubelet-on-nodepool)",
+			"ttl_seconds_after_empty":   "v1alpha5 tombstone (v1alpha5-provisioner-field)",
+			"ttl_seconds_until_expired": "v1alpha5 tombstone (v1alpha5-provisioner-field)",
 		}},
 	}
 }

@@ -187,8 +187,9 @@ func userDataCases() []userDataCase {
 	}
 }
 
-// Karpenter's userData for a NodeClaim of the pool on the class, and the
-// provider's user_data_preview, are the same bytes.
+// Karpenter's userData for a NodeClaim of the pool on the class, and what
+// the provider renders for it (nodepool.PreviewFor, which a pool's plan
+// checks), are the same bytes.
 func TestUserDataMatchesKarpenter(t *testing.T) {
 	e := newEnv(t)
 	for _, c := range userDataCases() {
@@ -204,7 +205,7 @@ func TestUserDataMatchesKarpenter(t *testing.T) {
 			}
 			want := karpenterUserData(t, karpenterSide(t, e, c, p, facts))
 			if normalise(got.UserData) != normalise(want) {
-				t.Errorf("user_data_preview differs from Karpenter's userData\n--- provider\n%s\n--- Karpenter\n%s", got.UserData, want)
+				t.Errorf("the rendered userData differs from Karpenter's\n--- provider\n%s\n--- Karpenter\n%s", got.UserData, want)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(got.UserData, w) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // Admission answers which instance types a NodePool's requirements let
@@ -275,7 +276,9 @@ func unknownValues(specs []requirements.Spec, cat *Catalogue) []UnknownValue {
 			continue
 		}
 		for _, v := range s.Values {
-			if known[v] {
+			// A near miss of a closed set ("x86_64") is
+			// requirement-value-misspelled's, at validate.
+			if known[v] || requirements.NearMiss(key, v, versions.DefaultKarpenter) != "" {
 				continue
 			}
 			out = append(out, UnknownValue{Index: i, Key: key, Value: v, Hint: nameHint(key, v, known, cat)})
@@ -291,15 +294,6 @@ func nameHint(key, v string, known map[string]bool, cat *Catalogue) string {
 			if f, ok := cat.families[fam]; ok && len(f.Sizes) > 0 {
 				return " (" + fam + " comes in " + joinSizes(f.Sizes) + ")"
 			}
-		}
-	}
-	if key == requirements.LabelArch {
-		// EC2 and AMI names spell architectures differently.
-		switch v {
-		case "x86_64", "x86-64", "x86", "amd":
-			return ` (did you mean "amd64"? kubernetes.io/arch uses Go's names)`
-		case "aarch64", "arm", "graviton":
-			return ` (did you mean "arm64"? kubernetes.io/arch uses Go's names)`
 		}
 	}
 	if key == requirements.LabelInstanceFamily && isMac(v) {

@@ -10,6 +10,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -111,7 +112,60 @@ func checkClass(ctx context.Context, obj map[string]any, c *nodeclass.Class, ext
 	if c != nil {
 		own = translate(crd.EC2NodeClass, append(nodeclass.Validate(*c, kv), extra...))
 	}
-	return append(own, crdFindings(ctx, crd.EC2NodeClass, obj, own)...)
+	return withOldFields(obj, own, crdFindings(ctx, crd.EC2NodeClass, obj, own))
+}
+
+// oldFields are the findings on fields of an older Karpenter API in obj.
+func oldFields(obj map[string]any) []Finding {
+	_, _, kind := typeMeta(obj)
+	var out []Finding
+	for _, o := range migration.Scan(kind, obj) {
+		out = append(out, Finding{Rule: o.Field.Rule, Severity: o.Field.Rule.Severity, Path: o.Path, Message: o.Message})
+	}
+	return out
+}
+
+// withOldFields puts the findings on old fields first, and leaves out what
+// they already say: the API server's unknown-field error on the old field
+// (or inside it), and any error that the v1 field replacing it is missing.
+func withOldFields(obj map[string]any, own, fromCRD []Finding) []Finding {
+	found := migration.Scan(typeMetaKind(obj), obj)
+	if len(found) == 0 {
+		return append(own, fromCRD...)
+	}
+	out := oldFields(obj)
+	said := func(f Finding) bool {
+		p := canonical(f.Path)
+		for _, o := range found {
+			old := canonical(o.Path)
+			if f.Rule == o.Field.Rule && p == old {
+				return true // an old value the NodePool rules report too
+			}
+			switch {
+			case f.Rule == ruleUnknownField && (p == old || within(p, old) || within(old, p)):
+				return true
+			case f.Rule == ruleCRD && f.Severity == rules.Error &&
+				(p == old || within(p, old) || strings.Contains(f.Message, `"`+o.Path+`"`)):
+				// The old field's shape, which the v1 schema rejects.
+				return true
+			}
+			if r := canonical(o.Field.Replaces); r != "" && f.Severity == rules.Error && (p == r || within(p, r)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range append(own, fromCRD...) {
+		if !said(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func typeMetaKind(obj map[string]any) string {
+	_, _, kind := typeMeta(obj)
+	return kind
 }
 
 // decodePool reads the NodePool into the manifest model. Limits are
@@ -150,8 +204,9 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 	if m, err := decodePool(raw); err == nil {
 		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: facts}
 		fs := nodepool.Validate(p, kv)
-		if !fs.HasErrors() {
-			// As the resource: the cross-checks assume Validate passed.
+		if nodepool.CrossChecksApply(fs) {
+			// As the resource: the cross-checks run unless an error is in
+			// what they read.
 			for _, f := range nodepool.Check(p, cat, kv).Findings {
 				if !notForManifests[f.Rule.ID] {
 					fs = append(fs, f)
@@ -160,7 +215,7 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 		}
 		own = translate(crd.NodePool, nodepool.Locate(p, fs))
 	}
-	return append(own, crdFindings(ctx, crd.NodePool, obj, own)...)
+	return withOldFields(obj, own, crdFindings(ctx, crd.NodePool, obj, own))
 }
 
 // poolClass is the nodeClassRef of a pool, when it names an EC2NodeClass.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -187,6 +188,27 @@ func TestRuleExamples(t *testing.T) {
 		if fs := check(heredoc(t, r.Good)); len(fs) > 0 {
 			t.Errorf("%s: Good example gives %v", r.ID, fs)
 		}
+	}
+}
+
+// The migration rules that only a manifest can hold have validate_manifest
+// examples: the failing one triggers the rule, the passing one is clean.
+func TestMigrationRuleExamples(t *testing.T) {
+	n := 0
+	for _, r := range rules.All() {
+		if r.Category != migration.Category || !strings.Contains(r.Bad, "validate_manifest") {
+			continue
+		}
+		n++
+		if fs := check(heredoc(t, r.Bad)); !hasRule(fs, r.ID) {
+			t.Errorf("%s: Bad example gives %v", r.ID, fs)
+		}
+		if fs := check(heredoc(t, r.Good)); len(fs) > 0 {
+			t.Errorf("%s: Good example gives %v", r.ID, fs)
+		}
+	}
+	if n < 2 {
+		t.Fatalf("only %d manifest examples among the migration rules", n)
 	}
 }
 

@@ -225,7 +225,9 @@ func decodeItem(input string, d document) *item {
 	it.desc.Name, _ = meta["name"].(string)
 	kind, f, ok := classify(obj)
 	if f != nil {
-		it.findings = append(it.findings, *f)
+		// An older API version or kind: nothing else is checked, but the
+		// fields the migration moves are named at their lines.
+		it.findings = append(append(it.findings, *f), oldFields(obj)...)
 		it.desc.Refused = true
 	}
 	if !ok {

@@ -318,3 +318,32 @@ func images(res ami.Result) []awsclient.Image {
 	}
 	return out
 }
+
+// PlanChecks says which plan-time checks still apply after Validate found
+// the errors in validated. Each reads part of the class: the image checks
+// (resolution, snapshots, image family, userData format) its AMI terms,
+// ami_family and bootstrap; the readiness reads its subnet, security group
+// and capacity reservation terms, role and instance profile. An error in
+// what one reads stops it (it would repeat the error or build on a value
+// Karpenter rejects); an error anywhere else does not, so the plan reports
+// both. A near miss never stops anything: Karpenter takes its value as
+// written.
+func PlanChecks(validated rules.Findings) (images, readiness bool) {
+	images, readiness = true, true
+	for _, f := range validated {
+		if f.Severity != rules.Error || f.Rule.Acknowledgeable {
+			continue
+		}
+		for _, p := range []rules.Path{pathAMITerms, pathAMIFamily, pathBootstrap} {
+			if p.Contains(f.Path) || f.Path.IsEmpty() {
+				images = false
+			}
+		}
+		for _, p := range []rules.Path{pathSubnets, pathSGs, pathReservations, pathRole, pathProfile} {
+			if p.Contains(f.Path) || f.Path.IsEmpty() {
+				readiness = false
+			}
+		}
+	}
+	return images, readiness
+}

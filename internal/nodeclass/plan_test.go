@@ -236,3 +236,34 @@ func TestPlanCustomWithoutUserData(t *testing.T) {
 		t.Fatalf("alias is judged at validate only, not again at plan: %v", f)
 	}
 }
+
+// An error stops only the plan-time checks that read its part of the class.
+func TestPlanChecks(t *testing.T) {
+	kv := versions.DefaultKarpenter
+	for _, c := range []struct {
+		name              string
+		mutate            func(*Class)
+		images, readiness bool
+	}{
+		{"kubelet", func(c *Class) { c.Spec.Kubelet = &manifest.Kubelet{MaxPods: ptr(int32(-5))} }, true, true},
+		{"tags", func(c *Class) { c.Spec.Tags = map[string]string{"eks:eks-cluster-name": "x"} }, true, true},
+		{"alias", func(c *Class) { c.Terms = []ami.Term{{Alias: "al2023@v1@v2"}} }, false, true},
+		{"subnet id", func(c *Class) { c.Spec.SubnetSelectorTerms = []manifest.SubnetSelectorTerm{{ID: "subnet-"}} }, true, false},
+		{"role and profile", func(c *Class) { c.Spec.InstanceProfile = "p" }, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cl := valid()
+			c.mutate(&cl)
+			fs := Validate(cl, kv)
+			if !fs.HasErrors() {
+				t.Fatalf("no error: %v", fs)
+			}
+			if images, readiness := PlanChecks(fs); images != c.images || readiness != c.readiness {
+				t.Errorf("images %v, readiness %v for %v", images, readiness, fs)
+			}
+		})
+	}
+	if images, readiness := PlanChecks(nil); !images || !readiness {
+		t.Error("nothing stops them without errors")
+	}
+}

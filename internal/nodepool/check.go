@@ -57,7 +57,7 @@ func Check(p Pool, cat *instancetype.Catalogue, kv versions.Karpenter) Result {
 		r.Findings = append(r.Findings, checkCustom(p, kv)...)
 	}
 	specs := Specs(p)
-	if cat == nil || requirements.Validate(specs, kv).HasErrors() {
+	if cat == nil || requirements.Validate(specs, kv).HasBlockingErrors() {
 		return r
 	}
 	a := instancetype.Admit(specs, cat, labelRequirements(p)...)
@@ -92,6 +92,27 @@ func Check(p Pool, cat *instancetype.Catalogue, kv versions.Karpenter) Result {
 	r.Assignments = m.assignments()
 	r.Findings = append(r.Findings, imageFindings(p, a, kept, m, kv)...)
 	return r
+}
+
+// CrossChecksApply says whether Check (and the zone checks that build on
+// its admission) still has something to say after Validate found the
+// errors in validated. They read the requirements, the node labels and
+// node_class: an error there, or a family-table error (which the image
+// checks would repeat), stops them. An error anywhere else (name, taints,
+// durations, disruption, limits, weight, metadata) is about a value they
+// never read, so both are reported together; so is a near miss, whose
+// value Karpenter takes as written. Check itself skips the admission when
+// a requirement is invalid.
+func CrossChecksApply(validated rules.Findings) bool {
+	for _, f := range validated {
+		if f.Severity != rules.Error || f.Rule.Acknowledgeable {
+			continue
+		}
+		if familyTableRule(f.Rule) || pathLabels.Contains(f.Path) || pathNodeClass.Contains(f.Path) {
+			return false
+		}
+	}
+	return true
 }
 
 // admissionFindings are the instancetype package's findings on the

@@ -100,6 +100,35 @@ func TestCheckSkipsAdmissionOfInvalidRequirements(t *testing.T) {
 	only(t, Check(p, e.live, kv("1.14")).Findings, "requirements-admit-no-instance-type")
 }
 
+// An error outside what the cross-checks read (a limit, the weight) does
+// not hide them; one in what they read (labels, node_class) or a
+// family-table error they would repeat does.
+func TestCrossChecksApplyAfterUnrelatedErrors(t *testing.T) {
+	e := newEnv(t)
+	c := e.namedClass(t, "al2023", kv("1.14"))
+	p := newPool("p", c, "al2023", "kubernetes.io/arch In arm64", "karpenter.k8s.aws/instance-gpu-manufacturer In amd")
+	w := int32(500)
+	p.Manifest.Spec.Weight = &w
+	p.Manifest.Spec.Limits = map[string]string{"memroy": "10Gi"}
+	validated := Validate(p, kv("1.14"))
+	only(t, validated, ruleWeight.ID)
+	only(t, validated, ruleLimitMisspelled.ID)
+	if !CrossChecksApply(validated) {
+		t.Fatalf("a weight error blocks the cross-checks: %v", validated)
+	}
+	only(t, Check(p, e.live, kv("1.14")).Findings, "requirements-admit-no-instance-type")
+
+	setLabels(&p, "example.com/team", "a b")
+	if validated := Validate(p, kv("1.14")); CrossChecksApply(validated) {
+		t.Errorf("an invalid label (which the admission reads) does not block: %v", validated)
+	}
+	// A class known by its family only: the family table speaks.
+	gpu := newPool("p", ClassFacts{Family: amifamily.AL2}, "al2", "karpenter.k8s.aws/instance-family In g5g")
+	if validated := Validate(gpu, kv("1.14")); validated.ByRule(ruleArm64GPU.ID) == nil || CrossChecksApply(validated) {
+		t.Errorf("the family table's error would be repeated by the image checks: %v", validated)
+	}
+}
+
 func TestCheckClassFilters(t *testing.T) {
 	e := newEnv(t)
 	al2023, windows := e.namedClass(t, "al2023", kv("1.14")), e.namedClass(t, "windows", kv("1.14"))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -173,6 +174,9 @@ func checkPolicy(policy string, kv versions.Karpenter) rules.Findings {
 	if slices.Contains(allowed, policy) {
 		return nil
 	}
+	if f, ok := migration.ConsolidationPolicy(policy, pathConsolidationPolicy); ok {
+		return rules.Findings{f}
+	}
 	detail := "consolidation_policy = %q is not in the CRD enum of Karpenter %s (%s); the API server rejects the NodePool (\"Unsupported value\")."
 	switch policy {
 	case "Balanced":
@@ -184,9 +188,6 @@ func checkPolicy(policy string, kv versions.Karpenter) rules.Findings {
 			if strings.EqualFold(c, policy) {
 				detail += " The enum is case-sensitive: write \"" + c + "\"."
 			}
-		}
-		if policy == "WhenUnderutilized" {
-			detail += " WhenUnderutilized is the v1beta1 name; v1 calls it WhenEmptyOrUnderutilized."
 		}
 	}
 	return rules.Findings{rules.New(ruleConsolidationPolicy, pathConsolidationPolicy, detail, policy, kv, strings.Join(allowed, ", "))}

@@ -12,8 +12,9 @@
 //     node_class object of a karpenter_ec2nodeclass) and an instance-type
 //     catalogue (live ec2:DescribeInstanceTypes or the embedded facts);
 //     it also computes instance_families and ami_assignments.
-//   - PreviewFor (ModifyPlan): user_data_preview, the userData Karpenter would
-//     generate for a node of the pool.
+//   - PreviewFor (ModifyPlan): the userData Karpenter would generate for a
+//     node of the pool, rendered for what it reports (cluster facts no node
+//     could join with).
 //
 // Findings carry Terraform attribute paths of the resource (labels["k"],
 // requirements[0].values, taints[1].value, disruption.budgets[0].schedule,

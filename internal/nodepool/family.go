@@ -130,6 +130,13 @@ func arm64GPUFinding(fams []string, f amifamily.Family, alias string, ids []stri
 // familyTableChecks are Validate's checks on a known ami_family: the class
 // filters, the OS, and (when node_class carries no images) the arm64 GPU
 // gap, on the embedded catalogue.
+// familyTableRule reports whether familyTableChecks reports r: Check
+// makes the same checks (with the images when it has them), so after one
+// of these errors it would only repeat it.
+func familyTableRule(r *rules.Rule) bool {
+	return r == ruleA1 || r == ruleWindowsArm64 || r == ruleOSMismatch || r == ruleArm64GPU
+}
+
 func familyTableChecks(p Pool, specs []requirements.Spec, kv versions.Karpenter) rules.Findings {
 	f := p.Class.Family
 	a := instancetype.Admit(specs, instancetype.Embedded(), labelRequirements(p)...)

@@ -51,11 +51,14 @@ type ClassFacts struct {
 	// userData registers the node with; nil for other families (Karpenter
 	// renders the pool's taints into their userData).
 	RegisteredTaints []taints.Taint
-	// UserData is spec.userData as written (Custom: the whole userData).
-	UserData string
-	// Kubelet is spec.kubelet.
-	Kubelet manifest.Kubelet
-	// InstanceStorePolicy is spec.instanceStorePolicy: "" or "RAID0".
+	// UserData is spec.userData as written (Custom: the whole userData),
+	// Kubelet spec.kubelet and InstanceStorePolicy spec.instanceStorePolicy
+	// ("" or "RAID0"): only PreviewFor reads them (and waits while they are
+	// unknown). karpenter_nodepool's node_class does not carry them (the
+	// class's manifest holds them and the class's plan lints them), so its
+	// checks render without them.
+	UserData            string
+	Kubelet             manifest.Kubelet
 	InstanceStorePolicy string
 	// AMIVersion is, for Bottlerocket, the release Karpenter reads from the
 	// selector terms (resolveAMIVersion: an alias's version, e.g. "latest"
@@ -98,6 +101,7 @@ func (s PathSet) Has(p rules.Path) bool { return s[p.String()] }
 var (
 	pathName                   = rules.Root("name")
 	pathLabels                 = rules.Root("labels")
+	pathAnnotations            = rules.Root("annotations")
 	pathRequirements           = rules.Root("requirements")
 	pathTaints                 = rules.Root("taints")
 	pathStartupTaints          = rules.Root("startup_taints")

@@ -97,7 +97,7 @@ func PreviewFor(p Pool, r Result, facts cluster.Facts, kv versions.Karpenter) Pr
 	out, fs := userdata.Render(p.Class.Family, o)
 	for i := range fs {
 		fs[i] = fs[i].AsWarning()
-		fs[i].Detail = "user_data_preview could not be rendered: " + fs[i].Detail
+		fs[i].Detail = "the userData of this pool's nodes would not render: " + fs[i].Detail
 	}
 	return PreviewOutcome{UserData: out, InstanceType: it, Findings: fs}
 }
@@ -136,8 +136,8 @@ func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavai
 	if note == "" {
 		note = "the instance-type catalogue does not have them"
 	}
-	return "", fmt.Sprintf("user_data_preview is null: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
-		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass, to get a preview.", why, note)
+	return "", fmt.Sprintf("the userData is not rendered: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
+		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass.", why, note)
 }
 
 // bottlerocketVersion is the release the preview renders Bottlerocket's

@@ -203,10 +203,18 @@ var (
 	ruleLimitResource = rules.Register(rules.Rule{
 		ID: "nodepool-limit-unknown-resource", Severity: rules.Warning, Category: Category,
 		Title:     "limit on a resource no node has",
-		Behaviour: "Karpenter compares limits with the summed capacity of the pool's nodes by resource name. Resource names without a domain are Kubernetes' own (cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes); any other unprefixed name (a typo such as memroy) is never reached, so the limit silently limits nothing.",
+		Behaviour: "Karpenter compares limits with the summed capacity of the pool's nodes by resource name. Resource names without a domain are Kubernetes' own (cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes); any other unprefixed name is never reached, so the limit silently limits nothing. A name one typo from one of them is the error nodepool-limit-misspelled; this warning is for other names, such as an extended resource written without its domain.",
 		Source:    "k8s.io/api core/v1 ResourceName (standard resources); kubernetes-sigs/karpenter NodePool limits",
-		Bad:       example(`limits = { memroy = "1000Gi" }`),
-		Good:      example(`limits = { memory = "1000Gi" }`),
+		Bad:       example(`limits = { gpu = "16" }`),
+		Good:      example(`limits = { "nvidia.com/gpu" = "16" }`),
+	})
+	ruleLimitMisspelled = rules.Register(rules.Rule{
+		ID: "nodepool-limit-misspelled", Severity: rules.Error, Category: Category, Acknowledgeable: true,
+		Title:     "limit on a resource name one typo away from a Kubernetes resource",
+		Behaviour: "Karpenter compares limits with the summed capacity of the pool's nodes by resource name, and no node has a resource named like a typo of cpu, memory, ephemeral-storage, pods or nodes. The API server accepts any name, so `memroy = \"4000Gi\"` is stored and the pool has no memory cap at all: it grows until the account's EC2 quota stops it.",
+		Source:    "k8s.io/api core/v1 ResourceName (standard resources); kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling (NodePool limits ExceededBy)",
+		Bad:       example(`limits = { cpu = "1000", memroy = "4000Gi" }`),
+		Good:      example(`limits = { cpu = "1000", memory = "4000Gi" }`),
 	})
 	ruleReplicasNegative = rules.Register(rules.Rule{
 		ID: "nodepool-replicas-negative", Severity: rules.Error, Category: Category,

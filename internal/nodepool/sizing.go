@@ -43,9 +43,7 @@ func checkLimits(p Pool) rules.Findings {
 	for _, k := range sortedKeys(limits) {
 		lp := pathLimits.Key(k)
 		if !strings.Contains(k, "/") && !isStandardResource(k) {
-			fs = append(fs, rules.New(ruleLimitResource, lp,
-				"limits[%q]: no node has a resource of that name (resource names without a domain are Kubernetes' own: cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes), so this limit never stops the pool from growing.%s Extended resources need their domain, e.g. \"nvidia.com/gpu\".",
-				k, suggest.Hint(k, standardResources)))
+			fs = append(fs, unknownLimit(k, lp))
 		}
 		if p.Unknown.Is(lp) {
 			continue
@@ -68,6 +66,33 @@ func checkLimits(p Pool) rules.Findings {
 		}
 	}
 	return fs
+}
+
+// extendedShortNames are what people write for extended resources without
+// their domain; near-miss suggestions never turn them into a standard
+// resource ("gpu" is one letter from "cpu").
+var extendedShortNames = map[string]string{
+	"gpu": "nvidia.com/gpu", "gpus": "nvidia.com/gpu", "nvidia-gpu": "nvidia.com/gpu", "amd-gpu": "amd.com/gpu",
+	"neuron": "aws.amazon.com/neuron", "neuroncore": "aws.amazon.com/neuroncore", "neurondevice": "aws.amazon.com/neurondevice",
+	"efa": "vpc.amazonaws.com/efa",
+}
+
+// unknownLimit reports a limit on an unprefixed resource no node has: an
+// error when the name is one typo from a Kubernetes resource (the cap the
+// user meant silently does not exist), a warning otherwise.
+func unknownLimit(k string, lp rules.Path) rules.Finding {
+	const names = "resource names without a domain are Kubernetes' own: cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes"
+	if ext, ok := extendedShortNames[strings.ToLower(k)]; ok {
+		return rules.New(ruleLimitResource, lp,
+			"limits[%q]: no node has a resource of that name (%s), so this limit never stops the pool from growing. Extended resources need their domain: did you mean %q?", k, names, ext)
+	}
+	if near := suggest.Closest(k, standardResources); near != "" {
+		return rules.New(ruleLimitMisspelled, lp,
+			"limits[%q]: no node has a resource of that name (%s), so the pool gets no %s cap at all and grows until the EC2 quota stops it. Did you mean %q? Write limits = { %s = ... }. (If %q is meant, a karpenter_nodepool lists \"nodepool-limit-misspelled\" in its acknowledged_warnings.)",
+			k, names, near, near, near, k)
+	}
+	return rules.New(ruleLimitResource, lp,
+		"limits[%q]: no node has a resource of that name (%s), so this limit never stops the pool from growing. Extended resources need their domain, e.g. \"nvidia.com/gpu\".", k, names)
 }
 
 func isStandardResource(k string) bool {

@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/objectmeta"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -22,6 +23,9 @@ func Validate(p Pool, kv versions.Karpenter) rules.Findings {
 		fs = append(fs, objectmeta.Validate(p.Manifest.Metadata.Labels, p.Manifest.Metadata.Annotations)...)
 	}
 	fs = append(fs, checkLabels(p, kv)...)
+	if t := p.Manifest.Spec.Template.Metadata; t != nil && !p.Unknown.Within(pathAnnotations) {
+		fs = append(fs, migration.Annotations(t.Annotations, pathAnnotations)...)
+	}
 	specs := Specs(p)
 	reqFindings := requirements.Validate(specs, kv)
 	fs = append(fs, reqFindings...)
@@ -30,7 +34,7 @@ func Validate(p Pool, kv versions.Karpenter) rules.Findings {
 	fs = append(fs, checkTemplateDurations(p)...)
 	fs = append(fs, checkDisruption(p, kv)...)
 	fs = append(fs, checkSizing(p, kv)...)
-	if p.Class.Family != "" && !p.Unknown.Is(pathNodeClass) && !p.Unknown.Is(pathNodeClass.Attr("ami_family")) && !reqFindings.HasErrors() {
+	if p.Class.Family != "" && !p.Unknown.Is(pathNodeClass) && !p.Unknown.Is(pathNodeClass.Attr("ami_family")) && !reqFindings.HasBlockingErrors() {
 		fs = append(fs, familyTableChecks(p, specs, kv)...)
 	}
 	return fs

@@ -226,7 +226,14 @@ func TestValidateDisruption(t *testing.T) {
 		{name: "v1beta1 policy", mutate: func(p *Pool) {
 			dis(p, manifest.Disruption{ConsolidationPolicy: "WhenUnderutilized", ConsolidateAfter: strp("0s")})
 		},
-			rule: ruleConsolidationPolicy.ID, sev: rules.Error, detail: []string{"v1beta1"}},
+			rule: "v1beta1-when-underutilized", sev: rules.Error, path: "disruption.consolidation_policy", detail: []string{`"WhenEmptyOrUnderutilized"`, `"0s"`}},
+		{name: "v1beta1 annotation", mutate: func(p *Pool) {
+			p.Manifest.Spec.Template.Metadata = &manifest.TemplateMeta{Annotations: map[string]string{"karpenter.sh/do-not-evict": "true", "example.com/x": "y"}}
+		},
+			rule: "v1beta1-annotation-removed", sev: rules.Error, path: `annotations["karpenter.sh/do-not-evict"]`, detail: []string{`"karpenter.sh/do-not-disrupt" = "true"`}},
+		{name: "v1 annotation", mutate: func(p *Pool) {
+			p.Manifest.Spec.Template.Metadata = &manifest.TemplateMeta{Annotations: map[string]string{"karpenter.sh/do-not-disrupt": "true"}}
+		}},
 		{name: "empty policy", mutate: func(p *Pool) {
 			dis(p, manifest.Disruption{ConsolidateAfter: strp("0s")})
 			p.Empty.Add(pathConsolidationPolicy)
@@ -299,7 +306,14 @@ func TestValidateSizing(t *testing.T) {
 		{name: "negative limit", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"cpu": "-1"} },
 			rule: ruleLimitNegative.ID, sev: rules.Error},
 		{name: "unknown resource", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"gpu": "8"} },
-			rule: ruleLimitResource.ID, sev: rules.Warning, detail: []string{`"nvidia.com/gpu"`}},
+			rule: ruleLimitResource.ID, sev: rules.Warning, detail: []string{`did you mean "nvidia.com/gpu"?`}},
+		{name: "unknown resource, plausible", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"gpu-count": "8"} },
+			rule: ruleLimitResource.ID, sev: rules.Warning, detail: []string{`need their domain`}},
+		// One typo from a Kubernetes resource: the cap silently does not exist.
+		{name: "misspelled resource", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"cpu": "1000", "memroy": "4000Gi"} },
+			rule: ruleLimitMisspelled.ID, sev: rules.Error, path: `limits["memroy"]`, detail: []string{`Did you mean "memory"?`, "no memory cap", "acknowledged_warnings"}},
+		{name: "misspelled resource, case", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"CPU": "1000"} },
+			rule: ruleLimitMisspelled.ID, sev: rules.Error, path: `limits["CPU"]`, detail: []string{`Did you mean "cpu"?`}},
 		{name: "limit value unknown", mutate: func(p *Pool) {
 			p.Manifest.Spec.Limits = map[string]string{"cpu": ""}
 			p.Unknown.Add(pathLimits.Key("cpu"))

@@ -18,15 +18,25 @@ const descAcknowledged = "Warning rule ids to silence, e.g. `[\"alias-latest-dri
 	"Only warnings can be acknowledged; an error rule id or an id the provider does not know is an error " +
 	"(`acknowledged-warning-invalid`). The rules guide lists every id."
 
-// validateAcknowledged checks that every listed id is a known warning rule.
-func validateAcknowledged(p path.Path, l types.List) diag.Diagnostics {
+// descAcknowledgedResource adds what only a resource's list does: the
+// near-miss errors (a value one typo from a well-known one) are about one
+// value, so they are acknowledged where that value is written.
+const descAcknowledgedResource = descAcknowledged + " Adds to the provider's `acknowledged_warnings` for this resource only. " +
+	"Here, and only here, the errors about a value one typo away from a well-known one (e.g. `nodepool-limit-misspelled`, " +
+	"`requirement-value-misspelled`) may be listed too, when the value is meant: they are then reported as warnings."
+
+// validateAcknowledged checks that every listed id is a known warning
+// rule, or, in a resource's own list (onResource), an acknowledgeable
+// error. The provider's list cannot take those: the errors are reported by
+// ValidateConfig, which Terraform calls before the provider is configured.
+func validateAcknowledged(p path.Path, l types.List, onResource bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if l.IsNull() || l.IsUnknown() {
 		return diags
 	}
 	var warnings []string
 	for _, r := range rules.All() {
-		if r.Severity == rules.Warning {
+		if r.Severity == rules.Warning || (onResource && r.Acknowledgeable) {
 			warnings = append(warnings, r.ID)
 		}
 	}
@@ -45,12 +55,34 @@ func validateAcknowledged(p path.Path, l types.List) diag.Diagnostics {
 			}
 			addRuleDiag(&diags, p.AtListIndex(i), ruleAckInvalid,
 				fmt.Sprintf("%q is not a rule id of this provider, so it would silence nothing.%s The warning ids are listed in the rules guide (docs/guides/rules.md).", id, hint))
-		case r.Severity != rules.Warning:
+		case r.Acknowledgeable && !onResource:
+			addRuleDiag(&diags, p.AtListIndex(i), ruleAckInvalid,
+				fmt.Sprintf("%q (%s) is about one value written in one resource, so it is acknowledged there: list it in the acknowledged_warnings of the karpenter_nodepool or karpenter_ec2nodeclass that writes the value, and it is reported as a warning. The provider's list would accept every such typo in every resource.", id, r.Title))
+		case r.Severity != rules.Warning && !r.Acknowledgeable:
 			addRuleDiag(&diags, p.AtListIndex(i), ruleAckInvalid,
 				fmt.Sprintf("%q is an error rule (%s): errors are what Karpenter, EC2 or the kubelet would reject, so they cannot be acknowledged. Fix the configuration instead; the rules guide shows the passing form.", id, r.Title))
 		}
 	}
 	return diags
+}
+
+// acknowledgeNearMisses reports the acknowledgeable errors listed in set
+// as warnings that say so: the value is legal, and the resource says it is
+// meant. The warning stays in the plan (dropAcknowledged keeps it), so the
+// near miss remains visible to a reviewer.
+func acknowledgeNearMisses(fs rules.Findings, set map[string]bool) rules.Findings {
+	if len(set) == 0 {
+		return fs
+	}
+	out := make(rules.Findings, len(fs))
+	for i, f := range fs {
+		if f.Rule.Acknowledgeable && f.Severity == rules.Error && set[f.Rule.ID] {
+			f = f.AsWarning()
+			f.Detail += " (Acknowledged in acknowledged_warnings: reported as a warning.)"
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // acknowledgedSet returns the known ids of l (invalid ones are reported by
@@ -79,6 +111,11 @@ func dropAcknowledged(diags diag.Diagnostics, sets ...map[string]bool) diag.Diag
 	for _, d := range diags {
 		if d.Severity() == diag.SeverityWarning {
 			id, _, _ := strings.Cut(d.Summary(), ":")
+			if r := rules.Lookup(id); r != nil && r.Acknowledgeable {
+				// An acknowledged near miss stays a warning (acknowledgeNearMisses).
+				out = append(out, d)
+				continue
+			}
 			if slices.ContainsFunc(sets, func(s map[string]bool) bool { return s[id] }) {
 				continue
 			}
@@ -120,6 +157,6 @@ func metadataBlock(kind string) rschema.SingleNestedBlock {
 func acknowledgedWarningsAttribute() rschema.ListAttribute {
 	return rschema.ListAttribute{
 		ElementType: types.StringType, Optional: true,
-		Description: descAcknowledged + " Adds to the provider's `acknowledged_warnings` for this resource only.",
+		Description: descAcknowledgedResource,
 	}
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -52,34 +51,6 @@ func amiKeys(amis []ami.AMI) []string {
 		}
 	}
 	return out
-}
-
-// classFullAMIAttrTypes is an image of the class's amis: every field of
-// status.amis, the requirements on one line.
-var classFullAMIAttrTypes = func() map[string]attr.Type {
-	t := maps.Clone(amiAttrTypes)
-	t["requirements"] = types.StringType
-	return t
-}()
-
-// amisMapValue is the class's amis, keyed.
-func amisMapValue(amis []ami.AMI) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := map[string]attr.Value{}
-	for i, k := range amiKeys(amis) {
-		a := amis[i]
-		o, d := types.ObjectValue(classFullAMIAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(a.ID), "name": types.StringValue(a.Name), "architecture": types.StringValue(a.Architecture),
-			"variant": types.StringValue(string(a.Variant)), "deprecated": types.BoolValue(a.Deprecated),
-			"creation_date": types.StringValue(a.CreationDate), "owner_id": types.StringValue(a.OwnerID),
-			"requirements": types.StringValue(formatRequirements(a.Requirements)),
-		})
-		diags.Append(d...)
-		elems[k] = o
-	}
-	m, d := types.MapValue(types.ObjectType{AttrTypes: classFullAMIAttrTypes}, elems)
-	diags.Append(d...)
-	return m, diags
 }
 
 // formatRequirements writes requirements on one line, as
@@ -261,10 +232,10 @@ func createdUnix(s string) int64 {
 	return t.Unix()
 }
 
-// assignmentsMapValue is ami_assignments keyed as the class's images: an
-// assignment takes the key of the class image it names.
+// assignmentsMapValue is ami_assignments keyed as the class's images (an
+// assignment takes the key of the class image it names), one line each:
+// "<id> <name>: <families>".
 func assignmentsMapValue(class []ami.AMI, as []nodepool.Assignment) (types.Map, diag.Diagnostics) {
-	var diags diag.Diagnostics
 	keyOf := map[[3]string]string{}
 	for i, k := range amiKeys(class) {
 		a := class[i]
@@ -282,16 +253,14 @@ func assignmentsMapValue(class []ami.AMI, as []nodepool.Assignment) (types.Map, 
 		for base, n := k, 2; elems[k] != nil; n++ {
 			k = fmt.Sprintf("%s#%d", base, n)
 		}
-		fams, d := types.ListValueFrom(context.Background(), types.StringType, nonNil(a.InstanceFamilies))
-		diags.Append(d...)
-		o, d := types.ObjectValue(assignmentAttrTypes, map[string]attr.Value{
-			"architecture": types.StringValue(a.Architecture), "variant": types.StringValue(string(a.Variant)),
-			"ami_id": types.StringValue(a.AMIID), "ami_name": types.StringValue(a.AMIName), "instance_families": fams,
-		})
-		diags.Append(d...)
-		elems[k] = o
+		elems[k] = types.StringValue(formatAssignment(a))
 	}
-	m, d := types.MapValue(types.ObjectType{AttrTypes: assignmentAttrTypes}, elems)
-	diags.Append(d...)
-	return m, diags
+	return types.MapValue(types.StringType, elems)
+}
+
+// formatAssignment is an ami_assignments line, "<id> <name>: <families>":
+// an image id holds no space, so the first space ends it, and families
+// (lower-case letters and digits) hold no ": ".
+func formatAssignment(a nodepool.Assignment) string {
+	return a.AMIID + " " + a.AMIName + ": " + strings.Join(a.InstanceFamilies, ", ")
 }

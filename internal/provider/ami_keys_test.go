@@ -133,18 +133,19 @@ func (c keyedImageDiff) CheckPlan(_ context.Context, req plancheck.CheckPlanRequ
 	resp.Error = fmt.Errorf("%s is not in the plan", c.addr)
 }
 
-// imageFields is an image's fields: an object's attributes, or what a
-// node_class.amis line reads back as.
+// imageFields is an image's fields: what an amis line reads back as, or
+// an ami_assignments line, "<id> <name>: <families>".
 func imageFields(v any) map[string]any {
-	if s, ok := v.(string); ok {
-		a, err := parseClassAMI(s)
-		if err != nil {
-			return map[string]any{"unreadable": s}
-		}
+	s, _ := v.(string)
+	if a, err := parseClassAMI(s); err == nil {
 		return map[string]any{"id": a.ID, "name": a.Name, "creation_date": a.CreationDate, "requirements": formatRequirements(a.Requirements)}
 	}
-	m, _ := v.(map[string]any)
-	return m
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		if id, name, ok := strings.Cut(s[:i], " "); ok {
+			return map[string]any{"ami_id": id, "ami_name": name, "instance_families": s[i+2:]}
+		}
+	}
+	return map[string]any{"unreadable": s}
 }
 
 func dig(v any, path []string) any {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -17,10 +16,9 @@ import (
 // Every diagnostic the provider sends over the protocol, in every test that
 // serves it (acceptance tests and the terraform -json tests), is audited
 // here: its summary must be "<rule-id>: <title>" of a rule in the catalogue
-// (and so in the rules guide), and one response must not repeat a
-// diagnostic. TestMain fails the run on any violation, naming the RPC.
-
-var summaryRE = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*): (.+)$`)
+// (and so in the rules guide), or for a warning "<rule-id>: <object>:
+// <title>" naming the resource's object (rules.SummaryAbout), and one
+// response must not repeat a diagnostic. TestMain fails the run on any violation, naming the RPC.
 
 type diagAudit struct {
 	mu         sync.Mutex
@@ -43,14 +41,16 @@ func (a *diagAudit) check(rpc string, diags []*tfprotov6.Diagnostic) {
 			continue
 		}
 		a.seen++
-		m := summaryRE.FindStringSubmatch(d.Summary)
+		id, object, title, ok := rules.ParseSummary(d.Summary)
 		switch {
-		case m == nil:
+		case !ok:
 			a.violations[fmt.Sprintf("%s: summary without a rule id: %q (%.120s)", rpc, d.Summary, d.Detail)] = true
-		case rules.Lookup(m[1]) == nil:
-			a.violations[fmt.Sprintf("%s: rule id %q is not in the catalogue (rules guide)", rpc, m[1])] = true
-		case rules.Lookup(m[1]).Title != m[2]:
-			a.violations[fmt.Sprintf("%s: summary %q is not the rule's title %q", rpc, d.Summary, rules.Lookup(m[1]).Title)] = true
+		case rules.Lookup(id) == nil:
+			a.violations[fmt.Sprintf("%s: rule id %q is not in the catalogue (rules guide)", rpc, id)] = true
+		case rules.Lookup(id).Title != title:
+			a.violations[fmt.Sprintf("%s: summary %q is not the rule's title %q", rpc, d.Summary, rules.Lookup(id).Title)] = true
+		case object != "" && d.Severity != tfprotov6.DiagnosticSeverityWarning:
+			a.violations[fmt.Sprintf("%s: an error names its object (%q): only warnings, which Terraform folds by summary, do", rpc, d.Summary)] = true
 		}
 		k := fmt.Sprintf("%d|%s|%s|%v", d.Severity, d.Summary, d.Detail, d.Attribute)
 		if keys[k] {

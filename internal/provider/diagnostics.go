@@ -3,6 +3,7 @@ package provider
 import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -45,4 +46,36 @@ func appendFindings(diags *diag.Diagnostics, base path.Path, fs rules.Findings) 
 			diags.AddAttributeError(p, f.Summary(), f.Detail)
 		}
 	}
+}
+
+// aboutObject names object (rules.Object, e.g. `NodePool "general"`) in the
+// summary of every warning of diags. Terraform prints one warning per
+// summary and folds the rest into "(and N more similar warnings
+// elsewhere)", which would hide that a second resource (another pool, the
+// other environment's copy of a module) warns too. Errors end the plan and
+// are never folded. An empty object (a name not known yet) changes nothing.
+func aboutObject(diags diag.Diagnostics, object string) diag.Diagnostics {
+	if object == "" {
+		return diags
+	}
+	for i, d := range diags {
+		if d.Severity() != diag.SeverityWarning {
+			continue
+		}
+		summary := rules.SummaryAbout(d.Summary(), object)
+		if wp, ok := d.(diag.DiagnosticWithPath); ok {
+			diags[i] = diag.NewAttributeWarningDiagnostic(wp.Path(), summary, d.Detail())
+		} else {
+			diags[i] = diag.NewWarningDiagnostic(summary, d.Detail())
+		}
+	}
+	return diags
+}
+
+// objectName is rules.Object for a resource whose name is known, else "".
+func objectName(kind string, name types.String) string {
+	if name.IsNull() || name.IsUnknown() || name.ValueString() == "" {
+		return ""
+	}
+	return rules.Object(kind, name.ValueString())
 }

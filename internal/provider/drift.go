@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -94,18 +95,14 @@ func priorDriftBase(priorHash, priorVersion, priorManifest, planHash types.Strin
 	return priorVersion.ValueString() == version
 }
 
-// warnDrift appends the nodes-will-drift warning of p, if it drifts. A
-// class is not told which pools use it, so its warning says where their
-// pacing is shown.
+// warnDrift appends the nodes-will-drift warning of p, if it drifts. The
+// resource's ModifyPlan names its object in the summary (aboutObject), so
+// the warnings of two pools, or of two environments' copies of one module,
+// are each printed.
 func warnDrift(diags *diag.Diagnostics, p drift.Preview) {
-	f, ok := p.Finding()
-	if !ok {
-		return
+	if f, ok := p.Finding(); ok {
+		appendFindings(diags, path.Empty(), rules.Findings{f})
 	}
-	if p.Kind == manifest.EC2NodeClassKind {
-		f.Detail += " The class does not know which NodePools use it: each karpenter_nodepool on it warns in this plan with its own budgets when its images change."
-	}
-	appendFindings(diags, path.Empty(), rules.Findings{f})
 }
 
 // classDriftPreview compares the prior class with the planned one. A hash
@@ -127,8 +124,8 @@ func classDriftPreview(prior, plan ec2NodeClassModel, spec manifest.EC2NodeClass
 	if hashesKnown && prior.DriftHash.ValueString() != plan.DriftHash.ValueString() && !slices.ContainsFunc(changes, func(c drift.Change) bool { return c.Effect == drift.ReplacesAll }) {
 		changes = append(changes, drift.Change{Path: drift.CABundleField, Effect: drift.ReplacesAll})
 	}
-	oldImages, ok1 := imageLabels(nodeClassAMIs(prior.NodeClass), classImageLabel)
-	newImages, ok2 := imageLabels(nodeClassAMIs(plan.NodeClass), classImageLabel)
+	oldImages, ok1 := imageLabels(prior.AMIs, classImageLabel)
+	newImages, ok2 := imageLabels(plan.AMIs, classImageLabel)
 	p := drift.Preview{Kind: manifest.EC2NodeClassKind, Name: old.Metadata.Name, Changes: changes}
 	if ok1 && ok2 {
 		p.Images = drift.ImageChanges(oldImages, newImages)
@@ -167,15 +164,9 @@ func poolDriftPreview(prior, plan nodePoolModel, spec manifest.NodePoolSpec, pd 
 	return p, true
 }
 
-func nodeClassAMIs(o types.Object) attr.Value {
-	if attrs, ok := knownAttrs(o); ok {
-		return attrs["amis"]
-	}
-	return nil
-}
-
-// imageLabels turns a keyed image map into key -> "ami-… (name)", label
-// reading one element; false when the map or an element is not known.
+// imageLabels turns a keyed image map into key -> image id, label reading
+// one element; false when the map or an element is not known. The warning
+// names images by id: the plan's diff above it shows their names.
 func imageLabels(v attr.Value, label func(attr.Value) (string, bool)) (map[string]string, bool) {
 	m, ok := v.(types.Map)
 	if !ok || m.IsNull() || m.IsUnknown() {
@@ -192,25 +183,22 @@ func imageLabels(v attr.Value, label func(attr.Value) (string, bool)) (map[strin
 	return out, true
 }
 
-// classImageLabel reads a node_class.amis line (false when it does not
-// read back).
+// classImageLabel reads an amis line (false when it does not read back).
 func classImageLabel(e attr.Value) (string, bool) {
 	s, ok := e.(types.String)
 	if !ok || s.IsNull() || s.IsUnknown() {
 		return "", false
 	}
 	a, err := parseClassAMI(s.ValueString())
-	return a.ID + " (" + a.Name + ")", err == nil
+	return a.ID, err == nil
 }
 
-// assignmentImageLabel reads an ami_assignments object.
+// assignmentImageLabel reads an ami_assignments line.
 func assignmentImageLabel(e attr.Value) (string, bool) {
-	o, isObj := e.(types.Object)
-	attrs, ok := knownAttrs(o)
-	if !isObj || !ok {
+	s, ok := knownString(e)
+	if !ok {
 		return "", false
 	}
-	id, _ := attrs["ami_id"].(types.String)
-	name, _ := attrs["ami_name"].(types.String)
-	return id.ValueString() + " (" + name.ValueString() + ")", true
+	id, _, ok := strings.Cut(s, " ")
+	return id, ok && id != ""
 }

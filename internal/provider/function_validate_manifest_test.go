@@ -312,7 +312,7 @@ func TestAccValidateManifestExample(t *testing.T) {
 			Config: string(src),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("manifest_errors", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("20:5 NodePool/spot spec.disruption.consolidationPolicy: nodepool-consolidation-policy-invalid"),
+					knownvalue.StringExact("20:5 NodePool/spot spec.disruption.consolidationPolicy: v1beta1-when-underutilized"),
 					knownvalue.StringExact("18:11 NodePool/spot spec.template.spec.requirements[1].minValue: manifest-unknown-field"),
 				})),
 			},

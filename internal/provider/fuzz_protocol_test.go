@@ -743,7 +743,7 @@ func fuzzBases(tb testing.TB, srv tfprotov6.ProviderServer, schemas map[string]f
 			v := tfValue(tb, ptyp, p)
 			var m map[string]tftypes.Value
 			_ = v.As(&m)
-			m["node_class"] = nc
+			m["node_class"] = conformObject(tb, m["node_class"].Type(), nc)
 			if i == 0 && p["name"] == "gpu" {
 				// a class managed elsewhere: only its name is known
 				m["node_class"] = tfValue(tb, m["node_class"].Type(), map[string]any{"name": "shared-default"})
@@ -774,4 +774,29 @@ func fuzzBases(tb testing.TB, srv tfprotov6.ProviderServer, schemas map[string]f
 		}
 	}
 	return out
+}
+
+// conformObject converts object value v to the object type t as Terraform
+// does when an expression's object is assigned to a nested attribute: the
+// attributes t has and v lacks (the pool's node_class.group and kind, which
+// the class's node_class leaves out) are null.
+func conformObject(tb testing.TB, t tftypes.Type, v tftypes.Value) tftypes.Value {
+	tb.Helper()
+	ot, ok := t.(tftypes.Object)
+	if !ok || !v.IsKnown() || v.IsNull() {
+		return v
+	}
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]tftypes.Value{}
+	for name, at := range ot.AttributeTypes {
+		if a, ok := attrs[name]; ok {
+			out[name] = a
+		} else {
+			out[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	return tftypes.NewValue(t, out)
 }

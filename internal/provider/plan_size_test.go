@@ -4,18 +4,22 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 )
 
 // TestAccPlanSize counts the lines `terraform plan -no-color` prints for two
 // stacks against the emulator, with the provider served in-process:
 // examples/eks-stack as committed (what `make demo-stack` plans, without the
-// script's own lines), and testdata/two-environments, the 40-resource stack
-// of issue 16 (prod and staging, 6 NodePools each, one applier per
-// manifest), created and then with prod's pinned release bumped. The counts are logged (`go test -v -run TestAccPlanSize`) and
+// script's own lines; also the Karpenter resources alone, from the first
+// `# module....karpenter_` line to `Plan:`), and testdata/two-environments,
+// the 40-resource stack of issue 16 (prod and staging, 6 NodePools each, one
+// applier per manifest), created and then with prod's pinned release
+// bumped. The counts are logged (`go test -v -run TestAccPlanSize`) and
 // recorded in BENCHMARKS.md; PLAN_SIZE_DUMP=DIR writes each plan into DIR,
 // to see where the lines go.
 //
@@ -34,19 +38,27 @@ func TestAccPlanSize(t *testing.T) {
 	run := inProcessTerraform(t)
 
 	for _, c := range []struct {
-		name      string
-		dir       string
-		resources string
-		limit     int
+		name                  string
+		dir                   string
+		resources             string
+		limit, karpenterLimit int
 	}{
-		{"examples/eks-stack", stackCopy(t, "../../examples/eks-stack"), "7", 1500},
-		{"two environments, 40 resources", twoEnvironments(t), "40", 4180},
+		{"examples/eks-stack", stackCopy(t, "../../examples/eks-stack"), "7", 1090, 790},
+		{"two environments, 40 resources", twoEnvironments(t), "40", 2440, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if out, errs := run(c.dir, "init", "-input=false", "-backend=false"); !strings.Contains(string(out), "initialized") {
 				t.Fatalf("terraform init:\n%s%s", out, errs)
 			}
-			planSize(t, run, c.dir, c.name, c.resources+" to add, 0 to change", c.limit)
+			out := planSize(t, run, c.dir, c.name, c.resources+" to add, 0 to change", c.limit)
+			if c.karpenterLimit == 0 {
+				return
+			}
+			n := karpenterLines(out)
+			t.Logf("%s: its Karpenter resources take %d lines", c.name, n)
+			if n > c.karpenterLimit {
+				t.Errorf("%s: the Karpenter resources take %d lines, more than %d", c.name, n, c.karpenterLimit)
+			}
 		})
 	}
 
@@ -55,33 +67,106 @@ func TestAccPlanSize(t *testing.T) {
 	// all six pools of prod change (their images), and the appliers of the
 	// two class manifests (their alias); nothing of staging.
 	t.Run("two environments, prod's release bumped", func(t *testing.T) {
-		dir := twoEnvironments(t)
-		run(dir, "init", "-input=false", "-backend=false")
-		if out, errs := run(dir, "apply", "-input=false", "-auto-approve", "-no-color"); !strings.Contains(string(out), "Apply complete!") {
-			t.Fatalf("apply:\n%s%s", out, errs)
-		}
-		main := filepath.Join(dir, "main.tf")
-		src, err := os.ReadFile(main)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bumped := strings.Replace(string(src), `environment    = "prod"
+		dir := appliedTwoEnvironments(t, run)
+		editFile(t, filepath.Join(dir, "main.tf"), `environment    = "prod"
   al2023_release = "v20251112"`, `environment    = "prod"
-  al2023_release = "v20251209"`, 1)
-		if bumped == string(src) {
-			t.Fatal("testdata/two-environments/main.tf no longer pins prod to v20251112")
+  al2023_release = "v20251209"`)
+		out := planSize(t, run, dir, "prod's release bumped", "0 to add, 10 to change", 525)
+		// Only the resources whose images (or manifest) change show a
+		// change: prod's classes and pools and the appliers of the two
+		// class manifests, whose alias changed.
+		want := []string{
+			`module.prod.module.accelerated.karpenter_ec2nodeclass.this`,
+			`module.prod.module.accelerated.karpenter_nodepool.this["prod-gpu"]`,
+			`module.prod.module.accelerated.karpenter_nodepool.this["prod-gpu-inference"]`,
+			`module.prod.module.accelerated.karpenter_nodepool.this["prod-neuron"]`,
+			`module.prod.module.general.karpenter_ec2nodeclass.this`,
+			`module.prod.module.general.karpenter_nodepool.this["prod-batch"]`,
+			`module.prod.module.general.karpenter_nodepool.this["prod-general-amd64"]`,
+			`module.prod.module.general.karpenter_nodepool.this["prod-general-arm64"]`,
+			`module.prod.terraform_data.manifest["EC2NodeClass/prod-accelerated"]`,
+			`module.prod.terraform_data.manifest["EC2NodeClass/prod-general"]`,
 		}
-		if err := os.WriteFile(main, []byte(bumped), 0o600); err != nil {
-			t.Fatal(err)
+		slices.Sort(want)
+		if got := updatedInPlace(out); !slices.Equal(got, want) {
+			t.Errorf("the release bump updates %q, want %q", got, want)
 		}
-		planSize(t, run, dir, "prod's release bumped", "0 to add, 10 to change", 600)
 	})
+
+	// A change of the module both environments call (the GPU pools' taint)
+	// drifts the nodes of prod-gpu and of staging-gpu: each warning names
+	// its pool, so Terraform prints both instead of folding the second into
+	// "(and one more similar warning elsewhere)".
+	t.Run("two environments, a change that drifts both", func(t *testing.T) {
+		dir := appliedTwoEnvironments(t, run)
+		editFile(t, filepath.Join(dir, "environment", "main.tf"), `taints        = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]`,
+			`taints        = [{ key = "nvidia.com/gpu", value = "present", effect = "NoSchedule" }]`)
+		stdout, stderr := run(dir, "plan", "-input=false", "-no-color")
+		out := string(stdout) + string(stderr)
+		for _, env := range []string{"prod", "staging"} {
+			if w := "Warning: nodes-will-drift: NodePool \"" + env + "-gpu\": " + drift.RuleNodesWillDrift.Title; !strings.Contains(out, w) {
+				t.Errorf("terraform plan does not print %q:\n%s", w, out)
+			}
+		}
+		if strings.Contains(out, "similar warning") {
+			t.Errorf("terraform plan folds warnings of different resources:\n%s", out)
+		}
+	})
+}
+
+// appliedTwoEnvironments is twoEnvironments, initialised and applied.
+func appliedTwoEnvironments(t *testing.T, run func(string, ...string) ([]byte, []byte)) string {
+	t.Helper()
+	dir := twoEnvironments(t)
+	run(dir, "init", "-input=false", "-backend=false")
+	if out, errs := run(dir, "apply", "-input=false", "-auto-approve", "-no-color"); !strings.Contains(string(out), "Apply complete!") {
+		t.Fatalf("apply:\n%s%s", out, errs)
+	}
+	return dir
+}
+
+// editFile replaces the first old in the file with updated, and fails when
+// the file no longer holds old.
+func editFile(t *testing.T, file, old, updated string) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), old) {
+		t.Fatalf("%s no longer holds %q", file, old)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(src), old, updated, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// karpenterLines counts the lines of a plan from its first module
+// Karpenter resource ("  # module.x.karpenter_...") to "Plan:", both
+// included: what `make demo-stack` prints for the stack's classes and pools.
+func karpenterLines(plan string) int {
+	start := regexp.MustCompile(`(?m)^  # module\.\S*karpenter_`).FindStringIndex(plan)
+	end := strings.Index(plan, "\nPlan: ")
+	if start == nil || end < start[0] {
+		return 0
+	}
+	return strings.Count(plan[start[0]:end+1], "\n") + 1
+}
+
+// updatedInPlace lists, sorted, the resources a human plan updates.
+func updatedInPlace(plan string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`(?m)^  # (\S+) will be updated in-place$`).FindAllStringSubmatch(plan, -1) {
+		out = append(out, m[1])
+	}
+	slices.Sort(out)
+	return out
 }
 
 // planSize plans dir, expects the plan's summary line to start with want
 // ("7 to add, 0 to change"), logs how many lines terraform printed and fails
 // above limit.
-func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, name, want string, limit int) {
+func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, name, want string, limit int) string {
 	t.Helper()
 	stdout, stderr := run(dir, "plan", "-input=false", "-no-color")
 	out := string(stdout)
@@ -94,6 +179,7 @@ func planSize(t *testing.T, run func(string, ...string) ([]byte, []byte), dir, n
 	if lines > limit {
 		t.Errorf("%s: terraform plan prints %d lines, more than %d: which value is printed more often than before?", name, lines, limit)
 	}
+	return out
 }
 
 // twoEnvironments is testdata/two-environments with the module of

@@ -144,22 +144,35 @@ func inProcessTerraform(t *testing.T) func(dir string, args ...string) (stdout, 
 }
 
 // expectDiagnostic fails unless a diagnostic of severity whose summary
-// starts with rule and whose detail contains every part exists.
+// starts with rule and whose summary or detail contains every part exists.
 func expectDiagnostic(t *testing.T, diags []planDiagnostic, severity, rule string, parts ...string) {
 	t.Helper()
+	if !hasDiagnostic(diags, severity, rule, 0, parts...) {
+		t.Fatalf("no %s %s containing %q among:\n%s", severity, rule, parts, formatDiags(diags))
+	}
+}
+
+// hasDiagnostic reports whether diags hold one of severity whose summary
+// starts with rule, at line (0: anywhere), whose detail has every part.
+func hasDiagnostic(diags []planDiagnostic, severity, rule string, line int, parts ...string) bool {
 	for _, d := range diags {
 		if d.Severity != severity || !strings.HasPrefix(d.Summary, rule+":") {
 			continue
 		}
+		if line != 0 && (d.Range == nil || d.Range.Start.Line != line) {
+			continue
+		}
+		// The parts may be in the summary (the object a warning names) or
+		// the detail.
 		ok := true
 		for _, p := range parts {
-			ok = ok && strings.Contains(d.Detail, p)
+			ok = ok && strings.Contains(d.Summary+": "+d.Detail, p)
 		}
 		if ok {
-			return
+			return true
 		}
 	}
-	t.Fatalf("no %s %s containing %q among:\n%s", severity, rule, parts, formatDiags(diags))
+	return false
 }
 
 func formatDiags(diags []planDiagnostic) string {

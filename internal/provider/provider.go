@@ -167,7 +167,7 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 		addRuleDiag(&resp.Diagnostics, path.Root("retry_mode"), ruleProviderConfig,
 			fmt.Sprintf("retry_mode = %q is not an AWS SDK retry mode; write \"standard\" or \"adaptive\" (client-side rate limiting).", s))
 	}
-	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings, false)...)
 	if attrs, ok := knownAttrs(m.AssumeRole); ok {
 		if s, ok := knownString(attrs["duration"]); ok {
 			if _, err := time.ParseDuration(s); err != nil {
@@ -380,6 +380,7 @@ func (p *karpenterProvider) Functions(context.Context) []func() function.Functio
 		NewInstanceFamilyFunction,
 		NewLintUserDataFunction,
 		NewTaintsArgFunction,
+		NewUndeclaredKeysFunction,
 		NewValidateManifestFunction,
 	}
 }

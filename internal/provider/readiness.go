@@ -3,8 +3,10 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,22 +24,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
-// Object types of the class's readiness attributes.
-var (
-	subnetAttrTypes = map[string]attr.Type{
-		"id": types.StringType, "zone": types.StringType, "zone_id": types.StringType, "available_ip_addresses": types.Int64Type,
-	}
-	securityGroupAttrTypes = map[string]attr.Type{"id": types.StringType, "name": types.StringType, "vpc_id": types.StringType}
-	reservationAttrTypes   = map[string]attr.Type{
-		"id": types.StringType, "instance_type": types.StringType, "availability_zone": types.StringType, "owner_id": types.StringType,
-		"instance_match_criteria": types.StringType, "reservation_type": types.StringType, "state": types.StringType,
-		"end_time": types.StringType,
-	}
-	conditionAttrTypes = map[string]attr.Type{
-		"type": types.StringType, "status": types.StringType, "reason": types.StringType, "message": types.StringType,
-	}
-	zonesType = types.MapType{ElemType: types.StringType}
-)
+var zonesType = types.MapType{ElemType: types.StringType}
 
 // conditionAMIsReady is Karpenter's condition for the images, which the AMI
 // resolution predicts (a selector that resolves nothing fails the plan).
@@ -195,85 +182,59 @@ func (r classReadiness) report(diags *diag.Diagnostics) {
 	appendFindings(diags, path.Empty(), r.findings)
 }
 
-// readinessValues are the class's computed readiness attributes.
+// readinessValues are the class's computed readiness attributes: status,
+// one line per entry (subnet, group, reservation, condition).
 type readinessValues struct {
-	subnets, securityGroups, capacityReservations, conditions types.List
-	zones                                                     types.Map
+	subnets, securityGroups, capacityReservations, conditions, zones types.Map
 }
 
 // values converts the prediction into attribute values; amisKnown says
 // whether the images (AMIsReady) were resolved at this plan.
 func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostics) {
-	subnetT, groupT := types.ObjectType{AttrTypes: subnetAttrTypes}, types.ObjectType{AttrTypes: securityGroupAttrTypes}
-	reservationT, conditionT := types.ObjectType{AttrTypes: reservationAttrTypes}, types.ObjectType{AttrTypes: conditionAttrTypes}
 	switch r.state {
 	case readinessSkipped:
-		return readinessValues{types.ListNull(subnetT), types.ListNull(groupT), types.ListNull(reservationT),
-			types.ListNull(conditionT), types.MapNull(types.StringType)}, nil
+		null := types.MapNull(types.StringType)
+		return readinessValues{null, null, null, null, null}, nil
 	case readinessDeferred:
-		return readinessValues{types.ListUnknown(subnetT), types.ListUnknown(groupT), types.ListUnknown(reservationT),
-			types.ListUnknown(conditionT), types.MapUnknown(types.StringType)}, nil
+		unknown := types.MapUnknown(types.StringType)
+		return readinessValues{unknown, unknown, unknown, unknown, unknown}, nil
 	}
 	var diags diag.Diagnostics
-	list := func(t types.ObjectType, elems []attr.Value) types.List {
-		l, d := types.ListValue(t, elems)
+	lines := func(elems map[string]attr.Value) types.Map {
+		m, d := types.MapValue(types.StringType, elems)
 		diags.Append(d...)
-		return l
-	}
-	object := func(t map[string]attr.Type, vals map[string]attr.Value) attr.Value {
-		o, d := types.ObjectValue(t, vals)
-		diags.Append(d...)
-		return o
+		return m
 	}
 	res := r.result
 	var out readinessValues
-	elems := []attr.Value{}
-	zones := map[string]attr.Value{}
+	subnets, zones := map[string]attr.Value{}, map[string]attr.Value{}
 	for _, s := range res.Subnets {
-		elems = append(elems, object(subnetAttrTypes, map[string]attr.Value{
-			"id": types.StringValue(s.ID), "zone": types.StringValue(s.Zone), "zone_id": types.StringValue(s.ZoneID),
-			"available_ip_addresses": types.Int64Value(int64(s.AvailableIPAddresses)),
-		}))
+		subnets[s.ID] = types.StringValue(subnetLine(s))
 		zones[s.Zone] = types.StringValue(s.ZoneID)
 	}
-	out.subnets = list(subnetT, elems)
-	m, d := types.MapValue(types.StringType, zones)
-	diags.Append(d...)
-	out.zones = m
+	out.subnets, out.zones = lines(subnets), lines(zones)
 
-	out.securityGroups = types.ListUnknown(groupT)
+	out.securityGroups = types.MapUnknown(types.StringType)
 	if r.groupsKnown {
-		elems = []attr.Value{}
+		groups := map[string]attr.Value{}
 		for _, g := range res.SecurityGroups {
-			elems = append(elems, object(securityGroupAttrTypes, map[string]attr.Value{
-				"id": types.StringValue(g.ID), "name": types.StringValue(g.Name), "vpc_id": types.StringValue(g.VPCID),
-			}))
+			groups[g.ID] = types.StringValue(g.Name + " (" + g.VPCID + ")")
 		}
-		out.securityGroups = list(groupT, elems)
+		out.securityGroups = lines(groups)
 	}
-	out.capacityReservations = types.ListUnknown(reservationT)
+	out.capacityReservations = types.MapUnknown(types.StringType)
 	if r.reservationsKnown {
-		elems = []attr.Value{}
+		reservations := map[string]attr.Value{}
 		for _, cr := range res.CapacityReservations {
-			end := types.StringNull()
-			if !cr.EndTime.IsZero() {
-				end = types.StringValue(cr.EndTime.UTC().Format(time.RFC3339))
-			}
-			elems = append(elems, object(reservationAttrTypes, map[string]attr.Value{
-				"id": types.StringValue(cr.ID), "instance_type": types.StringValue(cr.InstanceType),
-				"availability_zone": types.StringValue(cr.Zone), "owner_id": types.StringValue(cr.OwnerID),
-				"instance_match_criteria": types.StringValue(cr.InstanceMatchCriteria),
-				"reservation_type":        types.StringValue(cr.ReservationType), "state": types.StringValue(cr.State), "end_time": end,
-			}))
+			reservations[cr.ID] = types.StringValue(reservationLine(cr))
 		}
-		out.capacityReservations = list(reservationT, elems)
+		out.capacityReservations = lines(reservations)
 	}
 
-	// Karpenter's order: AMIsReady first, then readiness's conditions. A
-	// condition whose inputs are unknown keeps its type and waits for the
+	// A condition whose inputs are unknown keeps its type and waits for the
 	// rest.
 	conds := append([]readiness.Condition{{Type: conditionAMIsReady, Status: "True", Reason: conditionAMIsReady}}, res.Conditions...)
-	elems = []attr.Value{}
+	conditions := map[string]attr.Value{}
 	for _, cond := range conds {
 		known := true
 		switch cond.Type {
@@ -284,43 +245,69 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 		case readiness.ConditionInstanceProfileReady:
 			known = r.identityKnown
 		}
-		vals := map[string]attr.Value{"type": types.StringValue(cond.Type), "status": types.StringUnknown(),
-			"reason": types.StringUnknown(), "message": types.StringUnknown()}
+		conditions[cond.Type] = types.StringUnknown()
 		if known {
-			vals["status"], vals["reason"], vals["message"] = types.StringValue(cond.Status), types.StringValue(cond.Reason), types.StringValue(cond.Message)
+			conditions[cond.Type] = types.StringValue(conditionLine(cond))
 		}
-		elems = append(elems, object(conditionAttrTypes, vals))
 	}
-	out.conditions = list(conditionT, elems)
+	out.conditions = lines(conditions)
 	return out, diags
 }
 
+// subnetLine is a subnet's status line, "<zone> (<zone id>), <n> free";
+// the part before the comma is its place, which keepRecordedSubnets
+// compares.
+func subnetLine(s readiness.Subnet) string {
+	return fmt.Sprintf("%s (%s), %d free", s.Zone, s.ZoneID, s.AvailableIPAddresses)
+}
+
+// reservationLine is a capacity reservation's status line.
+func reservationLine(cr readiness.CapacityReservation) string {
+	state := cr.State
+	if !cr.EndTime.IsZero() {
+		state += " until " + cr.EndTime.UTC().Format(time.RFC3339)
+	}
+	if cr.Interruptible {
+		state += ", interruptible"
+	}
+	return fmt.Sprintf("%s in %s, %s %s, %s, owner %s", cr.InstanceType, cr.Zone, cr.InstanceMatchCriteria, cr.ReservationType, state, cr.OwnerID)
+}
+
+// conditionLine is a condition's status line: "True", or "<status>:
+// <reason>" (the message is in the plan's diagnostics).
+func conditionLine(c readiness.Condition) string {
+	if c.Status == "True" {
+		return "True"
+	}
+	return c.Status + ": " + c.Reason
+}
+
 // keepRecordedSubnets returns the prior state's subnets when the plan
-// selects the same subnets (ids and zones): free address counts change with
-// every pod a busy cluster starts, and a plan that showed them changing
-// would update the class on every run. A new or dropped subnet shows the
-// fresh counts.
-func keepRecordedSubnets(planned, prior types.List) types.List {
+// selects the same subnets in the same zones: free address counts change
+// with every pod a busy cluster starts, and a plan that showed them
+// changing would update the class on every run. A new or dropped subnet
+// shows the fresh counts.
+func keepRecordedSubnets(planned, prior types.Map) types.Map {
 	if planned.IsNull() || planned.IsUnknown() || prior.IsNull() || prior.IsUnknown() {
 		return planned
 	}
-	key := func(l types.List) []string {
-		var out []string
-		for _, e := range l.Elements() {
-			o, ok := e.(types.Object)
-			if !ok {
-				return nil
-			}
-			a := o.Attributes()
-			out = append(out, stringAttr(a["id"]).ValueString()+"/"+stringAttr(a["zone"]).ValueString()+"/"+stringAttr(a["zone_id"]).ValueString())
+	place := func(v attr.Value) (string, bool) {
+		s, ok := knownString(v)
+		where, _, found := strings.Cut(s, ", ")
+		return where, ok && found
+	}
+	p, q := planned.Elements(), prior.Elements()
+	if len(p) != len(q) {
+		return planned
+	}
+	for id, v := range p {
+		a, ok1 := place(v)
+		b, ok2 := place(q[id])
+		if !ok1 || !ok2 || a != b {
+			return planned
 		}
-		slices.Sort(out)
-		return out
 	}
-	if p, q := key(planned), key(prior); p != nil && slices.Equal(p, q) {
-		return prior
-	}
-	return planned
+	return prior
 }
 
 // classZones reads node_class.zones (zone -> zone id) back into subnets

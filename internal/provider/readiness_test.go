@@ -215,24 +215,12 @@ resource "karpenter_nodepool" "x" {
 	}
 }
 
-func subnetValue(id, zone, zoneID string, free int64) knownvalue.Check {
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"id": knownvalue.StringExact(id), "zone": knownvalue.StringExact(zone), "zone_id": knownvalue.StringExact(zoneID),
-		"available_ip_addresses": knownvalue.Int64Exact(free),
-	})
-}
-
-func conditionValue(typ, status, reason, message string) knownvalue.Check {
-	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"type": knownvalue.StringExact(typ), "status": knownvalue.StringExact(status),
-		"reason": knownvalue.StringExact(reason), "message": knownvalue.StringExact(message),
-	})
-}
-
-var demoSubnets = knownvalue.ListExact([]knownvalue.Check{
-	subnetValue(awsemu.SubnetDemoPrivateA, awsemu.ZoneA, awsemu.ZoneIDA, 8123),
-	subnetValue(awsemu.SubnetDemoPrivateC, awsemu.ZoneC, awsemu.ZoneIDC, 8051),
-	subnetValue(awsemu.SubnetDemoPrivateB, awsemu.ZoneB, awsemu.ZoneIDB, 7990),
+// demoSubnets is the class's subnets for the demo selector: subnet id =>
+// "<zone> (<zone id>), <n> free".
+var demoSubnets = knownvalue.MapExact(map[string]knownvalue.Check{
+	awsemu.SubnetDemoPrivateA: knownvalue.StringExact(awsemu.ZoneA + " (" + awsemu.ZoneIDA + "), 8123 free"),
+	awsemu.SubnetDemoPrivateC: knownvalue.StringExact(awsemu.ZoneC + " (" + awsemu.ZoneIDC + "), 8051 free"),
+	awsemu.SubnetDemoPrivateB: knownvalue.StringExact(awsemu.ZoneB + " (" + awsemu.ZoneIDB + "), 7990 free"),
 })
 
 // The resolved subnets, security groups, zones and conditions are known at
@@ -242,7 +230,7 @@ var demoSubnets = knownvalue.ListExact([]knownvalue.Check{
 func TestAccReadinessKnownAtPlan(t *testing.T) {
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
 	const class = "karpenter_ec2nodeclass.x"
-	cond := func(i int) tfjsonpath.Path { return tfjsonpath.New("status_conditions").AtSliceIndex(i) }
+	cond := func(typ string) tfjsonpath.Path { return tfjsonpath.New("status_conditions").AtMapKey(typ) }
 	config := prov + `
 resource "terraform_data" "role" { input = "KarpenterNodeRole-demo" }
 resource "terraform_data" "team" { input = "platform" }
@@ -253,9 +241,9 @@ resource "karpenter_ec2nodeclass" "x" {
   ami_selector_terms { alias = "al2023@v20251209" }
 ` + demoSubnetTerm + demoGroupTerm + `}
 ` + rdPool("topology.kubernetes.io/zone", `"us-east-1a", "us-east-1b"`)
-	groups := knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"id": knownvalue.StringExact(awsemu.SecurityGroupDemoNode), "name": knownvalue.StringExact("demo-node"), "vpc_id": knownvalue.StringExact(awsemu.VPCDemo),
-	})})
+	groups := knownvalue.MapExact(map[string]knownvalue.Check{
+		awsemu.SecurityGroupDemoNode: knownvalue.StringExact("demo-node (" + awsemu.VPCDemo + ")"),
+	})
 	zones := knownvalue.MapExact(map[string]knownvalue.Check{
 		awsemu.ZoneA: knownvalue.StringExact(awsemu.ZoneIDA), awsemu.ZoneB: knownvalue.StringExact(awsemu.ZoneIDB), awsemu.ZoneC: knownvalue.StringExact(awsemu.ZoneIDC),
 	})
@@ -266,18 +254,17 @@ resource "karpenter_ec2nodeclass" "x" {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(class, tfjsonpath.New("subnets"), demoSubnets),
 				plancheck.ExpectKnownValue(class, tfjsonpath.New("security_groups"), groups),
-				plancheck.ExpectKnownValue(class, tfjsonpath.New("capacity_reservations"), knownvalue.ListExact([]knownvalue.Check{})),
+				plancheck.ExpectKnownValue(class, tfjsonpath.New("capacity_reservations"), knownvalue.MapExact(map[string]knownvalue.Check{})),
 				plancheck.ExpectKnownValue(class, tfjsonpath.New("node_class").AtMapKey("zones"), zones),
-				plancheck.ExpectKnownValue(class, cond(0), conditionValue("AMIsReady", "True", "AMIsReady", "")),
-				plancheck.ExpectKnownValue(class, cond(1), conditionValue("SubnetsReady", "True", "SubnetsReady", "")),
-				plancheck.ExpectKnownValue(class, cond(2), conditionValue("SecurityGroupsReady", "True", "SecurityGroupsReady", "")),
-				plancheck.ExpectKnownValue(class, cond(3).AtMapKey("type"), knownvalue.StringExact("InstanceProfileReady")),
-				plancheck.ExpectUnknownValue(class, cond(3).AtMapKey("status")),
-				plancheck.ExpectKnownValue(class, cond(4), conditionValue("CapacityReservationsReady", "True", "CapacityReservationsReady", "")),
+				plancheck.ExpectKnownValue(class, cond("AMIsReady"), knownvalue.StringExact("True")),
+				plancheck.ExpectKnownValue(class, cond("SubnetsReady"), knownvalue.StringExact("True")),
+				plancheck.ExpectKnownValue(class, cond("SecurityGroupsReady"), knownvalue.StringExact("True")),
+				plancheck.ExpectUnknownValue(class, cond("InstanceProfileReady")),
+				plancheck.ExpectKnownValue(class, cond("CapacityReservationsReady"), knownvalue.StringExact("True")),
 				plancheck.ExpectUnknownValue(class, tfjsonpath.New("manifest")),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(class, cond(3), conditionValue("InstanceProfileReady", "True", "InstanceProfileReady", "")),
+				statecheck.ExpectKnownValue(class, cond("InstanceProfileReady"), knownvalue.StringExact("True")),
 				statecheck.ExpectKnownValue(class, tfjsonpath.New("subnets"), demoSubnets),
 			},
 		}},
@@ -303,12 +290,11 @@ func TestAccReadinessUnknownSelectors(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(class, tfjsonpath.New("subnets"), demoSubnets),
 					plancheck.ExpectUnknownValue(class, tfjsonpath.New("security_groups")),
-					plancheck.ExpectUnknownValue(class, tfjsonpath.New("status_conditions").AtSliceIndex(2).AtMapKey("status")),
-					plancheck.ExpectKnownValue(class, tfjsonpath.New("status_conditions").AtSliceIndex(3),
-						conditionValue("InstanceProfileReady", "True", "InstanceProfileReady", "")),
+					plancheck.ExpectUnknownValue(class, tfjsonpath.New("status_conditions").AtMapKey("SecurityGroupsReady")),
+					plancheck.ExpectKnownValue(class, tfjsonpath.New("status_conditions").AtMapKey("InstanceProfileReady"), knownvalue.StringExact("True")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(class, tfjsonpath.New("security_groups").AtSliceIndex(0).AtMapKey("id"), knownvalue.StringExact(awsemu.SecurityGroupDemoNode)),
+					statecheck.ExpectKnownValue(class, tfjsonpath.New("security_groups").AtMapKey(awsemu.SecurityGroupDemoNode), knownvalue.StringExact("demo-node ("+awsemu.VPCDemo+")")),
 				},
 			},
 			{
@@ -445,10 +431,10 @@ func TestAccDemoExamplesReadiness(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: quickstart, PlanOnly: true, ExpectNonEmptyPlan: true,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
-				plancheck.ExpectKnownOutputValue("default_security_groups", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact(awsemu.SecurityGroupDemoNode + " demo-node (" + awsemu.VPCDemo + ")"),
+				plancheck.ExpectKnownOutputValue("default_security_groups", knownvalue.MapExact(map[string]knownvalue.Check{
+					awsemu.SecurityGroupDemoNode: knownvalue.StringExact("demo-node (" + awsemu.VPCDemo + ")"),
 				})),
-				plancheck.ExpectKnownOutputValue("default_subnets", knownvalue.ListSizeExact(3)),
+				plancheck.ExpectKnownOutputValue("default_subnets", demoSubnets),
 				plancheck.ExpectKnownOutputValue("default_status_conditions", knownvalue.MapExact(map[string]knownvalue.Check{
 					"AMIsReady": knownvalue.StringExact("True"), "SubnetsReady": knownvalue.StringExact("True"),
 					"SecurityGroupsReady": knownvalue.StringExact("True"), "InstanceProfileReady": knownvalue.StringExact("True"),

@@ -44,16 +44,23 @@ func (r *ec2NodeClassResource) Configure(_ context.Context, req resource.Configu
 	}
 }
 
-// ValidateConfig runs every check decidable from literal values; it sees no
-// provider configuration, so it judges with the default Karpenter release.
+// ValidateConfig runs every check decidable from literal values; under
+// terraform validate it sees no provider configuration, so it judges with
+// the default Karpenter release.
 func (r *ec2NodeClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m ec2NodeClassModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter)))
-	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
+	if r.data == nil {
+		// Configured (the plan walk), ModifyPlan reports these with the
+		// image, userData and readiness checks; an error here would stop
+		// Terraform before them.
+		fs := acknowledgeNearMisses(nodeclass.Validate(classFromModel(m), versions.DefaultKarpenter), acknowledgedSet(m.AcknowledgedWarnings))
+		appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(fs))
+	}
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings, true)...)
 }
 
 // ModifyPlan resolves the images, renders the userData and the manifest,
@@ -69,18 +76,23 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	pd := providerDataOrDefault(r.data)
 	defer func() {
-		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
+		resp.Diagnostics = aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
+			objectName(manifest.EC2NodeClassKind, m.Name))
 	}()
 	c := classFromModel(m)
-	fs := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) })
+	fs := acknowledgeNearMisses(planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) }), acknowledgedSet(m.AcknowledgedWarnings))
 	appendFindings(&resp.Diagnostics, path.Empty(), suggestFamily(ctx, pd, c, fs))
-	if resp.Diagnostics.HasError() {
+	// An error in one part of the class does not hide the plan-time checks
+	// of the others: a tag or kubelet error and a snapshot larger than the
+	// root volume fail the plan together.
+	images, readiness := nodeclass.PlanChecks(fs)
+	if resp.Diagnostics.HasError() && !images && !readiness {
 		return
 	}
 
 	var plan ec2NodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if d := req.Plan.Get(ctx, &plan); d.HasError() {
+		resp.Diagnostics.Append(d...)
 		return
 	}
 	plan.ID = m.Name
@@ -94,8 +106,15 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	// Subnets, security groups and the role are read while the images
 	// resolve.
-	waitReadiness := startClassReadiness(ctx, pd, c)
-	computed, err := r.compute(ctx, pd, c, &resp.Diagnostics)
+	waitReadiness := func() classReadiness { return classReadiness{state: readinessSkipped} }
+	if readiness {
+		waitReadiness = startClassReadiness(ctx, pd, c)
+	}
+	var computed nodeClassComputed
+	var err error
+	if images {
+		computed, err = r.compute(ctx, pd, c, &resp.Diagnostics)
+	}
 	ready := waitReadiness()
 	ready.report(&resp.Diagnostics)
 	deferred := errors.Is(err, errDeferred)
@@ -104,7 +123,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		// Inputs are unknown until apply: leave the computed values unknown;
 		// ModifyPlan runs again at apply with them known.
 		plan.Manifest = types.StringUnknown()
-		plan.AMIs = types.MapUnknown(types.ObjectType{AttrTypes: classFullAMIAttrTypes})
+		plan.AMIs = types.MapUnknown(types.StringType)
 		plan.NodeClass = types.ObjectUnknown(nodeClassAttrTypes)
 		if renderUserData {
 			plan.UserData = types.StringUnknown()
@@ -212,7 +231,9 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 		return out, err
 	}
 	appendFindings(diags, path.Empty(), res.result.Findings)
-	if diags.HasError() {
+	if res.result.Findings.HasBlockingErrors() || diags.HasError() && len(res.result.AMIs) == 0 {
+		// The checks below are about the images; errors elsewhere in the
+		// class (already in diags) do not stop them.
 		return out, nil
 	}
 	var facts cluster.Facts
@@ -238,12 +259,12 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 		return out, nil
 	}
 	var d diag.Diagnostics
-	out.amis, d = amisMapValue(res.result.AMIs)
+	// The class's amis and node_class.amis are the same lines: the pools
+	// read the images, and a release bump changes one line per image.
+	out.amis, d = classAMIsValue(res.result.AMIs)
 	diags.Append(d...)
 	out.userData = types.StringPointerValue(p.UserData)
-	classAMIs, d := classAMIsValue(res.result.AMIs)
-	diags.Append(d...)
-	out.nodeClass, d = nodeClassValue(c, p, classAMIs)
+	out.nodeClass, d = nodeClassValue(c, p, out.amis)
 	diags.Append(d...)
 	// The manifest needs every spec value; role, subnets and tags may come
 	// from resources created in the same run, node_class does not need them.
@@ -266,49 +287,30 @@ func (r *ec2NodeClassResource) renderManifest(ctx context.Context, obj manifest.
 	return types.StringValue(y)
 }
 
-// nodeClassValue is node_class. Its images and family are known here; a fact
-// whose inputs are not known yet (a name, user_data or kubelet setting from
-// a resource created in the same run) is planned unknown, so pools wait for
-// it instead of checking a value the apply would change.
+// nodeClassValue is node_class: what a pool's checks read of the class,
+// and nothing the class's manifest already holds. Its images and family are
+// known here; a fact whose inputs are not known yet (a name or user_data
+// from a resource created in the same run) is planned unknown, so pools
+// wait for it instead of checking a value the apply would change.
 func nodeClassValue(c nodeclass.Class, p nodeclass.Planned, amis types.Map) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	u := c.Unknown
 	var registered attr.Value = types.ListNull(types.ObjectType{AttrTypes: taintAttrTypes})
 	if !p.Family.Model().KarpenterBootstraps() {
+		// Custom: the taints its userData registers, which the pools'
+		// taints are checked against.
 		var d diag.Diagnostics
 		registered, d = taintsValue(p.RegisteredTaints)
 		diags.Append(d...)
-	}
-	var userData attr.Value = types.StringPointerValue(p.UserData)
-	if c.Bootstrap == nil && u.Within(rules.Root("user_data")) {
-		userData = types.StringUnknown()
-		if !p.Family.Model().KarpenterBootstraps() {
+		if c.Bootstrap == nil && c.Unknown.Within(rules.Root("user_data")) {
 			registered = types.ListUnknown(types.ObjectType{AttrTypes: taintAttrTypes})
 		}
 	}
-	var kubelet attr.Value
-	if u.Within(rules.Root("kubelet")) {
-		kubelet = types.ObjectUnknown(kubeletAttrTypes)
-	} else {
-		k, d := kubeletValue(c.Spec.Kubelet)
-		diags.Append(d...)
-		kubelet = k
-	}
 	var name attr.Value = types.StringValue(c.Name)
-	if u.Is(rules.Root("name")) {
+	if c.Unknown.Is(rules.Root("name")) {
 		name = types.StringUnknown()
 	}
-	var storePolicy attr.Value = types.StringNull()
-	switch {
-	case u.Is(rules.Root("instance_store_policy")):
-		storePolicy = types.StringUnknown()
-	case c.Spec.InstanceStorePolicy != "":
-		storePolicy = types.StringValue(c.Spec.InstanceStorePolicy)
-	}
 	o, d := types.ObjectValue(nodeClassAttrTypes, map[string]attr.Value{
-		"group": types.StringValue("karpenter.k8s.aws"), "kind": types.StringValue("EC2NodeClass"), "name": name,
-		"ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
-		"user_data": userData, "kubelet": kubelet, "instance_store_policy": storePolicy,
+		"name": name, "ami_family": types.StringValue(string(p.Family)), "amis": amis, "registered_taints": registered,
 		// The plan sets the zones from the readiness reads.
 		"zones": types.MapNull(types.StringType),
 	})
@@ -331,43 +333,6 @@ func taintsValue(ts []taints.Taint) (types.List, diag.Diagnostics) {
 	l, d := types.ListValue(types.ObjectType{AttrTypes: taintAttrTypes}, elems)
 	diags.Append(d...)
 	return l, diags
-}
-
-func kubeletValue(k *manifest.Kubelet) (types.Object, diag.Diagnostics) {
-	if k == nil {
-		return types.ObjectNull(kubeletAttrTypes), nil
-	}
-	var diags diag.Diagnostics
-	i64 := func(p *int32) types.Int64 {
-		if p == nil {
-			return types.Int64Null()
-		}
-		return types.Int64Value(int64(*p))
-	}
-	smap := func(m map[string]string) types.Map {
-		if m == nil {
-			return types.MapNull(types.StringType)
-		}
-		v, d := types.MapValueFrom(context.Background(), types.StringType, m)
-		diags.Append(d...)
-		return v
-	}
-	dns := types.ListNull(types.StringType)
-	if k.ClusterDNS != nil {
-		var d diag.Diagnostics
-		dns, d = types.ListValueFrom(context.Background(), types.StringType, k.ClusterDNS)
-		diags.Append(d...)
-	}
-	o, d := types.ObjectValue(kubeletAttrTypes, map[string]attr.Value{
-		"max_pods": i64(k.MaxPods), "pods_per_core": i64(k.PodsPerCore), "cluster_dns": dns,
-		"system_reserved": smap(k.SystemReserved), "kube_reserved": smap(k.KubeReserved),
-		"eviction_hard": smap(k.EvictionHard), "eviction_soft": smap(k.EvictionSoft), "eviction_soft_grace_period": smap(k.EvictionSoftGracePeriod),
-		"eviction_max_pod_grace_period":   i64(k.EvictionMaxPodGracePeriod),
-		"image_gc_high_threshold_percent": i64(k.ImageGCHighThresholdPercent), "image_gc_low_threshold_percent": i64(k.ImageGCLowThresholdPercent),
-		"cpu_cfs_quota": types.BoolPointerValue(k.CPUCFSQuota),
-	})
-	diags.Append(d...)
-	return o, diags
 }
 
 // Create, Read, Update and Delete touch nothing outside Terraform: the

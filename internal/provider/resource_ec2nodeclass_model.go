@@ -42,10 +42,10 @@ type ec2NodeClassModel struct {
 	Manifest                         types.String `tfsdk:"manifest"`
 	AMIs                             types.Map    `tfsdk:"amis"`
 	NodeClass                        types.Object `tfsdk:"node_class"`
-	Subnets                          types.List   `tfsdk:"subnets"`
-	SecurityGroups                   types.List   `tfsdk:"security_groups"`
-	CapacityReservations             types.List   `tfsdk:"capacity_reservations"`
-	StatusConditions                 types.List   `tfsdk:"status_conditions"`
+	Subnets                          types.Map    `tfsdk:"subnets"`
+	SecurityGroups                   types.Map    `tfsdk:"security_groups"`
+	CapacityReservations             types.Map    `tfsdk:"capacity_reservations"`
+	StatusConditions                 types.Map    `tfsdk:"status_conditions"`
 	AcknowledgedWarnings             types.List   `tfsdk:"acknowledged_warnings"`
 	DriftHash                        types.String `tfsdk:"drift_hash"`
 	DriftHashVersion                 types.String `tfsdk:"drift_hash_version"`

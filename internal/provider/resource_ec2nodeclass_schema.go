@@ -12,8 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// kubeletAttrTypes is the object type of kubelet settings, shared by the
-// EC2NodeClass input, its node_class output and the NodePool's node_class.
+// kubeletAttrTypes is the object type of the EC2NodeClass's kubelet block.
 var kubeletAttrTypes = map[string]attr.Type{
 	"max_pods":                        types.Int64Type,
 	"pods_per_core":                   types.Int64Type,
@@ -31,20 +30,14 @@ var kubeletAttrTypes = map[string]attr.Type{
 
 var taintAttrTypes = map[string]attr.Type{"key": types.StringType, "value": types.StringType, "effect": types.StringType}
 
-// nodeClassAttrTypes is the object a NodePool consumes.
+// nodeClassAttrTypes is the object a NodePool consumes: what its checks
+// read of the class, one line per image and zone.
 var nodeClassAttrTypes = map[string]attr.Type{
-	"group":             types.StringType,
-	"kind":              types.StringType,
 	"name":              types.StringType,
 	"ami_family":        types.StringType,
 	"amis":              classAMIsType,
 	"registered_taints": types.ListType{ElemType: types.ObjectType{AttrTypes: taintAttrTypes}},
-	"user_data":         types.StringType,
-	"kubelet":           types.ObjectType{AttrTypes: kubeletAttrTypes},
 	"zones":             zonesType,
-	// instance_store_policy decides whether the pool's preview formats the
-	// instance stores as RAID0.
-	"instance_store_policy": types.StringType,
 }
 
 // kubeletDescriptions document each kubelet setting once.
@@ -63,21 +56,21 @@ var kubeletDescriptions = map[string]string{
 	"cpu_cfs_quota":                   "Enforce CPU limits with CFS quota.",
 }
 
-func kubeletAttributes(computed bool) map[string]schema.Attribute {
+func kubeletAttributes() map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{}
 	for name, t := range kubeletAttrTypes {
 		d := kubeletDescriptions[name]
 		switch t {
 		case types.Int64Type:
 			// Ranges are kubelet-config-invalid's (one mistake, one diagnostic).
-			attrs[name] = schema.Int64Attribute{Optional: !computed, Computed: computed, Description: d}
+			attrs[name] = schema.Int64Attribute{Optional: true, Description: d}
 		case types.BoolType:
-			attrs[name] = schema.BoolAttribute{Optional: !computed, Computed: computed, Description: d}
+			attrs[name] = schema.BoolAttribute{Optional: true, Description: d}
 		default:
 			if _, isList := t.(types.ListType); isList {
-				attrs[name] = schema.ListAttribute{ElementType: types.StringType, Optional: !computed, Computed: computed, Description: d}
+				attrs[name] = schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: d}
 			} else {
-				attrs[name] = schema.MapAttribute{ElementType: types.StringType, Optional: !computed, Computed: computed, Description: d}
+				attrs[name] = schema.MapAttribute{ElementType: types.StringType, Optional: true, Description: d}
 			}
 		}
 	}
@@ -87,20 +80,6 @@ func kubeletAttributes(computed bool) map[string]schema.Attribute {
 // amiKeyDoc says how images are keyed, once for every keyed attribute.
 const amiKeyDoc = "Keyed `<architecture>/<variant>` for alias images (`amd64/standard`, `arm64/nvidia`), `<architecture>` otherwise; " +
 	"when several requirement sets share a key each gets `#<n>`. A new release changes ids and names under the same keys."
-
-func amiImageAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"id":            schema.StringAttribute{Computed: true, Description: "Image id."},
-		"name":          schema.StringAttribute{Computed: true, Description: "Image name."},
-		"creation_date": schema.StringAttribute{Computed: true, Description: "Image creation date (RFC 3339); Karpenter prefers newer images."},
-		"requirements": schema.StringAttribute{Computed: true, Description: "Node requirements Karpenter attaches to the image, sorted as in " +
-			"`status.amis`, on one line: `kubernetes.io/arch In amd64; karpenter.k8s.aws/instance-gpu-count Exists`."},
-		"architecture": schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
-		"variant":      schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia` or `neuron` for aliases; empty otherwise."},
-		"deprecated":   schema.BoolAttribute{Computed: true, Description: "Whether the image is deprecated."},
-		"owner_id":     schema.StringAttribute{Computed: true, Description: "Owner account id."},
-	}
-}
 
 // classAMIsDoc documents node_class.amis on both resources: one line per
 // image, so pools' plans print one line per image.
@@ -113,7 +92,7 @@ var classAMIsDoc = "The class's images, one line each: " + classAMIForm + " (the
 // not validated again).
 func taintsAttribute(description string, computed bool) schema.ListNestedAttribute {
 	mode := func(d string) schema.StringAttribute {
-		return schema.StringAttribute{Optional: !computed, Computed: computed, Description: d}
+		return schema.StringAttribute{Optional: true, Description: d}
 	}
 	return schema.ListNestedAttribute{
 		Optional: !computed, Computed: computed, Description: description,
@@ -201,23 +180,21 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"manifest": schema.StringAttribute{
 				Computed: true, Description: "The EC2NodeClass as YAML (sorted keys, no status), validated against Karpenter's CRD.",
 			},
-			"amis": schema.MapNestedAttribute{
-				Computed: true, Description: "The images Karpenter would put in `status.amis`, resolved at plan. " + amiKeyDoc,
-				NestedObject: schema.NestedAttributeObject{Attributes: amiImageAttributes()},
+			"amis": schema.MapAttribute{
+				ElementType: types.StringType, Computed: true,
+				Description: "The images Karpenter would put in `status.amis`, resolved at plan, one line each: " + classAMIForm +
+					", e.g. `" + exampleClassAMI + "`. " + amiKeyDoc + " The images' other fields (owner, deprecation, requirements as a list) " +
+					"are on `data \"karpenter_amis\"`.",
 			},
 			"node_class": schema.SingleNestedAttribute{
-				Computed: true, Description: "What a karpenter_nodepool needs to know about this class: pass it as the pool's `node_class`.",
+				Computed: true,
+				Description: "What a karpenter_nodepool reads of this class, and nothing of its manifest: pass it as the pool's `node_class`. " +
+					"One line per image and per zone, so a new release changes one line per image that changed.",
 				Attributes: map[string]schema.Attribute{
-					"group":             schema.StringAttribute{Computed: true, Description: "`karpenter.k8s.aws`."},
-					"kind":              schema.StringAttribute{Computed: true, Description: "`EC2NodeClass`."},
-					"name":              schema.StringAttribute{Computed: true, Description: "The class name."},
-					"ami_family":        schema.StringAttribute{Computed: true, Description: "The resolved amiFamily."},
+					"name":              schema.StringAttribute{Computed: true, Description: "The class name (the pool's nodeClassRef)."},
+					"ami_family":        schema.StringAttribute{Computed: true, Description: "The resolved amiFamily: the pool's checks per family."},
 					"amis":              schema.MapAttribute{ElementType: types.StringType, Computed: true, Description: classAMIsDoc},
 					"registered_taints": taintsAttribute("For Custom classes: the taints the userData registers. Null for other families, whose userData Karpenter renders per NodePool.", true),
-					"user_data":         schema.StringAttribute{Computed: true, Description: "The class's userData."},
-					"instance_store_policy": schema.StringAttribute{Computed: true,
-						Description: "The class's `instance_store_policy` (`RAID0` or null): pools render it into `user_data_preview`."},
-					"kubelet": schema.SingleNestedAttribute{Computed: true, Description: "The class's kubelet settings.", Attributes: kubeletAttributes(true)},
 					"zones": schema.MapAttribute{
 						ElementType: types.StringType, Computed: true,
 						Description: "The zones of the class's subnets, each mapped to its zone id (`us-east-1a` = `use1-az1`): pools check their zone " +
@@ -225,10 +202,20 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 					},
 				},
 			},
-			"subnets":               subnetsAttribute(),
-			"security_groups":       securityGroupsAttribute(),
-			"capacity_reservations": capacityReservationsAttribute(),
-			"status_conditions":     statusConditionsAttribute(),
+			"subnets": statusMap("The subnets `subnet_selector_terms` select (status.subnets), one line each: subnet id = `<zone> (<zone id>), <n> free`, " +
+				"e.g. `us-east-1a (use1-az1), 8123 free`. The free IPv4 addresses are those when the selection last changed: while the same subnets " +
+				"are selected the recorded counts are kept, so address churn does not update the class on every plan (the subnet-free-addresses-low " +
+				"warning always uses fresh counts)."),
+			"security_groups": statusMap("The security groups `security_group_selector_terms` select (status.securityGroups), one line each: group id = " +
+				"`<group name> (<vpc id>)`, the group name, not its Name tag."),
+			"capacity_reservations": statusMap("The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
+				"ended, `open` or `targeted`, one line each: reservation id = `<instance type> in <zone>, <instance match criteria> <reservation type>, " +
+				"<state>[ until <end time>], owner <account>`, e.g. `p5.48xlarge in us-east-1a, targeted capacity-block, active until " +
+				"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end."),
+			"status_conditions": statusMap("The status conditions Karpenter would set, one line each: type = `True`, or `<status>: <reason>` (`False: SubnetsNotFound`); " +
+				"the message is in the plan's diagnostics. `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, `InstanceProfileReady` and, from " +
+				"Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. A condition whose inputs are not known " +
+				"yet (e.g. `role` from a resource created in the same run) is unknown at plan."),
 		},
 		Blocks: map[string]schema.Block{
 			"metadata": metadataBlock("EC2NodeClass"),
@@ -269,7 +256,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			},
 			"kubelet": schema.SingleNestedBlock{
 				Description: "Kubelet settings of the nodes (the typed spec.kubelet of Karpenter 1.0-1.14).",
-				Attributes:  kubeletAttributes(false),
+				Attributes:  kubeletAttributes(),
 			},
 			"block_device_mappings": schema.ListNestedBlock{
 				Description: "EBS volumes of the nodes; they replace Karpenter's family defaults. At most one root volume.",
@@ -373,58 +360,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 const readinessNull = " Null when the readiness checks are skipped: no AWS configured (the provider needs a region, profile, endpoint or " +
 	"AWS_REGION to ask AWS), or an endpoint that does not serve ec2:DescribeSubnets."
 
-func computedStrings(descs map[string]string) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{}
-	for name, d := range descs {
-		out[name] = schema.StringAttribute{Computed: true, Description: d}
-	}
-	return out
-}
-
-func subnetsAttribute() schema.ListNestedAttribute {
-	attrs := computedStrings(map[string]string{"id": "Subnet id.", "zone": "Availability zone.", "zone_id": "Availability zone id."})
-	attrs["available_ip_addresses"] = schema.Int64Attribute{Computed: true, Description: "Free IPv4 addresses when the selection last " +
-		"changed: while the same subnets are selected the recorded counts are kept, so address churn does not update the class on every plan " +
-		"(the subnet-free-addresses-low warning always uses fresh counts)."}
-	return schema.ListNestedAttribute{
-		Computed: true,
-		Description: "The subnets `subnet_selector_terms` select (status.subnets), in Karpenter's order: most free addresses first." +
-			readinessNull,
-		NestedObject: schema.NestedAttributeObject{Attributes: attrs},
-	}
-}
-
-func securityGroupsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed:     true,
-		Description:  "The security groups `security_group_selector_terms` select (status.securityGroups), by id." + readinessNull,
-		NestedObject: schema.NestedAttributeObject{Attributes: computedStrings(map[string]string{"id": "Group id.", "name": "Group name (not its Name tag).", "vpc_id": "VPC of the group."})},
-	}
-}
-
-func capacityReservationsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed: true,
-		Description: "The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
-			"ended, `open` or `targeted`, by id." + readinessNull,
-		NestedObject: schema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
-			"id": "Reservation id.", "instance_type": "Instance type reserved.", "availability_zone": "Zone of the reservation.",
-			"owner_id": "Account owning it.", "instance_match_criteria": "`open` or `targeted`.",
-			"reservation_type": "`default` or `capacity-block`.", "state": "`active`, or `expiring` for a capacity block within 40 minutes of its end.",
-			"end_time": "End time (RFC 3339); null for a reservation without one.",
-		})},
-	}
-}
-
-func statusConditionsAttribute() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed: true,
-		Description: "The status conditions Karpenter would set: `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, " +
-			"`InstanceProfileReady` and, from Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. " +
-			"`True` with the type as reason, or the status and reason Karpenter would give. A condition whose inputs are not known yet " +
-			"(e.g. `role` from a resource created in the same run) has only its type known at plan." + readinessNull,
-		NestedObject: schema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
-			"type": "Condition type.", "status": "`True`, `False` or `Unknown`.", "reason": "Karpenter's reason.", "message": "Karpenter's message; empty when True.",
-		})},
-	}
+// statusMap is a computed status collection, one line per entry.
+func statusMap(description string) schema.MapAttribute {
+	return schema.MapAttribute{ElementType: types.StringType, Computed: true, Description: description + readinessNull}
 }

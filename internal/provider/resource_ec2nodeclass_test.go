@@ -124,15 +124,18 @@ resource "karpenter_ec2nodeclass" "x" {
   user_data = terraform_data.user_data.output
   kubelet { max_pods = terraform_data.max_pods.output }` + sel + `
 }`,
+			// node_class carries nothing of userData or kubelet (the
+			// manifest does), so all of it is known at plan.
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("user_data")),
-				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("kubelet")),
+				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("manifest")),
 				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("name"), knownvalue.StringExact("default")),
+				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("ami_family"), knownvalue.StringExact("AL2023")),
 				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("amis"), knownvalue.MapSizeExact(5)),
+				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("registered_taints"), knownvalue.Null()),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("user_data"), knownvalue.StringExact("#!/bin/bash\necho hello\n")),
-				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("kubelet").AtMapKey("max_pods"), knownvalue.Int64Exact(58)),
+				statecheck.ExpectKnownValue("karpenter_ec2nodeclass.x", tfjsonpath.New("manifest"),
+					knownvalue.StringRegexp(regexp.MustCompile(`(?s)kubelet:\n    maxPods: 58\n.*userData: \|\n    #!/bin/bash\n    echo hello\n`))),
 			},
 		}, {
 			// A Custom class whose userData and name come from other
@@ -157,7 +160,6 @@ resource "karpenter_nodepool" "p" {
 }`, customUserData),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("name")),
-				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("user_data")),
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.x", nc("registered_taints")),
 				plancheck.ExpectKnownValue("karpenter_ec2nodeclass.x", nc("ami_family"), knownvalue.StringExact("Custom")),
 			}},

@@ -48,10 +48,18 @@ func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.Vali
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	appendFindings(&resp.Diagnostics, path.Empty(), tombstoneFindings(m))
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(nodepool.Validate(p, versions.DefaultKarpenter))))
-	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings)...)
+	if r.data == nil {
+		// Configured (the plan walk, where Terraform validates each
+		// resource again with the variables known and then plans it),
+		// ModifyPlan reports these with the checks that need AWS; an
+		// error here would stop Terraform before them.
+		fs := acknowledgeNearMisses(nodepool.Validate(p, versions.DefaultKarpenter), acknowledgedSet(m.AcknowledgedWarnings))
+		appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, errorsOnly(fs)))
+	}
+	resp.Diagnostics.Append(validateAcknowledged(path.Root("acknowledged_warnings"), m.AcknowledgedWarnings, true)...)
 }
 
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -65,17 +73,21 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	pd := providerDataOrDefault(r.data)
 	defer func() {
-		resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings))
+		resp.Diagnostics = aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
+			objectName(manifest.NodePoolKind, m.Name))
 	}()
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })))
-	if resp.Diagnostics.HasError() {
+	validated := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })
+	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, acknowledgeNearMisses(validated, acknowledgedSet(m.AcknowledgedWarnings))))
+	// An error the cross-checks do not build on (a limit, a duration, a
+	// taint) does not hide theirs: the plan fails with all of them.
+	if resp.Diagnostics.HasError() && !nodepool.CrossChecksApply(append(unread, validated...)) {
 		return
 	}
 	var plan nodePoolModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if d := req.Plan.Get(ctx, &plan); d.HasError() {
+		resp.Diagnostics.Append(d...)
 		return
 	}
 	plan.ID = m.Name
@@ -106,12 +118,12 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		plan.InstanceFamilies, d = types.ListValueFrom(ctx, types.StringType, nonNil(res.InstanceFamilies))
 		resp.Diagnostics.Append(d...)
 	}
-	plan.AMIAssignments = types.MapUnknown(types.ObjectType{AttrTypes: assignmentAttrTypes})
+	plan.AMIAssignments = types.MapUnknown(types.StringType)
 	if res.AssignmentsKnown {
 		plan.AMIAssignments, d = assignmentsMapValue(p.Class.AMIs, res.Assignments)
 		resp.Diagnostics.Append(d...)
 	}
-	plan.UserDataPreview = r.preview(ctx, pd, p, res, &resp.Diagnostics)
+	r.checkUserData(ctx, pd, p, res, &resp.Diagnostics)
 	plan.Manifest = types.StringUnknown()
 	plan.DriftHash = types.StringUnknown()
 	plan.DriftHashVersion = types.StringValue(drift.NodePoolHashVersion(pd.Karpenter))
@@ -154,41 +166,30 @@ func hasPrefixPath(k, prefix string) bool {
 	return len(k) > len(prefix) && k[:len(prefix)] == prefix && (k[len(prefix)] == '.' || k[len(prefix)] == '[')
 }
 
-// preview renders user_data_preview; it is null (not an error) when the
-// cluster facts it needs are not configured, unknown or not discoverable.
-func (r *nodePoolResource) preview(ctx context.Context, pd *ProviderData, p nodepool.Pool, res nodepool.Result, diags *diag.Diagnostics) types.String {
-	// Unknown first: a class created in the same run has unknown facts at
-	// plan and known ones at apply, so null now would be inconsistent.
-	if p.Unknown.Within(rules.Root("node_class")) {
-		return types.StringUnknown()
-	}
-	if !p.Class.Known {
-		return types.StringNull()
+// checkUserData renders the userData Karpenter would generate for a node
+// of the pool, for what it reports: cluster facts Karpenter would put into
+// it that no node could join with (nodepool.PreviewFor's findings). The
+// text itself is not kept: data "karpenter_node" shows a node's userData
+// for an instance type the user names. Nothing is checked while the class
+// or the cluster facts are unknown, or when they are not configured.
+func (r *nodePoolResource) checkUserData(ctx context.Context, pd *ProviderData, p nodepool.Pool, res nodepool.Result, diags *diag.Diagnostics) {
+	if p.Unknown.Within(rules.Root("node_class")) || !p.Class.Known {
+		return
 	}
 	var facts cluster.Facts
 	if need := nodepool.PreviewNeeds(p.Class.Family); len(need) > 0 {
 		var err error
-		facts, err = pd.ClusterFacts(ctx, need, "user_data_preview")
+		facts, err = pd.ClusterFacts(ctx, need, "the userData checks of the pool's nodes")
 		var missing *cluster.MissingError
 		switch {
-		case errors.Is(err, cluster.ErrUnknown):
-			return types.StringUnknown()
-		case errors.As(err, &missing):
-			return types.StringNull()
+		case errors.Is(err, cluster.ErrUnknown), errors.As(err, &missing):
+			return
 		case err != nil:
-			addRuleDiag(diags, path.Root("user_data_preview"), ruleUserDataPreview, awsErrorDetail(err))
-			return types.StringNull()
+			addRuleDiag(diags, path.Root("node_class"), ruleUserDataUnchecked, awsErrorDetail(err))
+			return
 		}
 	}
-	// An Unavailable outcome (maxPods needs instance-type facts an offline
-	// catalogue lacks) is null without a warning: it would repeat on every
-	// offline plan.
-	o := nodepool.PreviewFor(p, res, facts, pd.Karpenter)
-	appendFindings(diags, path.Empty(), nodepool.Locate(p, o.Findings))
-	if o.UserData == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(o.UserData)
+	appendFindings(diags, path.Empty(), nodepool.Locate(p, nodepool.PreviewFor(p, res, facts, pd.Karpenter).Findings))
 }
 
 func (r *nodePoolResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

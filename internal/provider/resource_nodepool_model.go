@@ -1,11 +1,17 @@
 package provider
 
 import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -29,8 +35,11 @@ type nodePoolModel struct {
 	Manifest               types.String `tfsdk:"manifest"`
 	InstanceFamilies       types.List   `tfsdk:"instance_families"`
 	AMIAssignments         types.Map    `tfsdk:"ami_assignments"`
-	UserDataPreview        types.String `tfsdk:"user_data_preview"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
+	// Tombstones of older Karpenter APIs (tombstoneFindings).
+	Kubelet                types.Object `tfsdk:"kubelet"`
+	TTLSecondsUntilExpired types.Int64  `tfsdk:"ttl_seconds_until_expired"`
+	TTLSecondsAfterEmpty   types.Int64  `tfsdk:"ttl_seconds_after_empty"`
 	DriftHash              types.String `tfsdk:"drift_hash"`
 	DriftHashVersion       types.String `tfsdk:"drift_hash_version"`
 }
@@ -110,11 +119,79 @@ func poolFromModel(m nodePoolModel) (nodepool.Pool, rules.Findings) {
 		class.Known = ok && !amis.IsNull()
 		class.AMIs = amisFromMap(r, amis, p.Attr("amis"))
 		class.RegisteredTaints = taintsFromList(r, o["registered_taints"], p.Attr("registered_taints"))
-		class.UserData = r.str(o["user_data"], p.Attr("user_data"))
-		class.InstanceStorePolicy = r.str(o["instance_store_policy"], p.Attr("instance_store_policy"))
-		if k := kubeletFromObject(r, o["kubelet"], p.Attr("kubelet")); k != nil {
-			class.Kubelet = *k
-		}
 	}
 	return nodepool.Pool{Manifest: np, Unknown: r.unknown, Empty: empty, Class: class}, r.findings
+}
+
+// tombstoneFindings fails every attribute of an older Karpenter API that
+// the configuration sets (null is unset; unknown is set), with where v1
+// moved it. A v1 NodePool has none of them.
+func tombstoneFindings(m nodePoolModel) rules.Findings {
+	var expire attr.Value = types.StringNull()
+	if attrs, ok := knownAttrs(m.Disruption); ok {
+		expire = attrs["expire_after"]
+	}
+	var fs rules.Findings
+	for _, t := range []struct {
+		at rules.Path
+		v  attr.Value
+	}{
+		{migration.AttrDisruptionExpireAfter, expire},
+		{migration.AttrKubelet, m.Kubelet},
+		{migration.AttrTTLUntilExpired, m.TTLSecondsUntilExpired},
+		{migration.AttrTTLAfterEmpty, m.TTLSecondsAfterEmpty},
+	} {
+		if t.v == nil || t.v.IsNull() {
+			continue
+		}
+		if f, ok := migration.ByAttr(t.at); ok {
+			fs = append(fs, f.HCLAt(firstSet(t.at, t.v), hclValue(t.v)))
+		}
+	}
+	return fs
+}
+
+// firstSet is the first attribute a block at p sets (where Terraform can
+// point), or p itself.
+func firstSet(p rules.Path, v attr.Value) rules.Path {
+	if o, ok := v.(types.Object); ok {
+		if attrs, ok := knownAttrs(o); ok {
+			for _, k := range slices.Sorted(maps.Keys(attrs)) {
+				if !attrs[k].IsNull() {
+					return p.Attr(k)
+				}
+			}
+		}
+	}
+	return p
+}
+
+// hclValue writes a known value as the configuration would ("" when
+// unknown); a block by the attributes it sets.
+func hclValue(v attr.Value) string {
+	switch x := v.(type) {
+	case types.String:
+		if x.IsUnknown() {
+			return ""
+		}
+		return strconv.Quote(x.ValueString())
+	case types.Int64:
+		if x.IsUnknown() {
+			return ""
+		}
+		return strconv.FormatInt(x.ValueInt64(), 10)
+	case types.Object:
+		attrs, ok := knownAttrs(x)
+		if !ok {
+			return ""
+		}
+		var set []string
+		for _, k := range slices.Sorted(maps.Keys(attrs)) {
+			if !attrs[k].IsNull() {
+				set = append(set, k)
+			}
+		}
+		return "{ " + strings.Join(set, ", ") + " }"
+	}
+	return ""
 }

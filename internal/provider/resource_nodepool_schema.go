@@ -3,37 +3,33 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
-var assignmentAttrTypes = map[string]attr.Type{
-	"architecture":      types.StringType,
-	"variant":           types.StringType,
-	"ami_id":            types.StringType,
-	"ami_name":          types.StringType,
-	"instance_families": types.ListType{ElemType: types.StringType},
-}
-
 // nodeClassInputAttributes mirror karpenter_ec2nodeclass.node_class so that
-// value can be passed as is; for a class managed elsewhere only name is
-// written.
+// value can be passed as is; for a class managed elsewhere only name (and
+// group and kind, for another NodeClass) is written.
 func nodeClassInputAttributes() map[string]schema.Attribute {
 	// The class's facts are plain typed values, not nested attributes: they
 	// arrive whole from karpenter_ec2nodeclass.node_class, and the framework
 	// validates every value of a nested attribute against the schema again,
 	// which cost most of a pool's validation.
 	return map[string]schema.Attribute{
-		"group": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("karpenter.k8s.aws"),
-			Description: "NodeClass API group; default `karpenter.k8s.aws` (the only one Karpenter's AWS provider manages)."},
-		"kind": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("EC2NodeClass"),
-			Description: "NodeClass kind; default `EC2NodeClass`."},
+		// group and kind are not computed defaults: the manifest's
+		// nodeClassRef defaults them, and a value nobody wrote would be
+		// printed in every pool's plan.
+		"group": schema.StringAttribute{Optional: true,
+			Description: "NodeClass API group; the manifest defaults it to `karpenter.k8s.aws` (the only one Karpenter's AWS provider manages)."},
+		"kind": schema.StringAttribute{Optional: true,
+			Description: "NodeClass kind; the manifest defaults it to `EC2NodeClass`."},
 		"name":       schema.StringAttribute{Required: true, Description: "The EC2NodeClass name."},
 		"ami_family": schema.StringAttribute{Optional: true, Description: "The class's resolved amiFamily."},
 		"amis": schema.MapAttribute{ElementType: types.StringType, Optional: true,
@@ -41,10 +37,6 @@ func nodeClassInputAttributes() map[string]schema.Attribute {
 				"and a value not in this form is an error (node-class-amis-invalid)."},
 		"registered_taints": schema.ListAttribute{ElementType: types.ObjectType{AttrTypes: taintAttrTypes}, Optional: true,
 			Description: "For a Custom class: the taints its userData registers."},
-		"user_data": schema.StringAttribute{Optional: true, Description: "The class's userData."},
-		"instance_store_policy": schema.StringAttribute{Optional: true,
-			Description: "The class's instance_store_policy: `RAID0` formats the instance stores in `user_data_preview`."},
-		"kubelet": schema.ObjectAttribute{AttributeTypes: kubeletAttrTypes, Optional: true, Description: "The class's kubelet settings."},
 		"zones": schema.MapAttribute{ElementType: types.StringType, Optional: true,
 			Description: "The zones of the class's subnets mapped to their zone ids: the pool's zone requirements and named instance families are checked against them."},
 	}
@@ -55,7 +47,8 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		Description: "Renders a Karpenter `NodePool` (`karpenter.sh/v1`) and fails validate/plan on every incompatibility with its EC2NodeClass " +
 			"that can be proven: architectures the class has no image for (before Karpenter fails with \"no instance types satisfy requirements " +
 			"of amis\"), arm64 GPU families without an arm64 GPU image, mixed architectures, Custom userData that does not register the pool's " +
-			"taints, and every CRD and runtime rule of the NodePool. Computes which image each admitted family gets and the userData a node would boot with.",
+			"taints, and every CRD and runtime rule of the NodePool. Computes which image each admitted family gets; the userData a node boots with is " +
+			"rendered and checked at plan (`data \"karpenter_node\"` shows it for an instance type).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, Description: "The NodePool name.",
@@ -83,25 +76,17 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional: true, Description: "Static NodePool node count (Karpenter 1.8+). Switching between static and dynamic replaces the pool (the CRD forbids the transition).",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(staticTransition, "Karpenter forbids switching a NodePool between static and dynamic", "Karpenter forbids switching a NodePool between static (replicas set) and dynamic (replicas unset): \"Cannot transition NodePool between static (replicas set) and dynamic (replicas unset) provisioning modes\".")},
 			},
-			"acknowledged_warnings": acknowledgedWarningsAttribute(),
-			"manifest":              schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
-			"instance_families":     schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
-			"ami_assignments": schema.MapNestedAttribute{
-				Computed: true, Description: "Which image each admitted family gets (strict matching, as Karpenter since 1.4), keyed as the class's `amis`: " +
-					"`<architecture>/<variant>` for alias images, `<architecture>` otherwise.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"architecture":      schema.StringAttribute{Computed: true, Description: "`amd64` or `arm64`."},
-					"variant":           schema.StringAttribute{Computed: true, Description: "`standard`, `nvidia`, `neuron`, or empty for non-alias images."},
-					"ami_id":            schema.StringAttribute{Computed: true, Description: "Image id."},
-					"ami_name":          schema.StringAttribute{Computed: true, Description: "Image name."},
-					"instance_families": schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "Families that boot this image."},
-				}},
-			},
-			"user_data_preview": schema.StringAttribute{
-				Computed: true,
-				Description: "The userData Karpenter would generate for a node of this pool on its class, for the first admitted instance type " +
-					"(maxPods: max_pods, else the first admitted type's pod capacity); null when the class or cluster facts are not known, and " +
-					"null offline when maxPods depends on instance-type facts.",
+			"ttl_seconds_until_expired": schema.Int64Attribute{Optional: true, Description: removedDescription(migration.AttrTTLUntilExpired)},
+			"ttl_seconds_after_empty":   schema.Int64Attribute{Optional: true, Description: removedDescription(migration.AttrTTLAfterEmpty)},
+			"acknowledged_warnings":     acknowledgedWarningsAttribute(),
+			"manifest":                  schema.StringAttribute{Computed: true, Description: "The NodePool as YAML (sorted keys), validated against Karpenter's CRD."},
+			"instance_families":         schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: "The instance families the requirements admit for this class, sorted."},
+			"ami_assignments": schema.MapAttribute{
+				ElementType: types.StringType, Computed: true,
+				Description: "Which image each admitted instance family boots (strict matching, as Karpenter since 1.4), one line per image, keyed as " +
+					"the class's `amis` (`<architecture>/<variant>` for alias images, `<architecture>` otherwise): `<id> <name>: <families>`, e.g. " +
+					"`ami-0a10f319e3e4c3de7 amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209: g4dn, g5`. A new release changes the lines of " +
+					"the images this pool boots, and only those.",
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -115,6 +100,10 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"min_values": schema.Int64Attribute{Optional: true, Description: "Minimum number of distinct values the chosen instance types must cover (1-50)."},
 				}},
 			},
+			"kubelet": schema.SingleNestedBlock{
+				Description: removedDescription(migration.AttrKubelet),
+				Attributes:  removedKubeletAttributes(),
+			},
 			"taints":         taintsBlock("Taints of the nodes, one block each."),
 			"startup_taints": taintsBlock("Taints applied at launch that something else (e.g. a DaemonSet) removes; pods need not tolerate them. One block each."),
 			"disruption": schema.SingleNestedBlock{
@@ -122,6 +111,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Attributes: map[string]schema.Attribute{
 					"consolidation_policy": schema.StringAttribute{Optional: true, Description: "`WhenEmpty`, `WhenEmptyOrUnderutilized` or (1.14+) `Balanced`."},
 					"consolidate_after":    schema.StringAttribute{Optional: true, Description: "Required inside disruption: e.g. `30s`, `5m`, or `Never`."},
+					"expire_after":         schema.StringAttribute{Optional: true, Description: removedDescription(migration.AttrDisruptionExpireAfter)},
 				},
 				Blocks: map[string]schema.Block{
 					"budgets": schema.ListNestedBlock{
@@ -141,6 +131,39 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		"when the template holds a value Karpenter could not store (another rule reports it)") {
 		resp.Schema.Attributes[name] = a
 	}
+}
+
+// removedDescription documents a tombstone: an attribute of an older
+// Karpenter API that the schema takes only to fail on it with where v1
+// moved it.
+func removedDescription(attr rules.Path) string {
+	f, _ := migration.ByAttr(attr)
+	return f.Summary() + " Accepted only to fail `terraform validate` at its line with that answer (`" + f.Rule.ID + "`)."
+}
+
+// removedKubeletAttributes are the EC2NodeClass's kubelet settings, which
+// the v1beta1 NodePool had: accepted so that the block fails with where
+// they went instead of "Unsupported block type".
+func removedKubeletAttributes() map[string]schema.Attribute {
+	attrs := kubeletAttributes()
+	for name, a := range attrs {
+		d := "Removed with the block: set `" + name + "` in the kubelet block of the `karpenter_ec2nodeclass`."
+		switch a := a.(type) {
+		case schema.Int64Attribute:
+			a.Description = d
+			attrs[name] = a
+		case schema.BoolAttribute:
+			a.Description = d
+			attrs[name] = a
+		case schema.ListAttribute:
+			a.Description = d
+			attrs[name] = a
+		case schema.MapAttribute:
+			a.Description = d
+			attrs[name] = a
+		}
+	}
+	return attrs
 }
 
 // staticTransition replaces the pool when replicas goes from unset to set

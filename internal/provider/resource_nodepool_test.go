@@ -1,17 +1,28 @@
 package provider
 
 import (
-	"fmt"
+	"context"
+	"encoding/base64"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // customAL2023Class selects one amd64 AL2023 image by id, with a root
@@ -98,11 +109,11 @@ func TestAccNodePoolSeeds(t *testing.T) {
 						knownvalue.StringExact("g5"), knownvalue.StringExact("g5g"), knownvalue.StringExact("inf2"), knownvalue.StringExact("m5"), knownvalue.StringExact("m6g"),
 					})),
 					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("ami_assignments"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"amd64/standard": assignment("amd64", "standard", "amazon-eks-node-al2023-x86_64-standard-1.32-v20251209", "m5"),
-						"arm64/standard": assignment("arm64", "standard", "amazon-eks-node-al2023-arm64-standard-1.32-v20251209", "m6g"),
-						"amd64/nvidia":   assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
-						"arm64/nvidia":   assignment("arm64", "nvidia", "amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209", "g5g"),
-						"amd64/neuron":   assignment("amd64", "neuron", "amazon-eks-node-al2023-x86_64-neuron-1.32-v20251209", "inf2"),
+						"amd64/standard": assignment("amazon-eks-node-al2023-x86_64-standard-1.32-v20251209", "m5"),
+						"arm64/standard": assignment("amazon-eks-node-al2023-arm64-standard-1.32-v20251209", "m6g"),
+						"amd64/nvidia":   assignment("amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
+						"arm64/nvidia":   assignment("amazon-eks-node-al2023-arm64-nvidia-1.32-v20251209", "g5g"),
+						"amd64/neuron":   assignment("amazon-eks-node-al2023-x86_64-neuron-1.32-v20251209", "inf2"),
 					})),
 					plancheck.ExpectKnownValue("karpenter_nodepool.mixed", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`(?s)apiVersion: karpenter.sh/v1\nkind: NodePool\n.*nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: al2023\n`))),
 				}},
@@ -111,30 +122,15 @@ func TestAccNodePoolSeeds(t *testing.T) {
 	})
 }
 
-func assignment(arch, variant, name string, families ...string) knownvalue.Check {
-	fams := make([]knownvalue.Check, len(families))
-	for i, f := range families {
-		fams[i] = knownvalue.StringExact(f)
-	}
-	return knownvalue.ObjectPartial(map[string]knownvalue.Check{
-		"architecture": knownvalue.StringExact(arch), "variant": knownvalue.StringExact(variant),
-		"ami_name": knownvalue.StringExact(name), "instance_families": knownvalue.ListExact(fams),
-	})
+// assignment checks an ami_assignments line, "<id> <name>: <families>"
+// (the key holds the architecture and variant).
+func assignment(name string, families ...string) knownvalue.Check {
+	return knownvalue.StringRegexp(regexp.MustCompile(`^ami-[0-9a-f]+ ` + regexp.QuoteMeta(name+": "+strings.Join(families, ", ")) + `$`))
 }
 
-func TestAccNodePoolUserDataPreviewAL2StartupTaint(t *testing.T) {
-	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: prov + classHCL("al2", `  ami_selector_terms { alias = "al2@latest" }`) + poolHCL("cilium", "karpenter_ec2nodeclass.al2.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5")+
-				taintHCL("startup_taints", "node.cilium.io/agent-not-ready", "true", "NoExecute")),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue("karpenter_nodepool.cilium", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(regexp.MustCompile(
-					`--kubelet-extra-args '--node-labels="[^"]*" --register-with-taints="node.cilium.io/agent-not-ready=true:NoExecute,karpenter.sh/unregistered:NoExecute"`))),
-			}},
-		}},
-	})
+// assignmentOf checks that an ami_assignments line names image name.
+func assignmentOf(name string) knownvalue.Check {
+	return knownvalue.StringRegexp(regexp.MustCompile(`^ami-[0-9a-f]+ ` + regexp.QuoteMeta(name) + `: `))
 }
 
 // A complete EKS-style stack: the role and the cluster name come from
@@ -192,7 +188,7 @@ output "gpu_images" { value = karpenter_nodepool.pool[1].ami_assignments }
 					plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("manifest")),
 					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("amis"), knownvalue.MapSizeExact(5)),
 					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[1]`, tfjsonpath.New("ami_assignments"), knownvalue.MapExact(map[string]knownvalue.Check{
-						"amd64/nvidia": assignment("amd64", "nvidia", "amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
+						"amd64/nvidia": assignment("amazon-eks-node-al2023-x86_64-nvidia-1.32-v20251209", "g5"),
 					})),
 					plancheck.ExpectKnownValue(`karpenter_nodepool.pool[0]`, tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(`name: general`))),
 					plancheck.ExpectKnownOutputValue("gpu_images", knownvalue.MapSizeExact(1)),
@@ -219,59 +215,51 @@ resource "terraform_data" "cluster" { input = { name = "demo", version = "1.32" 
 				poolHCL("general", "karpenter_ec2nodeclass.default.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5", "g5")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class")),
-				plancheck.ExpectUnknownValue("karpenter_nodepool.general", tfjsonpath.New("user_data_preview")),
 				plancheck.ExpectUnknownValue("karpenter_nodepool.general", tfjsonpath.New("ami_assignments")),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(regexp.MustCompile(`registerWithTaints`))),
 				statecheck.ExpectKnownValue("karpenter_nodepool.general", tfjsonpath.New("ami_assignments"), knownvalue.MapSizeExact(2)),
 			},
 		}},
 	})
 }
 
-// instance_store_policy reaches the pool through node_class, so the
-// preview formats the instance stores as the node would.
-func TestAccNodePoolPreviewHasTheClassInstanceStorePolicy(t *testing.T) {
-	prov := emulatorProvider(t, `cluster { name = "demo" }`)
-	config := func(policy string) string {
-		return prov + classHCL("default", `  ami_selector_terms { alias = "al2023@v20251209" }
-`+policy) + poolHCL("nvme", "karpenter_ec2nodeclass.default.node_class", reqHCL("karpenter.k8s.aws/instance-family", "In", "m5"))
+// The pool's plan renders the userData of its nodes and reports what would
+// keep them from joining (nodepool.PreviewFor's findings), though it no
+// longer prints that userData: here a CA bundle that is not base64, as
+// eks:DescribeCluster could answer it (the provider's cluster block refuses
+// one, so the facts are set directly).
+func TestPoolPlanChecksItsNodesUserData(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	ctx := context.Background()
+	pd := &ProviderData{
+		AWS:       awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: 1})),
+		Karpenter: versions.DefaultKarpenter,
+		Cluster: cluster.Settings{Name: "demo", KubernetesVersion: "1.32", Endpoint: "https://5E4A1C7B0D9F2E3A6B8C4D1E7F0A2B3C.gr7.us-east-1.eks.amazonaws.com",
+			ServiceCIDR: "172.20.0.0/16", ClusterDNS: "172.20.0.10"},
 	}
-	raid := regexp.MustCompile(`(?m)^\s+strategy: RAID0$`)
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: config(`  instance_store_policy = "RAID0"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("instance_store_policy"), knownvalue.StringExact("RAID0")),
-					plancheck.ExpectKnownValue("karpenter_nodepool.nvme", tfjsonpath.New("user_data_preview"), knownvalue.StringRegexp(raid)),
-				}},
-			},
-			{
-				Config: config(""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue("karpenter_ec2nodeclass.default", tfjsonpath.New("node_class").AtMapKey("instance_store_policy"), knownvalue.Null()),
-					plancheck.ExpectKnownValue("karpenter_nodepool.nvme", tfjsonpath.New("user_data_preview"), stringWithout{raid}),
-				}},
-			},
-		},
-	})
+	var np manifest.NodePool
+	np.Metadata.Name = "general"
+	np.Spec.Template.Spec.NodeClassRef = nodepool.NodeClassRef(nil, nil, "default")
+	np.Spec.Template.Spec.Requirements = []manifest.Requirement{{Key: "karpenter.k8s.aws/instance-family", Operator: "In", Values: []string{"m5"}}}
+	p := nodepool.Pool{Manifest: np, Class: nodepool.ClassFacts{Known: true, Family: amifamily.AL2023}}
+	cat, err := instancetype.Load(ctx, pd.AWS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(ca string) diag.Diagnostics {
+		pd.Cluster.CertificateAuthority = ca
+		var diags diag.Diagnostics
+		(&nodePoolResource{}).checkUserData(ctx, pd, p, nodepool.Check(p, cat, pd.Karpenter), &diags)
+		return diags
+	}
+	diags := check("not-base64")
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || !strings.HasPrefix(diags[0].Summary(), "cluster-ca-not-base64:") ||
+		!strings.Contains(diags[0].Detail(), "the userData of this pool's nodes would not render") {
+		t.Fatalf("want one cluster-ca-not-base64 warning, got %v", diags)
+	}
+	if diags := check(base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"))); len(diags) != 0 {
+		t.Fatalf("a base64 CA bundle: %v", diags)
+	}
 }
-
-// stringWithout checks a known string that raid does not match.
-type stringWithout struct{ re *regexp.Regexp }
-
-func (c stringWithout) CheckValue(v any) error {
-	s, ok := v.(string)
-	if !ok {
-		return fmt.Errorf("want a known string, got %T", v)
-	}
-	if c.re.MatchString(s) {
-		return fmt.Errorf("%q matches %s", s, c.re)
-	}
-	return nil
-}
-
-func (c stringWithout) String() string { return "string without " + c.re.String() }

@@ -85,13 +85,16 @@ var (
 		Bad:       "# a provider bug, not a configuration mistake\n",
 		Good:      "# report it at the provider's issue tracker\n",
 	})
-	ruleUserDataPreview = rules.Register(rules.Rule{
-		ID: "user-data-preview-unavailable", Severity: rules.Warning, Category: categoryProvider,
-		Title:     "user_data_preview could not be rendered",
-		Behaviour: "The preview renders what Karpenter would generate for a node of the pool; it needs the cluster facts Karpenter reads (endpoint, CA, service CIDR). Without them the preview is null; nothing else of the plan depends on it.",
-		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap",
-		Bad:       "provider \"karpenter\" {\n  cluster {\n    kubernetes_version = \"1.32\"\n  }\n}\n",
-		Good:      "provider \"karpenter\" {\n  cluster {\n    name = \"demo\" # facts from eks:DescribeCluster\n  }\n}\n",
+	ruleUserDataUnchecked = rules.Register(rules.Rule{
+		ID: "node-user-data-unchecked", Severity: rules.Warning, Category: categoryProvider,
+		Title: "the userData of the pool's nodes could not be checked",
+		Behaviour: "A pool's plan renders the userData Karpenter would generate for its nodes, with the cluster facts Karpenter reads " +
+			"(name, API endpoint, CA bundle, service CIDR), and reports what would keep a node from joining. When the provider's cluster " +
+			"block names a cluster that eks:DescribeCluster cannot describe, those checks are skipped with this warning; the manifests and " +
+			"every other check still plan.",
+		Source: "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap; pkg/providers/launchtemplate (cluster endpoint, CA bundle and CIDR)",
+		Bad:    "provider \"karpenter\" {\n  cluster {\n    name               = \"ghost\" # not a cluster of this account and region\n    kubernetes_version = \"1.32\"\n  }\n}\n",
+		Good:   "provider \"karpenter\" {\n  cluster {\n    name = \"demo\" # facts from eks:DescribeCluster\n  }\n}\n",
 	})
 	ruleClusterFactsNeeded = rules.Register(rules.Rule{
 		ID: "cluster-facts-needed", Severity: rules.Error, Category: categoryProvider,

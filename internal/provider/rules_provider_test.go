@@ -90,8 +90,9 @@ resource "karpenter_ec2nodeclass" "custom" {
 }
 `)
 		expectDiagnostic(t, diags, "error", "cluster-facts-needed", "ghost", "bootstrap block")
-		// The same cluster under a pool: only the preview is lost, with a
-		// warning; the manifests still plan.
+		// The same cluster under a pool: only the checks of the userData
+		// its nodes would boot with are lost, with a warning; the
+		// manifests still plan.
 		diags = planDiagnostics(t, prov+`
 resource "karpenter_ec2nodeclass" "x" {
   name = "default"
@@ -102,7 +103,7 @@ resource "karpenter_nodepool" "p" {
   node_class = karpenter_ec2nodeclass.x.node_class
 }
 `)
-		expectDiagnostic(t, diags, "warning", "user-data-preview-unavailable", "ghost")
+		expectDiagnostic(t, diags, "warning", "node-user-data-unchecked", `NodePool "default"`, "ghost")
 		// The provider's region is known only at apply: a data source,
 		// read during plan, cannot resolve anything and says why.
 		diags = planDiagnostics(t, `

@@ -94,7 +94,11 @@ func strictObjects() []strictObject {
 			[]strictMistake{misspelled("valeu", "value"), camelCase("timeAdded", ""), misplaced("values")}},
 		{"disruption", "pool", "  disruption {\n    consolidate_after = \"1m\"\n    %s\n  }\n",
 			[]strictMistake{misspelled("consolidation_polcy", "consolidation_policy"), camelCase("consolidationPolicy", "consolidation_policy"),
-				misplaced("expire_after"), camelCase("expireAfter", "")}},
+				misplaced("weight"), camelCase("expireAfter", "")}},
+		// The v1beta1 kubelet tombstone (v1beta1-kubelet-on-nodepool) is a
+		// block like the class's, so its keys are checked too.
+		{"kubelet", "pool", "  kubelet {\n    max_pods = 110\n    %s\n  }\n",
+			[]strictMistake{misspelled("pods_per_cor", "pods_per_core"), camelCase("evictionHard", "eviction_hard"), misplaced("expire_after")}},
 		// Budgets have only one-word fields: the camelCase key is their
 		// parent's, written one level too deep.
 		{"disruption.budgets", "pool", "  disruption {\n    consolidate_after = \"1m\"\n    budgets {\n      nodes = \"10%%\"\n      %s\n    }\n  }\n",

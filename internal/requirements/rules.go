@@ -136,9 +136,9 @@ var (
 	ruleUnknownValueIgnored = rules.Register(rules.Rule{
 		ID: "requirement-unknown-value-ignored", Severity: rules.Warning, Category: Category,
 		Title:     "value Karpenter does not know is ignored",
-		Behaviour: "Karpenter logs \"please correct found invalid values, proceeding with valid values\" and uses only the known values of karpenter.sh/capacity-type or karpenter.k8s.aws/instance-tenancy.",
+		Behaviour: "Karpenter logs \"please correct found invalid values, proceeding with valid values\" and uses only the known values of karpenter.sh/capacity-type or karpenter.k8s.aws/instance-tenancy. A value one typo from a known one is the error requirement-value-misspelled instead.",
 		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/nodeclaim_validation.go validateWellKnownValues",
-		Bad:       pool(req("karpenter.sh/capacity-type", "In", `values = ["spot", "ondemand"]`)),
+		Bad:       pool(req("karpenter.sh/capacity-type", "In", `values = ["spot", "preemptible"]`)),
 		Good:      pool(req("karpenter.sh/capacity-type", "In", `values = ["spot", "on-demand"]`)),
 	})
 	ruleKarpenterDomain = rules.Register(rules.Rule{

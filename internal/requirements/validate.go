@@ -73,8 +73,11 @@ func ValidateOne(s Spec, v versions.Karpenter, p rules.Path) rules.Findings {
 	if !s.Unknown.MinValues && s.MinValues != nil {
 		fs = append(fs, checkMinValues(s, op, opKnown, valuesKnown, p)...)
 	}
-	if opKnown && valuesKnown && !s.Unknown.Key && op == In {
-		fs = append(fs, checkKnownValues(s, key, v, p)...)
+	if opKnown && valuesKnown && !s.Unknown.Key {
+		fs = append(fs, checkNearMisses(s, key, op, v, p)...)
+		if op == In {
+			fs = append(fs, checkKnownValues(s, key, v, p)...)
+		}
 	}
 	return fs
 }
@@ -170,12 +173,17 @@ func checkKnownValues(s Spec, key string, kv versions.Karpenter, p rules.Path) r
 	if known == nil {
 		return nil
 	}
-	var valid, invalid []string
+	var valid, invalid, ignored []string
 	for _, v := range s.Values {
 		if slices.Contains(known, v) {
 			valid = append(valid, v)
-		} else {
-			invalid = append(invalid, v+suggest.Hint(v, known))
+			continue
+		}
+		invalid = append(invalid, v+suggest.Hint(v, known))
+		if NearMiss(key, v, kv) == "" {
+			// A near miss is requirement-value-misspelled's, unless
+			// nothing is valid (then the pool fails, reported below).
+			ignored = append(ignored, v)
 		}
 	}
 	switch {
@@ -185,9 +193,9 @@ func checkKnownValues(s Spec, key string, kv versions.Karpenter, p rules.Path) r
 	case s.MinValues != nil && len(valid) < *s.MinValues:
 		return rules.Findings{rules.New(ruleMinValuesKnown, p.Attr("min_values"),
 			"min_values = %d but only %d of %s are values Karpenter knows for %s (%s); it fails the NodePool (\"not enough valid values found in %v for %s, expected at least %d valid values\"). Known values: %s.", *s.MinValues, len(valid), quoteList(s.Values), key, quoteList(valid), s.Values, key, *s.MinValues, quoteList(known))}
-	case len(invalid) > 0:
+	case len(ignored) > 0:
 		return rules.Findings{rules.New(ruleUnknownValueIgnored, p.Attr("values"),
-			"%s: Karpenter ignores %s (\"please correct found invalid values, proceeding with valid values\") and uses only %s. Known values: %s.", key, strings.Join(invalid, ", "), quoteList(valid), quoteList(known))}
+			"%s: Karpenter ignores %s (\"please correct found invalid values, proceeding with valid values\") and uses only %s. Known values: %s.", key, quoteList(ignored), quoteList(valid), quoteList(known))}
 	}
 	return nil
 }

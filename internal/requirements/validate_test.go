@@ -66,7 +66,17 @@ func TestValidateRules(t *testing.T) {
 		{"capacity-type typo", spec(LabelCapacityType, "In", "ondemand"), v1_14, []string{"requirement-no-known-value"}, "requirements[0].values", `did you mean "on-demand"?`},
 		{"tenancy unknown", spec(LabelInstanceTenancy, "In", "host"), v1_14, []string{"requirement-no-known-value"}, "requirements[0].values", "no valid values found"},
 		{"capacity-type min_values over known", withMin(spec(LabelCapacityType, "In", "spot", "preemptible"), 2), v1_14, []string{"requirement-min-values-exceeds-known-values"}, "requirements[0].min_values", "not enough valid values found"},
-		{"capacity-type one unknown", spec(LabelCapacityType, "In", "spot", "ondemand"), v1_14, []string{"requirement-unknown-value-ignored"}, "requirements[0].values", "proceeding with valid values"},
+		{"capacity-type one unknown", spec(LabelCapacityType, "In", "spot", "preemptible"), v1_14, []string{"requirement-unknown-value-ignored"}, "requirements[0].values", "proceeding with valid values"},
+		// A near miss next to a valid value makes the pool spot-only: an error.
+		{"capacity-type one misspelled", spec(LabelCapacityType, "In", "spot", "ondemand"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `uses only ["spot"]`},
+		{"capacity-type case", spec(LabelCapacityType, "In", "spot", "On-Demand"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `Did you mean "on-demand"?`},
+		{"capacity-type reserved before 1.3", spec(LabelCapacityType, "In", "spot", "reserve"), versions.Karpenter{Minor: 2}, []string{"requirement-unknown-value-ignored"}, "requirements[0].values", "proceeding with valid values"},
+		{"tenancy misspelled NotIn", spec(LabelInstanceTenancy, "NotIn", "dedicate"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `excludes nothing`},
+		{"arch hyphen", spec(LabelArch, "In", "amd64", "arm-64"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `Did you mean "arm64"?`},
+		{"arch EC2 name", spec(LabelArch, "In", "x86_64"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `admits no instance type`},
+		{"arch short", spec("beta.kubernetes.io/arch", "In", "arm"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `Did you mean "arm64"?`},
+		{"arch typo", spec(LabelArch, "In", "amd-64"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `Did you mean "amd64"?`},
+		{"os case", spec(LabelOS, "In", "Linux"), v1_14, []string{"requirement-value-misspelled"}, "requirements[0].values", `Did you mean "linux"?`},
 		{"karpenter.sh domain", spec("karpenter.sh/team", "In", "a"), v1_14, []string{"requirement-key-karpenter-domain"}, "requirements[0].key", "example.com/team"},
 		{"karpenter.sh suffix match", spec("notkarpenter.sh/x", "Exists"), v1_14, []string{"requirement-key-karpenter-domain"}, "requirements[0].key", "suffix match"},
 		{"karpenter.sh/nodepool", spec(LabelNodePool, "In", "default"), v1_14, []string{"requirement-key-nodepool"}, "requirements[0].key", "invalid key"},
@@ -96,6 +106,24 @@ func TestValidateRules(t *testing.T) {
 				t.Errorf("severity %s, rule says %s", f.Severity, f.Rule.Severity)
 			}
 		})
+	}
+}
+
+// A value of a closed-set label that is close to none of its values is not
+// guessed at (the instance-type check reports it at plan), and one that is
+// in the set is fine.
+func TestNearMissOnlyWhenClose(t *testing.T) {
+	for _, s := range []Spec{spec(LabelArch, "In", "riscv64"), spec(LabelArch, "In", "amd64", "arm64"), spec(LabelOS, "NotIn", "windows"),
+		spec(LabelCapacityType, "In", "spot", "on-demand", "reserved"), spec("example.com/arch", "In", "arm")} {
+		if fs := Validate([]Spec{s}, v1_14).ByRule("requirement-value-misspelled"); len(fs) > 0 {
+			t.Errorf("%v: %v", s, fs)
+		}
+	}
+	if got := NearMiss(LabelCapacityType, "reserve", v1_14); got != "reserved" {
+		t.Errorf("NearMiss(reserve) = %q", got)
+	}
+	if got := NearMiss(LabelCapacityType, "reserve", versions.Karpenter{Minor: 2}); got != "" {
+		t.Errorf("reserved capacity needs 1.3: NearMiss = %q", got)
 	}
 }
 

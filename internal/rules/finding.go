@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -32,6 +33,37 @@ func (f Finding) AsWarning() Finding {
 // Summary is the diagnostic summary, "<rule-id>: <title>".
 func (f Finding) Summary() string { return f.Rule.ID + ": " + f.Rule.Title }
 
+// Object names a Kubernetes object the way summaries write it:
+// `NodePool "general"`.
+func Object(kind, name string) string { return kind + " " + strconv.Quote(name) }
+
+// SummaryAbout is a "<rule-id>: <title>" summary naming the object the
+// diagnostic is about: "<rule-id>: <object>: <title>". Terraform prints one
+// of the warnings that share a summary and folds the others into "(and N
+// more similar warnings elsewhere)", so a warning that several resources can
+// give names its object, and each resource's warning is printed. A summary
+// without a rule id is returned unchanged.
+func SummaryAbout(summary, object string) string {
+	id, obj, title, ok := ParseSummary(summary)
+	if !ok || obj != "" || object == "" {
+		return summary
+	}
+	return id + ": " + object + ": " + title
+}
+
+var summaryRE = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*): (?:([A-Z][A-Za-z0-9]* "(?:[^"\\]|\\.)*"): )?(.+)$`)
+
+// ParseSummary splits a diagnostic summary into its rule id, the object it
+// names ("" when it names none, see SummaryAbout) and the title; ok is false
+// when the summary does not start with a rule id.
+func ParseSummary(s string) (id, object, title string, ok bool) {
+	m := summaryRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", "", "", false
+	}
+	return m[1], m[2], m[3], true
+}
+
 func (f Finding) String() string {
 	loc := f.Path.String()
 	if loc != "" {
@@ -47,6 +79,19 @@ type Findings []Finding
 func (fs Findings) HasErrors() bool {
 	for _, f := range fs {
 		if f.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// HasBlockingErrors reports whether an error makes the values unusable
+// for the checks that build on them: every error but an acknowledgeable
+// one, which is about a legal value (a likely typo) that Karpenter would
+// take as written, so the checks that follow still apply to it.
+func (fs Findings) HasBlockingErrors() bool {
+	for _, f := range fs {
+		if f.Severity == Error && !f.Rule.Acknowledgeable {
 			return true
 		}
 	}
@@ -115,6 +160,19 @@ func (p Path) Index(i int) Path { return p.with(Step{Kind: IndexStep, Index: i})
 
 // Key appends a map key.
 func (p Path) Key(k string) Path { return p.with(Step{Kind: KeyStep, Name: k}) }
+
+// Contains reports whether q is p or lies below it.
+func (p Path) Contains(q Path) bool {
+	if len(q.steps) < len(p.steps) {
+		return false
+	}
+	for i, s := range p.steps {
+		if q.steps[i] != s {
+			return false
+		}
+	}
+	return true
+}
 
 // Join appends q to p.
 func (p Path) Join(q Path) Path {

@@ -22,7 +22,11 @@ description: |-
 
 Every diagnostic of this provider starts with a rule id, e.g. ` + "`arm64-gpu-no-image: the AMI family has no arm64 GPU image`" + `.
 This page lists every rule. **Errors** fail ` + "`terraform validate`" + ` (when the values are literal) or ` + "`terraform plan`" + `
-(when they need AWS or other resources); **warnings** are printed and the plan goes on. Rules gated on a Karpenter release
+(when they need AWS or other resources); **warnings** are printed and the plan goes on. A resource's warning also names
+its object, e.g. ` + "`nodes-will-drift: NodePool \"general\": this update replaces running nodes`" + `: Terraform prints one
+warning per summary and folds the rest into "(and one more similar warning elsewhere)", so each resource's is printed. A few
+errors are about a value one typo away from a well-known one: if the value is meant, list the rule in the resource's
+` + "`acknowledged_warnings`" + ` and it is reported as a warning instead. Rules gated on a Karpenter release
 follow the provider's ` + "`karpenter_version`" + `. Sources name upstream code as ` + "`A:`" + ` (aws/karpenter-provider-aws v1.14.1),
 ` + "`C:`" + ` (kubernetes-sigs/karpenter) and ` + "`E:`" + ` (awslabs/amazon-eks-ami), or an issue/PR number of A.
 
@@ -53,7 +57,11 @@ follow the provider's ` + "`karpenter_version`" + `. Sources name upstream code 
 			}
 		}
 		fmt.Fprintf(&b, "\n### %s\n\n", r.ID)
-		fmt.Fprintf(&b, "**%s** (%s).\n\n", r.Title, r.Severity)
+		severity := r.Severity.String()
+		if r.Acknowledgeable {
+			severity += "; listed in the resource's `acknowledged_warnings` it is reported as a warning"
+		}
+		fmt.Fprintf(&b, "**%s** (%s).\n\n", r.Title, severity)
 		fmt.Fprintf(&b, "What happens: %s\n\n", r.Behaviour)
 		fmt.Fprintf(&b, "Source: %s\n\n", r.Source)
 		fmt.Fprintf(&b, "Fails:\n\n```terraform\n%s\n```\n\n", strings.TrimRight(r.Bad, "\n"))
@@ -72,6 +80,10 @@ var categoryIntros = map[string]string{
 		"These rules report what `kubectl apply` would refuse that no more specific rule caught first.",
 	"EC2NodeClass": "The fields of `karpenter_ec2nodeclass` other than AMI selection and userData: name, role or instance " +
 		"profile, selector terms, tags, kubelet settings, block devices, metadata options, and `@latest` drift.",
+	"Karpenter v1 migration": "Fields and values of the v1beta1 API (and of the v1alpha5 Provisioner and AWSNodeTemplate " +
+		"before it) that Karpenter v1 moved, renamed or removed. `karpenter_nodepool` accepts the old attributes only to fail " +
+		"`terraform validate` at their line with where v1 has them; `validate_manifest` names them in YAML, also in documents " +
+		"still written as `karpenter.sh/v1beta1`.",
 	"NodePool": "The CRD and runtime rules of `karpenter_nodepool` on its own values: name, labels, taints, durations, " +
 		"disruption budgets, limits, weight and static pools. They fail `terraform validate` when those values are literal.",
 	"NodePool and EC2NodeClass": "At plan, a `karpenter_nodepool` is checked against the class it gets through `node_class`: " +

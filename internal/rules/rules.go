@@ -46,6 +46,11 @@ type Rule struct {
 	// Bad and Good are HCL (or userData) snippets for the docs: the first
 	// triggers the rule, the second is the fix.
 	Bad, Good string
+	// Acknowledgeable marks an error about a value that is legal but almost
+	// certainly a typo of a well-known one (a near miss that silently
+	// changes what Karpenter does): listed in a resource's
+	// acknowledged_warnings, it is reported as a warning instead.
+	Acknowledgeable bool
 }
 
 var idRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -64,6 +69,9 @@ func Register(r Rule) *Rule {
 	}
 	if r.Title == "" || r.Category == "" || r.Behaviour == "" || r.Source == "" || r.Bad == "" || r.Good == "" {
 		panic(fmt.Sprintf("rules: rule %q lacks documentation (title, category, behaviour, source, bad and good examples are required)", r.ID))
+	}
+	if r.Acknowledgeable && r.Severity != Error {
+		panic(fmt.Sprintf("rules: rule %q is a warning; only errors are marked acknowledgeable (warnings always are)", r.ID))
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -42,6 +42,41 @@ func TestRegisterRejectsBadRules(t *testing.T) {
 	undocumented.ID = "test-rule-undocumented"
 	undocumented.Good = ""
 	mustPanic("docs", undocumented)
+	ackWarning := good
+	ackWarning.ID, ackWarning.Severity, ackWarning.Acknowledgeable = "test-rule-ack-warning", Warning, true
+	mustPanic("acknowledgeable warning", ackWarning)
+}
+
+// A near miss (an acknowledgeable error) is about a legal value: the checks
+// that build on the value still run, unlike after any other error.
+func TestHasBlockingErrors(t *testing.T) {
+	hard := Register(Rule{ID: "test-rule-hard", Severity: Error, Title: "t", Category: "c", Behaviour: "b", Source: "s", Bad: "x", Good: "y"})
+	near := Register(Rule{ID: "test-rule-near", Severity: Error, Acknowledgeable: true, Title: "t", Category: "c", Behaviour: "b", Source: "s", Bad: "x", Good: "y"})
+	nearMiss := New(near, Root("limits"), "typo")
+	if fs := (Findings{nearMiss}); !fs.HasErrors() || fs.HasBlockingErrors() {
+		t.Errorf("a near miss is an error that blocks nothing: %v", fs)
+	}
+	if fs := (Findings{nearMiss, New(hard, Root("name"), "bad")}); !fs.HasBlockingErrors() {
+		t.Errorf("any other error blocks: %v", fs)
+	}
+	if fs := (Findings{New(hard, Root("name"), "bad").AsWarning()}); fs.HasBlockingErrors() {
+		t.Errorf("a warning blocks nothing: %v", fs)
+	}
+}
+
+func TestPathContains(t *testing.T) {
+	labels := Root("labels")
+	for _, c := range []struct {
+		q    Path
+		want bool
+	}{{labels, true}, {labels.Key("a"), true}, {Root("labels_x"), false}, {Root("limits").Key("labels"), false}, {Path{}, false}} {
+		if got := labels.Contains(c.q); got != c.want {
+			t.Errorf("%s contains %s = %v", labels, c.q, got)
+		}
+	}
+	if !(Path{}).Contains(Root("x")) {
+		t.Error("the root contains everything")
+	}
 }
 
 func TestFindingSummaryAndSeverity(t *testing.T) {
@@ -86,5 +121,33 @@ func TestUnknowns(t *testing.T) {
 	v.Add(Root("kubelet_x"))
 	if v.Within(Root("kubelet")) {
 		t.Fatal("prefix must stop at a path separator")
+	}
+}
+
+func TestSummaryAboutNamesTheObject(t *testing.T) {
+	r := Register(Rule{ID: "test-rule-object", Severity: Warning, Title: "NodeConfig part is odd", Category: "c", Behaviour: "b", Source: "s", Bad: "x", Good: "y"})
+	f := New(r, Root("name"), "detail")
+	obj := Object("NodePool", `prod "gpu"`)
+	got := SummaryAbout(f.Summary(), obj)
+	if want := `test-rule-object: NodePool "prod \"gpu\"": NodeConfig part is odd`; got != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+	id, o, title, ok := ParseSummary(got)
+	if !ok || id != r.ID || o != obj || title != r.Title {
+		t.Fatalf("ParseSummary(%q) = %q %q %q %v", got, id, o, title, ok)
+	}
+	// A title that starts with a capitalised word is not taken for an object.
+	if id, o, title, ok := ParseSummary(f.Summary()); !ok || id != r.ID || o != "" || title != r.Title {
+		t.Fatalf("ParseSummary(%q) = %q %q %q %v", f.Summary(), id, o, title, ok)
+	}
+	// Named once only, and summaries without a rule id are left alone.
+	if again := SummaryAbout(got, Object("NodePool", "other")); again != got {
+		t.Fatalf("named twice: %s", again)
+	}
+	if s := SummaryAbout("Value Conversion Error", obj); s != "Value Conversion Error" {
+		t.Fatal(s)
+	}
+	if s := SummaryAbout(f.Summary(), ""); s != f.Summary() {
+		t.Fatal(s)
 	}
 }

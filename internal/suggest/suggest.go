@@ -30,6 +30,25 @@ func Closest(s string, candidates []string) string {
 	return ""
 }
 
+// ClosestName is the candidate nearest to an argument name s within HCL's
+// own threshold for "Did you mean" on block arguments (fewer than three
+// edits, case-sensitive), so a key of a module input gets the suggestion
+// the same key in a block would: "tpye" → "type", "minGeneration" →
+// "min_generation". It returns "" when none is that close, or when s is a
+// candidate.
+func ClosestName(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if c == s {
+			return ""
+		}
+		if d := levenshtein.Distance(s, c, nil); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
 // Hint is Closest as a sentence fragment, ` (did you mean "x"?)`, or "".
 func Hint(s string, candidates []string) string {
 	if c := Closest(s, candidates); c != "" {

@@ -11,20 +11,7 @@
 # configuration's wiring, never that Karpenter would accept the result: that
 # is what stack.tftest.hcl, with the real provider, is for.
 
-mock_provider "karpenter" {
-  # At apply a mocked class hands its pools a node_class of random strings,
-  # which the pools' validation (the real provider's) refuses as a group and
-  # kind Karpenter ignores (nodepool-node-class-unsupported). A default fixes
-  # what every mocked class returns.
-  mock_resource "karpenter_ec2nodeclass" {
-    defaults = {
-      node_class = {
-        group = "karpenter.k8s.aws"
-        kind  = "EC2NodeClass"
-      }
-    }
-  }
-}
+mock_provider "karpenter" {}
 
 run "wiring_without_aws" {
   command = plan

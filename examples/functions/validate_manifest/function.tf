@@ -31,7 +31,7 @@ locals {
 
 output "manifest_errors" {
   # [
-  #   "20:5 NodePool/spot spec.disruption.consolidationPolicy: nodepool-consolidation-policy-invalid",
+  #   "20:5 NodePool/spot spec.disruption.consolidationPolicy: v1beta1-when-underutilized",
   #   "18:11 NodePool/spot spec.template.spec.requirements[1].minValue: manifest-unknown-field",
   # ]
   value = [

@@ -44,6 +44,8 @@ resource "karpenter_nodepool" "neuron" {
   }
 }
 
+# Which image each family boots, one line per image:
+# "<id> <name>: <instance families>".
 output "gpu_images" {
-  value = { for a in karpenter_nodepool.gpu.ami_assignments : a.ami_name => a.instance_families }
+  value = karpenter_nodepool.gpu.ami_assignments
 }

@@ -12,11 +12,11 @@ output "manifests" {
 }
 
 output "amis" {
-  description = "The images of the class, as Karpenter would put them in status.amis."
+  description = "The images of the class, as Karpenter would put them in status.amis: key => \"<id> | <name> | <creation date> | <requirements>\"."
   value       = karpenter_ec2nodeclass.this.amis
 }
 
 output "ami_assignments" {
-  description = "Per pool: which image each admitted instance family boots."
+  description = "Per pool: which image each admitted instance family boots, key => \"<id> <name>: <families>\"."
   value       = { for name, pool in karpenter_nodepool.this : name => pool.ami_assignments }
 }

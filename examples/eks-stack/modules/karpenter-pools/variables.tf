@@ -27,29 +27,24 @@ variable "ami_alias" {
 variable "block_device_mappings" {
   description = <<-EOT
     EBS volumes of the nodes (the class's block_device_mappings blocks, one per
-    element); they replace Karpenter's family defaults. Default: a 100Gi
-    encrypted gp3 root volume on /dev/xvda. A key this type does not declare
-    is dropped by Terraform without an error (see the module's README).
+    element); they replace Karpenter's family defaults. Each element takes
+    device_name, root_volume and ebs (volume_size, volume_type, iops,
+    throughput, encrypted, kms_key_id, delete_on_termination, snapshot_id).
+    Default: a 100Gi encrypted gp3 root volume on /dev/xvda. The type is any,
+    checked against local.block_device_mapping_keys, so a misspelled key fails
+    at the caller's line instead of being dropped (see the module's README).
   EOT
-  type = list(object({
-    device_name = optional(string)
-    root_volume = optional(bool)
-    ebs = optional(object({
-      volume_size           = optional(string)
-      volume_type           = optional(string)
-      iops                  = optional(number)
-      throughput            = optional(number)
-      encrypted             = optional(bool)
-      kms_key_id            = optional(string)
-      delete_on_termination = optional(bool)
-      snapshot_id           = optional(string)
-    }))
-  }))
+  type        = any
   default = [{
     device_name = "/dev/xvda"
     root_volume = true
     ebs         = { volume_size = "100Gi", volume_type = "gp3", encrypted = true }
   }]
+
+  validation {
+    condition     = length(provider::karpenter::undeclared_keys(var.block_device_mappings, local.block_device_mapping_keys)) == 0
+    error_message = "block_device_mappings has keys this module does not take (an object type would drop them without a word): ${join("; ", [for k in provider::karpenter::undeclared_keys(var.block_device_mappings, local.block_device_mapping_keys) : "block_device_mappings${k}"])}."
+  }
 }
 
 variable "tags" {
@@ -62,58 +57,28 @@ variable "pools" {
   description = <<-EOT
     NodePools on the class, keyed by NodePool name (unique in the cluster).
     Each admits the instance families or categories listed (at least one of
-    the two), of at least min_generation when set, on the architectures and
-    capacity types listed. taints and startup_taints become one block each;
-    disruption defaults to consolidating underutilized nodes after 1m, 10% at
-    a time, and replacing drifted nodes between 08:00 and 18:00 UTC only.
-    Keys are snake_case, as in the resources. A key this type does not declare
-    (a misspelling, or camelCase such as minValues) is dropped by Terraform
-    without an error, unlike the same key in a karpenter_nodepool block,
-    which fails terraform validate (see the module's README).
+    the two), of at least min_generation when set, on the architectures
+    (default ["amd64"]) and capacity types (default ["on-demand"]) listed;
+    weight, labels and limits as on karpenter_nodepool. taints and
+    startup_taints ({key, value, effect}) become one block each; disruption
+    (consolidation_policy, consolidate_after, budgets of {nodes, schedule,
+    duration, reasons}) defaults to consolidating underutilized nodes after 1m,
+    10% at a time, and replacing drifted nodes between 08:00 and 18:00 UTC only.
+    Keys are snake_case, as in the resources. The type is any, checked against
+    local.pool_keys: a key this module does not take (a misspelling, or
+    camelCase such as minGeneration) fails at the caller's line with the key
+    it most likely meant, where an object type would drop it without a word
+    (see the module's README).
   EOT
-  type = map(object({
-    families       = optional(list(string))
-    categories     = optional(list(string))
-    architectures  = optional(list(string), ["amd64"])
-    capacity_types = optional(list(string), ["on-demand"])
-    min_generation = optional(number)
-    weight         = optional(number)
-    labels         = optional(map(string))
-    limits         = optional(map(string))
-    taints = optional(list(object({
-      key    = string
-      value  = optional(string)
-      effect = string
-    })), [])
-    startup_taints = optional(list(object({
-      key    = string
-      value  = optional(string)
-      effect = string
-    })), [])
-    disruption = optional(object({
-      consolidation_policy = optional(string, "WhenEmptyOrUnderutilized")
-      consolidate_after    = optional(string, "1m")
-      budgets = optional(
-        list(object({
-          nodes    = string
-          schedule = optional(string)
-          duration = optional(string)
-          reasons  = optional(list(string))
-        })),
-        [
-          { nodes = "10%" },
-          { nodes = "0", schedule = "0 18 * * *", duration = "14h", reasons = ["Drifted"] },
-        ],
-      )
-    }), {})
-  }))
+  type        = any
 
-  # A validation sees the value after Terraform converted it to the type
-  # above, so it cannot report a dropped key; it catches the one omission
-  # that would leave a pool without an instance filter (including a
-  # misspelled families or categories key).
   validation {
-    condition     = alltrue([for p in var.pools : p.families != null || p.categories != null])
-    error_message = "Every pool needs families or categories (spelled exactly so: a misspelled key is dropped, which looks like neither)."
+    condition     = length(provider::karpenter::undeclared_keys(var.pools, local.pool_keys)) == 0
+    error_message = "pools has keys this module does not take (an object type would drop them without a word): ${join("; ", [for k in provider::karpenter::undeclared_keys(var.pools, local.pool_keys) : "pools${k}"])}."
+  }
+
+  validation {
+    condition     = alltrue([for p in var.pools : try(p.families, null) != null || try(p.categories, null) != null])
+    error_message = "Every pool needs families or categories: without either it admits every instance type of its architectures and capacity types."
   }
 }

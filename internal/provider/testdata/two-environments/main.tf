@@ -1,7 +1,7 @@
 # A two-environment Karpenter stack of 40 resources, the size of the one
 # measured in issue 16 (prod and staging, 6 NodePools each): per environment
 # two EC2NodeClasses and six NodePools (examples/eks-stack's module), one
-# applier per manifest and four stand-ins for the resources such a stack
+# applier per manifest (fed its hash) and four stand-ins for the resources such a stack
 # keeps next to Karpenter's configuration. TestAccPlanSize counts the lines
 # of its `terraform plan`. Both environments use the emulator's one cluster.
 terraform {

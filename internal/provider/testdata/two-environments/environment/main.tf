@@ -84,11 +84,15 @@ module "accelerated" {
   }
 }
 
-# One applier per manifest, as kubectl_manifest's yaml_body would take it.
+# One applier per manifest. It stands in for kubectl_manifest or
+# kubernetes_manifest and, as examples/eks-stack's applier, takes the
+# manifest's SHA-256: it changes exactly when its manifest does, and the plan
+# prints each manifest once, in its resource's `manifest` (a real applier
+# receives the text, and prints it once more).
 resource "terraform_data" "manifest" {
   for_each = merge(module.general.manifests, module.accelerated.manifests)
 
-  input = each.value
+  input = sha256(each.value)
 }
 
 # Stand-ins for what such a stack keeps next to Karpenter's configuration
@@ -111,8 +115,5 @@ resource "terraform_data" "access_entry" {
 }
 
 output "ami_assignments" {
-  value = {
-    for pool, assignments in merge(module.general.ami_assignments, module.accelerated.ami_assignments) :
-    pool => { for key, a in assignments : key => a.ami_name }
-  }
+  value = merge(module.general.ami_assignments, module.accelerated.ami_assignments)
 }
