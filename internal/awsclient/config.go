@@ -59,6 +59,9 @@ type Config struct {
 	// run). Any call then fails with ErrUnknownConfig, which callers treat
 	// as "defer this check", never as a failure.
 	Unknown []string
+	// Timeouts bound each HTTP attempt (zero: ConnectTimeout and
+	// ResponseTimeout).
+	Timeouts Timeouts
 }
 
 // AssumeRole mirrors the provider's assume_role block.
@@ -81,7 +84,8 @@ type Endpoints struct {
 var ErrUnknownConfig = errors.New("the provider's AWS configuration is not known yet")
 
 // Clients builds SDK clients lazily: nothing is loaded, and no credential is
-// needed, until the first AWS call (so `terraform validate` never needs AWS).
+// needed, until the first AWS call or Verify (so `terraform validate`, which
+// never configures the provider, never needs AWS).
 type Clients struct {
 	cfg Config
 
@@ -127,27 +131,40 @@ func (c *Clients) loadOnce(ctx context.Context) (aws.Config, error) {
 	if retries < 0 {
 		retries = DefaultMaxRetries
 	}
-	opts = append(opts, config.WithRetryMaxAttempts(retries+1), config.WithAPIOptions([]func(*middleware.Stack) error{AvoidBodyRace}))
+	timeouts := c.cfg.Timeouts.withDefaults()
+	opts = append(opts, config.WithRetryMaxAttempts(retries+1), config.WithAPIOptions([]func(*middleware.Stack) error{AvoidBodyRace}),
+		config.WithHTTPClient(httpClient(timeouts)))
 	switch c.cfg.RetryMode {
 	case "":
 	case string(aws.RetryModeStandard), string(aws.RetryModeAdaptive):
 		opts = append(opts, config.WithRetryMode(aws.RetryMode(c.cfg.RetryMode)))
 	default:
-		return aws.Config{}, fmt.Errorf("retry_mode %q is not supported; use \"standard\" or \"adaptive\"", c.cfg.RetryMode)
+		return aws.Config{}, &ConfigError{Setting: "retry_mode", Err: fmt.Errorf("retry_mode %q is not supported; use \"standard\" or \"adaptive\"", c.cfg.RetryMode)}
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return aws.Config{}, fmt.Errorf("loading the AWS configuration: %w; check `profile`, `shared_config_files` and `shared_credentials_files` in the provider block, or the AWS_PROFILE/AWS_CONFIG_FILE environment variables", err)
+		return aws.Config{}, &ConfigError{Setting: "profile", Err: fmt.Errorf("loading the AWS configuration: %w; check `profile`, `shared_config_files` and `shared_credentials_files` in the provider block, or the AWS_PROFILE/AWS_CONFIG_FILE environment variables", err)}
 	}
 	if cfg.Region == "" {
-		return aws.Config{}, errors.New("no AWS region is configured: set `region` in the provider \"karpenter\" block, or the AWS_REGION environment variable")
+		return aws.Config{}, &ConfigError{Setting: "region", Err: errors.New("no AWS region is configured: set `region` in the provider \"karpenter\" block, or the AWS_REGION environment variable")}
 	}
+	// Every client, the STS one that assumes the role included, shares
+	// one guard: an endpoint found silent is not waited for twice.
+	cfg.HTTPClient = &endpointGuard{next: cfg.HTTPClient, timeouts: timeouts}
 	base := cfg.Retryer
 	if base == nil {
 		base = func() aws.Retryer { return retry.NewStandard() }
 	}
-	cfg.Retryer = func() aws.Retryer { return retry.AddWithMaxBackoffDelay(base(), MaxBackoff) }
+	cfg.Retryer = func() aws.Retryer {
+		r := retry.AddWithMaxBackoffDelay(base(), MaxBackoff)
+		if v2, ok := r.(aws.RetryerV2); ok {
+			return noRetryUnreachable{v2}
+		}
+		return r
+	}
+	setting := "credentials"
 	if ar := c.cfg.AssumeRole; ar != nil && ar.RoleARN != "" {
+		setting = "assume_role"
 		stsClient := sts.NewFromConfig(cfg, c.stsOptions)
 		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(stsClient, ar.RoleARN, func(o *stscreds.AssumeRoleOptions) {
 			if ar.SessionName != "" {
@@ -160,6 +177,9 @@ func (c *Clients) loadOnce(ctx context.Context) (aws.Config, error) {
 				o.Duration = ar.Duration
 			}
 		}))
+	}
+	if cfg.Credentials != nil {
+		cfg.Credentials = checkedCredentials{CredentialsProvider: cfg.Credentials, setting: setting}
 	}
 	return cfg, nil
 }

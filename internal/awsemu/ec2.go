@@ -20,6 +20,7 @@ func (s *Server) parseEC2(form url.Values, action string) call {
 		throttled: func(w http.ResponseWriter) {
 			writeQueryError(w, http.StatusServiceUnavailable, "RequestLimitExceeded", "Request limit exceeded.", requestID)
 		},
+		fail: func(w http.ResponseWriter, e *apiError) { writeQueryError(w, e.status, e.code, e.message, requestID) },
 	}
 	var handler func(url.Values) (func(*bytes.Buffer), *apiError)
 	switch action {

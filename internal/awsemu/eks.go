@@ -30,6 +30,7 @@ func (s *Server) parseEKS(r *http.Request) call {
 		throttled: func(w http.ResponseWriter) {
 			fail(w, http.StatusTooManyRequests, "ThrottlingException", "Rate exceeded", nil)
 		},
+		fail: func(w http.ResponseWriter, e *apiError) { fail(w, e.status, e.code, e.message, nil) },
 	}
 	c.serve = func(w http.ResponseWriter) {
 		if !isDescribe {

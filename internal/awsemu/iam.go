@@ -33,6 +33,9 @@ func (s *Server) parseIAM(form url.Values, action string) call {
 		throttled: func(w http.ResponseWriter) {
 			writeQueryErrorNS(w, iamNamespace, http.StatusBadRequest, "Throttling", "Rate exceeded", requestID)
 		},
+		fail: func(w http.ResponseWriter, e *apiError) {
+			writeQueryErrorNS(w, iamNamespace, e.status, e.code, e.message, requestID)
+		},
 	}
 	var handler func(url.Values) (any, *apiError)
 	switch action {

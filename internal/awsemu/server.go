@@ -9,9 +9,11 @@
 //   - STS (query protocol): GetCallerIdentity, AssumeRole
 //   - IAM (query protocol, global): GetRole, GetInstanceProfile
 //
-// plus GET /_emulator/stats and POST /_emulator/reset. Requests are routed by
-// the SigV4 credential scope's service; signatures are not verified, and
-// unsigned requests are routed by X-Amz-Target, path and Action instead.
+// plus GET /_emulator/stats and POST /_emulator/reset. Options inject faults:
+// throttling, latency, and actions denied as IAM would deny them. Requests
+// are routed by the SigV4 credential scope's service; signatures are not
+// verified, and unsigned requests are routed by X-Amz-Target, path and
+// Action instead.
 //
 // Point SDK clients at it with BaseEndpoint or AWS_ENDPOINT_URL_<SERVICE>
 // (see package awsemutest), or run cmd/awsemu.
@@ -52,6 +54,10 @@ type Options struct {
 	AccountID string
 	// Region appears in ARNs. Default "us-east-1".
 	Region string
+	// Deny lists IAM actions ("iam:GetRole", "ec2:Describe*", or a bare
+	// "GetRole" for any service; see ParseDeny) answered with the service's
+	// own access-denied error instead of being served.
+	Deny []string
 }
 
 // Server is the emulator; it is an http.Handler and safe for concurrent use.
@@ -145,6 +151,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.wait(r) {
 		return
 	}
+	// IAM decides before the service counts the request against its rate.
+	if s.denies(call) {
+		s.stats.count(statDenied)
+		call.fail(w, s.accessDenied(call))
+		return
+	}
 	if s.throttle() {
 		s.stats.count(statThrottled)
 		call.throttled(w)
@@ -158,6 +170,8 @@ type call struct {
 	service, action string
 	serve           func(http.ResponseWriter)
 	throttled       func(http.ResponseWriter)
+	// fail writes an error in the service's envelope.
+	fail func(http.ResponseWriter, *apiError)
 }
 
 // parseCall identifies the service and action. It writes a protocol error and

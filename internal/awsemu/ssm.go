@@ -34,6 +34,7 @@ func (s *Server) parseSSM(w http.ResponseWriter, r *http.Request) (call, bool) {
 		throttled: func(w http.ResponseWriter) {
 			fail(w, badRequest("ThrottlingException", "Rate exceeded"))
 		},
+		fail: fail,
 	}
 	c.serve = func(w http.ResponseWriter) {
 		var out any

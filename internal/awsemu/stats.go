@@ -10,12 +10,14 @@ import (
 // Keys of Stats besides the per-action "service:Action" counters.
 const (
 	statThrottled = "throttled" // requests answered with a throttling error
-	statTotal     = "total"     // all API requests, throttled ones included
+	statDenied    = "denied"    // requests answered with an access-denied error (Options.Deny)
+	statTotal     = "total"     // all API requests, throttled and denied ones included
 )
 
 // stats counts API requests per "service:Action" (e.g. "ec2:DescribeImages").
-// Throttled requests count towards their action as well: the counters answer
-// "how many calls did the client make", which is what caching tests assert.
+// Throttled and denied requests count towards their action as well: the
+// counters answer "how many calls did the client make", which is what caching
+// tests assert.
 type stats struct {
 	mu     sync.Mutex
 	counts map[string]int
@@ -28,7 +30,7 @@ func (st *stats) count(key string) {
 		st.counts = make(map[string]int)
 	}
 	st.counts[key]++
-	if key != statThrottled {
+	if key != statThrottled && key != statDenied {
 		st.counts[statTotal]++
 	}
 }
@@ -52,7 +54,8 @@ func (st *stats) reset() {
 }
 
 // Stats returns a copy of the request counters: "service:Action" keys plus
-// "throttled" and "total" (always present).
+// "throttled" and "total" (always present) and "denied" (once a request was
+// denied).
 func (s *Server) Stats() map[string]int { return s.stats.snapshot() }
 
 // ResetStats zeroes the request counters.

@@ -31,6 +31,9 @@ func (s *Server) parseSTS(form url.Values, action string) call {
 		throttled: func(w http.ResponseWriter) {
 			writeAWSQueryError(w, http.StatusBadRequest, "Throttling", "Rate exceeded", requestID)
 		},
+		fail: func(w http.ResponseWriter, e *apiError) {
+			writeAWSQueryError(w, e.status, e.code, e.message, requestID)
+		},
 		serve: func(w http.ResponseWriter) {
 			switch action {
 			case "GetCallerIdentity":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -59,8 +60,7 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 			}
 			// AWS failed (throttling, credentials, a cluster that does
 			// not exist): say so, not that the version is missing.
-			addRuleDiag(diags, k8sPath, ruleAWSRequestFailed, awsErrorDetail(err)+
-				"\n\n"+why+"; `kubernetes_version` here or in the provider's cluster block avoids eks:DescribeCluster.")
+			addAWSFailure(diags, k8sPath, err, why+"; `kubernetes_version` here or in the provider's cluster block avoids eks:DescribeCluster.")
 			return out, err
 		}
 		version = facts.KubernetesVersion
@@ -84,7 +84,7 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 		if errors.Is(err, awsclient.ErrUnknownConfig) {
 			return out, errDeferred
 		}
-		addRuleDiag(diags, path.Root("ami_selector_terms"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(diags, path.Root("ami_selector_terms"), err, "")
 		return out, err
 	}
 	out.result = res
@@ -97,7 +97,7 @@ func awsErrorDetail(err error) string {
 	switch {
 	case strings.Contains(msg, "failed to retrieve credentials") || strings.Contains(msg, "no EC2 IMDS role found"):
 		return msg + "\n\nNo AWS credentials were found. Set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, or `profile`/`assume_role` in the provider block. For an emulator, set the `endpoints` block and dummy keys."
-	case strings.Contains(msg, "RequestLimitExceeded") || strings.Contains(msg, "ThrottlingException") || strings.Contains(msg, "retry quota exceeded"):
+	case retry.IsErrorThrottles(retry.DefaultThrottles).IsErrorThrottle(err).Bool() || strings.Contains(msg, "retry quota exceeded"):
 		return msg + "\n\nAWS kept throttling the request after the configured retries. Raise `max_retries`, use `retry_mode = \"adaptive\"`, or plan with lower -parallelism."
 	}
 	return msg

@@ -107,7 +107,7 @@ func (d *amiDataSource) Read(ctx context.Context, req datasource.ReadRequest, re
 		return
 	}
 	pd := providerDataOrDefault(d.data)
-	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
+	defer func() { resp.Diagnostics = pd.oncePerPlan(dropAcknowledged(resp.Diagnostics, pd.Acknowledged), true) }()
 	terms, _ := termsFromList(m.Terms)
 	// ValidateConfig reported the errors of the default release; the read
 	// reports every finding of the configured one, warnings included, once.
@@ -187,7 +187,7 @@ func (d *amiDataSource) instance(ctx context.Context, pd *ProviderData, m amiMod
 	name := m.InstanceType.ValueString()
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		addRuleDiag(diags, path.Root("instance_type"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(diags, path.Root("instance_type"), err, "")
 		return ami.Instance{}, false
 	}
 	t, ok := cat.Type(name)

@@ -162,7 +162,7 @@ func (d *amisDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		return
 	}
 	pd := providerDataOrDefault(d.data)
-	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
+	defer func() { resp.Diagnostics = pd.oncePerPlan(dropAcknowledged(resp.Diagnostics, pd.Acknowledged), true) }()
 	terms, _ := termsFromList(m.Terms)
 	// ValidateConfig reported the errors of the default release; the read
 	// reports every finding of the configured one, warnings included, once.

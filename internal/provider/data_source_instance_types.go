@@ -137,14 +137,14 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		return
 	}
 	pd := providerDataOrDefault(d.data)
-	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
+	defer func() { resp.Diagnostics = pd.oncePerPlan(dropAcknowledged(resp.Diagnostics, pd.Acknowledged), true) }()
 	appendFindings(&resp.Diagnostics, path.Empty(), requirements.Validate(specs, pd.Karpenter))
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
 		return
 	}
 	adm := instancetype.Admit(specs, cat)

@@ -180,7 +180,7 @@ func (d *nodeDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		return
 	}
 	pd := providerDataOrDefault(d.data)
-	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
+	defer func() { resp.Diagnostics = pd.oncePerPlan(dropAcknowledged(resp.Diagnostics, pd.Acknowledged), true) }()
 	diags := &resp.Diagnostics
 	poolYAML, classYAML := m.NodePool.ValueString(), m.NodeClass.ValueString()
 	fs := node.CheckManifests(ctx, poolYAML, classYAML, pd.Karpenter)
@@ -208,7 +208,7 @@ func (d *nodeDataSource) read(ctx context.Context, pd *ProviderData, m *nodeMode
 	}
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		addRuleDiag(diags, path.Root("instance_type"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(diags, path.Root("instance_type"), err, "")
 		return
 	}
 	t, ok := cat.Type(m.InstanceType.ValueString())
@@ -233,12 +233,12 @@ func (d *nodeDataSource) read(ctx context.Context, pd *ProviderData, m *nodeMode
 	}
 	f.Images, f.Kubernetes = res.result, res.kubernetes
 	if err := offeringFacts(ctx, pd, r, &f); err != nil {
-		addRuleDiag(diags, path.Root("zone"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(diags, path.Root("zone"), err, "")
 		return
 	}
 	if family, ok := node.Family(r.Class, pd.Karpenter); ok {
 		if err := clusterFactsFor(ctx, pd, family, &f); err != nil {
-			addRuleDiag(diags, path.Root("node_class"), ruleAWSRequestFailed, awsErrorDetail(err))
+			addAWSFailure(diags, path.Root("node_class"), err, "")
 			return
 		}
 	}

@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/netip"
 	"net/url"
@@ -57,6 +58,7 @@ type providerModel struct {
 	Cluster                types.Object `tfsdk:"cluster"`
 	Controller             types.Object `tfsdk:"controller"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
+	StrictReadiness        types.Bool   `tfsdk:"strict_readiness"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -68,8 +70,10 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		Description: "Renders and validates Karpenter (AWS, v1 API) EC2NodeClass and NodePool configuration and the node userData, " +
 			"resolving AMIs exactly as Karpenter does. It never applies anything to a cluster. Every setting is optional; AWS is " +
-			"contacted only when a data source or resource needs AMIs, instance types or cluster facts, so `terraform validate` " +
-			"needs no credentials. The usual AWS SDK environment variables (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_EC2, ...) are honoured.",
+			"read only when a data source or resource needs AMIs, instance types, cluster facts or readiness, so `terraform validate` " +
+			"needs no credentials. When the configuration is known at plan, the credentials are resolved (and `assume_role`'s role " +
+			"assumed) as the provider is configured, so a configuration AWS refuses is one error at this block. The usual AWS SDK " +
+			"environment variables (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_EC2, ...) are honoured.",
 		Attributes: map[string]schema.Attribute{
 			"region": schema.StringAttribute{
 				Optional:    true,
@@ -98,6 +102,14 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"acknowledged_warnings": schema.ListAttribute{
 				ElementType: types.StringType, Optional: true, Description: descAcknowledged + " Applies to every resource and data source of this provider.",
 			},
+			"strict_readiness": schema.BoolAttribute{
+				Optional: true,
+				Description: "Make a denied readiness read an error. The EC2NodeClass readiness checks read subnets, security groups, " +
+					"capacity reservations, the role or instance profile and the zones' offerings; when AWS denies one of those reads " +
+					"(AccessDenied, UnauthorizedOperation) the checks it feeds are skipped with one warning per plan " +
+					"(`readiness-read-denied`) and the condition is planned Unknown. Set `true` where the planning role must be able to " +
+					"read everything. Default `false`.",
+			},
 			"karpenter_version": schema.StringAttribute{
 				Optional: true,
 				Description: fmt.Sprintf("The Karpenter (karpenter-provider-aws) release the cluster runs, `1.MINOR` or `1.MINOR.PATCH`. "+
@@ -107,7 +119,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 		},
 		Blocks: map[string]schema.Block{
 			"assume_role": schema.SingleNestedBlock{
-				Description: "Assume an IAM role before calling AWS.",
+				Description: "Assume an IAM role before calling AWS. The caller needs sts:AssumeRole on it and the role's trust policy must trust the caller; a role that cannot be assumed is one `aws-config-failed` error at the provider block.",
 				Attributes: map[string]schema.Attribute{
 					"role_arn":     schema.StringAttribute{Optional: true, Description: "ARN of the role to assume."},
 					"session_name": schema.StringAttribute{Optional: true, Description: "Session name of the assumed role."},
@@ -228,9 +240,12 @@ func validateClusterSettings(attrs map[string]attr.Value, resp *provider.Validat
 	}
 }
 
-// Configure builds the provider data. It never contacts AWS and tolerates a
-// null or partly unknown configuration: unknown AWS settings defer AWS
-// checks, unknown cluster facts defer the checks that need them.
+// Configure builds the provider data and tolerates a null or partly unknown
+// configuration: unknown AWS settings defer AWS checks, unknown cluster
+// facts defer the checks that need them. It resolves the credentials
+// (awsclient.Clients.Verify): the only AWS call it makes is assume_role's
+// sts:AssumeRole, besides what the credential chain itself asks (SSO,
+// instance metadata).
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	defer func() {
 		pd, _ := resp.ResourceData.(*ProviderData)
@@ -247,6 +262,16 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if err != nil {
 		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleProviderConfig, err.Error())
 		return
+	}
+	// A configuration AWS refuses fails here, once, where Terraform shows
+	// the provider block, rather than at every resource that reads AWS.
+	// Only when the configuration is known and asks for AWS: unknown
+	// settings are judged at apply, and a plan without AWS needs none.
+	if clients := data.AWS.Clients(); clients.Configured() {
+		if err := clients.Verify(ctx); err != nil && !errors.Is(err, awsclient.ErrUnknownConfig) {
+			addAWSFailure(&resp.Diagnostics, path.Empty(), err, "")
+			return
+		}
 	}
 	resp.DataSourceData = data
 	resp.ResourceData = data
@@ -326,6 +351,8 @@ func providerDataFromModel(m providerModel) (*ProviderData, error) {
 		return nil, err
 	}
 	data.Acknowledged = acknowledgedSet(m.AcknowledgedWarnings)
+	data.StrictReadiness = m.StrictReadiness.ValueBool() // unknown: warn at plan, judged again at apply
+	data.reported = &reportedOnce{}
 	return data, nil
 }
 

@@ -24,6 +24,11 @@ type ProviderData struct {
 	ControllerUnknown bool
 	// Acknowledged holds the warning rule ids the provider block silences.
 	Acknowledged map[string]bool
+	// StrictReadiness makes a denied readiness read an error.
+	StrictReadiness bool
+	// reported is what this provider configuration reported once per plan
+	// (oncePerPlan); nil when unconfigured.
+	reported *reportedOnce
 }
 
 // ClusterFacts resolves the cluster facts listed in need (cluster.Field*),

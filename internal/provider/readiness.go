@@ -46,6 +46,15 @@ type classReadiness struct {
 	// failed is an AWS failure, reported at failedAt.
 	failed   error
 	failedAt path.Path
+	// denied are the readiness reads AWS denied (a warning each, the plan
+	// goes on), and notRead the conditions they leave unpredicted.
+	denied  []deniedRead
+	notRead map[string]string
+}
+
+type deniedRead struct {
+	action string
+	err    error
 }
 
 type readinessState int
@@ -99,6 +108,10 @@ func (r *classReadiness) read(ctx context.Context, src *awsclient.Cache) {
 	fail := func(err error, at path.Path) {
 		mu.Lock()
 		defer mu.Unlock()
+		if action, ok := deniedReadinessRead(err); ok {
+			r.denied = append(r.denied, deniedRead{action, err})
+			return
+		}
 		if r.failed == nil || errors.Is(err, awsclient.ErrNotServed) {
 			r.failed, r.failedAt = err, at
 		}
@@ -145,6 +158,13 @@ func (r *classReadiness) read(ctx context.Context, src *awsclient.Cache) {
 		})
 	}
 	wg.Wait()
+	slices.SortFunc(r.denied, func(a, b deniedRead) int { return strings.Compare(a.action, b.action) })
+	for _, d := range r.denied {
+		if r.notRead == nil {
+			r.notRead = map[string]string{}
+		}
+		r.notRead[readiness.ConditionOf(d.action)] = d.action
+	}
 	switch {
 	case errors.Is(r.failed, awsclient.ErrNotServed):
 		r.state, r.findings, r.failed = readinessSkipped, rules.Findings{readiness.ChecksSkipped(r.failed)}, nil
@@ -166,18 +186,23 @@ func (r *classReadiness) evaluate(kv versions.Karpenter) {
 		UnknownSecurityGroups:       !r.groupsKnown,
 		UnknownCapacityReservations: !r.reservationsKnown,
 		UnknownIdentity:             !r.identityKnown,
+		NotRead:                     r.notRead,
 	}
 	r.result = readiness.Evaluate(r.class, r.observed, opt)
 	r.findings = r.result.Findings
 }
 
-// report adds the findings, or the AWS failure, to diags.
-func (r classReadiness) report(diags *diag.Diagnostics) {
+// report adds the findings, or the AWS failure, to diags: a denied
+// readiness read is a warning (an error with strict_readiness).
+func (r classReadiness) report(pd *ProviderData, diags *diag.Diagnostics) {
 	if r.failed != nil {
-		addRuleDiag(diags, r.failedAt, ruleAWSRequestFailed, awsErrorDetail(r.failed)+
-			"\n\nThe EC2NodeClass readiness checks read subnets, security groups, capacity reservations and the node role; "+
-			"the provider's IAM policy in the index page lists the permissions they need.")
+		addAWSFailure(diags, r.failedAt, r.failed,
+			"The EC2NodeClass readiness checks read subnets, security groups, capacity reservations and the node role; "+
+				"the provider's IAM policy in the index page lists the permissions they need.")
 		return
+	}
+	for _, d := range r.denied {
+		appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.action, d.err)})
 	}
 	appendFindings(diags, path.Empty(), r.findings)
 }
@@ -213,6 +238,11 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 		zones[s.Zone] = types.StringValue(s.ZoneID)
 	}
 	out.subnets, out.zones = lines(subnets), lines(zones)
+	// A denied read leaves its values null, as a skipped check does: the
+	// pools then skip their zone checks.
+	if r.wasDenied(readiness.ConditionSubnetsReady) {
+		out.subnets, out.zones = types.MapNull(types.StringType), types.MapNull(types.StringType)
+	}
 
 	out.securityGroups = types.MapUnknown(types.StringType)
 	if r.groupsKnown {
@@ -221,6 +251,9 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 			groups[g.ID] = types.StringValue(g.Name + " (" + g.VPCID + ")")
 		}
 		out.securityGroups = lines(groups)
+		if r.wasDenied(readiness.ConditionSecurityGroupsReady) {
+			out.securityGroups = types.MapNull(types.StringType)
+		}
 	}
 	out.capacityReservations = types.MapUnknown(types.StringType)
 	if r.reservationsKnown {
@@ -229,6 +262,9 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 			reservations[cr.ID] = types.StringValue(reservationLine(cr))
 		}
 		out.capacityReservations = lines(reservations)
+		if r.wasDenied(readiness.ConditionCapacityReservationsReady) {
+			out.capacityReservations = types.MapNull(types.StringType)
+		}
 	}
 
 	// A condition whose inputs are unknown keeps its type and waits for the
@@ -252,6 +288,11 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 	}
 	out.conditions = lines(conditions)
 	return out, diags
+}
+
+func (r classReadiness) wasDenied(condition string) bool {
+	_, ok := r.notRead[condition]
+	return ok
 }
 
 // subnetLine is a subnet's status line, "<zone> (<zone id>), <n> free";
@@ -370,9 +411,14 @@ func poolReadiness(ctx context.Context, pd *ProviderData, p nodepool.Pool, zones
 	}
 	pool.Families = namedFamilies(reqs, res)
 	var offerings map[string][]string
+	var denied rules.Findings
 	if len(pool.Families) > 0 && pd.AWS != nil && pd.AWS.Clients().Configured() {
 		off, err := pd.AWS.OfferingsByZone(ctx)
-		if err != nil {
+		if action, ok := deniedReadinessRead(err); ok {
+			// Without offerings the family check is skipped; the zones
+			// are still checked.
+			denied = rules.Findings{pd.readDenied(action, err)}
+		} else if err != nil {
 			return nil, err
 		}
 		// A fixture set without offerings says nothing about the zones.
@@ -382,7 +428,7 @@ func poolReadiness(ctx context.Context, pd *ProviderData, p nodepool.Pool, zones
 	}
 	// Family findings keep the requirements path: Locate moves them to the
 	// requirement that names the families.
-	return nodepool.Locate(p, readiness.CheckPool(pool, subnets, offerings)), nil
+	return append(denied, nodepool.Locate(p, readiness.CheckPool(pool, subnets, offerings))...), nil
 }
 
 // admitted is what the pool admits of key: the values of an In

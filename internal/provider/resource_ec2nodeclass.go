@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -76,8 +77,10 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	pd := providerDataOrDefault(r.data)
 	defer func() {
-		resp.Diagnostics = aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
-			objectName(manifest.EC2NodeClassKind, m.Name))
+		// A failure of the whole plan is reported once, not as this
+		// object's (oncePerPlan keeps it free of the object's name).
+		resp.Diagnostics = pd.oncePerPlan(aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
+			objectName(manifest.EC2NodeClassKind, m.Name)), false)
 	}()
 	c := classFromModel(m)
 	fs := acknowledgeNearMisses(planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) }), acknowledgedSet(m.AcknowledgedWarnings))
@@ -116,7 +119,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		computed, err = r.compute(ctx, pd, c, &resp.Diagnostics)
 	}
 	ready := waitReadiness()
-	ready.report(&resp.Diagnostics)
+	ready.report(pd, &resp.Diagnostics)
 	deferred := errors.Is(err, errDeferred)
 	switch {
 	case deferred:
@@ -247,7 +250,12 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 			if errors.Is(err, cluster.ErrUnknown) {
 				return out, errDeferred
 			}
-			if err != nil {
+			switch _, denied := awsclient.Denied(err); {
+			case err == nil:
+			case denied || awsFailureIsProviderWide(err):
+				addAWSFailure(diags, path.Root("bootstrap"), err, "Or set the cluster facts in the bootstrap block itself, so eks:DescribeCluster is not needed.")
+				return out, err
+			default:
 				addRuleDiag(diags, path.Root("bootstrap"), ruleClusterFactsNeeded, awsErrorDetail(err)+"\n\nOr set them in the bootstrap block itself.")
 				return out, err
 			}

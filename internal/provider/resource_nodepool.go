@@ -73,8 +73,10 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	pd := providerDataOrDefault(r.data)
 	defer func() {
-		resp.Diagnostics = aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
-			objectName(manifest.NodePoolKind, m.Name))
+		// A failure of the whole plan is reported once, not as this
+		// object's (oncePerPlan keeps it free of the object's name).
+		resp.Diagnostics = pd.oncePerPlan(aboutObject(dropAcknowledged(resp.Diagnostics, pd.Acknowledged, acknowledgedSet(m.AcknowledgedWarnings)),
+			objectName(manifest.NodePoolKind, m.Name)), false)
 	}()
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
@@ -94,7 +96,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {
-		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
 		return
 	}
 	res := nodepool.Check(p, cat, pd.Karpenter)
@@ -105,7 +107,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	fs, err := poolReadiness(ctx, pd, p, zones, res)
 	if err != nil {
-		addRuleDiag(&resp.Diagnostics, path.Root("requirements"), ruleAWSRequestFailed, awsErrorDetail(err))
+		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
 		return
 	}
 	appendFindings(&resp.Diagnostics, path.Empty(), fs)

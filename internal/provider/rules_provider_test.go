@@ -54,7 +54,7 @@ data "karpenter_amis" "x" {`+terms+`
 }
 `)
 		expectDiagnostic(t, diags, "error", "kubernetes-version-needed", "kubernetes_version` on this data source")
-		// An endpoint nobody answers, no retries: the read fails, and says so.
+		// An endpoint nobody answers: the read fails, and says which.
 		diags = planDiagnostics(t, `
 provider "karpenter" {
   region      = "us-east-1"
@@ -68,7 +68,7 @@ data "karpenter_amis" "x" {
   kubernetes_version = "1.32"`+terms+`
 }
 `)
-		expectDiagnostic(t, diags, "error", "aws-request-failed")
+		expectDiagnostic(t, diags, "error", "aws-endpoint-unreachable", "http://127.0.0.1:1", "refused")
 	})
 	t.Run("cluster facts", func(t *testing.T) {
 		const sel = `

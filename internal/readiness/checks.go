@@ -22,7 +22,8 @@ var (
 )
 
 // Evaluate predicts the class's status and findings from what AWS answered
-// (o), skipping the checks whose inputs opt says are unknown.
+// (o), skipping the checks whose inputs opt says are unknown or were not
+// read (opt.NotRead).
 func Evaluate(c Class, o Observed, opt Options) Result {
 	if opt.LowFreeAddresses == 0 {
 		opt.LowFreeAddresses = DefaultLowFreeAddresses
@@ -33,16 +34,24 @@ func Evaluate(c Class, o Observed, opt Options) Result {
 		CapacityReservations: CapacityReservations(o.CapacityReservations, opt.Now),
 		Conditions:           Conditions(c, o, opt),
 	}
-	r.Findings = append(r.Findings, SubnetFindings(c.SubnetTerms, o.Subnets)...)
-	if !opt.UnknownSecurityGroups {
+	read := func(condition string) bool { _, denied := opt.NotRead[condition]; return !denied }
+	subnets, groups := read(ConditionSubnetsReady), !opt.UnknownSecurityGroups && read(ConditionSecurityGroupsReady)
+	if subnets {
+		r.Findings = append(r.Findings, SubnetFindings(c.SubnetTerms, o.Subnets)...)
+	}
+	if groups {
 		r.Findings = append(r.Findings, SecurityGroupFindings(c.SecurityGroupTerms, o.SecurityGroups)...)
+	}
+	if subnets && groups {
 		r.Findings = append(r.Findings, NetworkFindings(r.Subnets, r.SecurityGroups)...)
 	}
-	r.Findings = append(r.Findings, FreeAddressFindings(r.Subnets, opt.LowFreeAddresses)...)
-	if !opt.UnknownCapacityReservations {
+	if subnets {
+		r.Findings = append(r.Findings, FreeAddressFindings(r.Subnets, opt.LowFreeAddresses)...)
+	}
+	if !opt.UnknownCapacityReservations && read(ConditionCapacityReservationsReady) {
 		r.Findings = append(r.Findings, CapacityReservationFindings(c.CapacityReservationTerms, o.CapacityReservations, opt.Now)...)
 	}
-	if !opt.UnknownIdentity {
+	if !opt.UnknownIdentity && read(ConditionInstanceProfileReady) {
 		r.Findings = append(r.Findings, IdentityFindings(c, o)...)
 	}
 	return r

@@ -213,6 +213,10 @@ type Options struct {
 	// security group terms (nor then the subnet/group network checks), the
 	// capacity reservation terms, or the role and instance profile.
 	UnknownSecurityGroups, UnknownCapacityReservations, UnknownIdentity bool
+	// NotRead maps a condition type to the readiness read AWS denied for it
+	// ("iam:GetRole"): the condition is Unknown (NotPredicted) and the
+	// checks fed by the read are skipped.
+	NotRead map[string]string
 }
 
 // DefaultLowFreeAddresses: with the VPC CNI's default warm pool a node takes
@@ -241,6 +245,11 @@ func Conditions(c Class, o Observed, opt Options) []Condition {
 	}
 	if opt.CapacityReservations {
 		out = append(out, trueCondition(ConditionCapacityReservationsReady))
+	}
+	for i, cond := range out {
+		if action, ok := opt.NotRead[cond.Type]; ok {
+			out[i] = notPredicted(cond.Type, action)
+		}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
@@ -25,6 +26,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		throttle = fs.Float64("throttle-rate", 0, "fraction (0..1) of API requests answered with a throttling error")
 		latency  = fs.Duration("latency", 0, "delay added before every API answer")
 		seed     = fs.Int64("seed", 1, "seed of the throttling decisions")
+		deny     = fs.String("deny", "", "comma-separated IAM `actions` answered with the service's access-denied error, e.g. iam:GetRole,ec2:DescribeSubnets (`*` matches any run of characters: ec2:Describe*; a bare action matches every service)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -38,11 +40,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := checkLoopback(*listen); err != nil {
 		return err
 	}
+	denied, err := awsemu.ParseDeny(*deny)
+	if err != nil {
+		return err
+	}
 
-	var (
-		f   *awsemu.Fixtures
-		err error
-	)
+	var f *awsemu.Fixtures
 	if *fixtures == "" {
 		f, err = awsemu.DefaultFixtures()
 	} else {
@@ -57,7 +60,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           awsemu.New(f, awsemu.Options{ThrottleRate: *throttle, Latency: *latency, Seed: *seed}),
+		Handler:           awsemu.New(f, awsemu.Options{ThrottleRate: *throttle, Latency: *latency, Seed: *seed, Deny: denied}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	if _, err := fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr()); err != nil {
@@ -67,6 +70,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// A lost stderr line is only a log line: serving matters more.
 	_, _ = fmt.Fprintf(stderr, "awsemu: %d images, %d instance types, %d parameters, %d clusters\n",
 		len(f.Images), len(f.InstanceTypes), len(f.Parameters), len(f.Clusters))
+	if len(denied) > 0 {
+		_, _ = fmt.Fprintf(stderr, "awsemu: denying %s\n", strings.Join(denied, ", "))
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -88,6 +88,34 @@ func TestRunDefaultFixturesAndThrottling(t *testing.T) {
 	}
 }
 
+func TestRunDeny(t *testing.T) {
+	line, stop := startRun(t, "-listen", "127.0.0.1:0", "-deny", "iam:GetRole,ec2:DescribeSubnets")
+	base := strings.TrimPrefix(line, "listening on ")
+	post := func(form string) (int, string) {
+		t.Helper()
+		resp, err := http.Post(base, "application/x-www-form-urlencoded", strings.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if status, body := post("Action=GetRole&Version=2010-05-08&RoleName=KarpenterNodeRole-demo"); status != http.StatusForbidden ||
+		!strings.Contains(body, "<Code>AccessDenied</Code>") || !strings.Contains(body, "not authorized to perform: iam:GetRole") {
+		t.Errorf("GetRole: HTTP %d %s", status, body)
+	}
+	if status, body := post("Action=DescribeSubnets&Version=2016-11-15"); status != http.StatusForbidden || !strings.Contains(body, "<Code>UnauthorizedOperation</Code>") {
+		t.Errorf("DescribeSubnets: HTTP %d %s", status, body)
+	}
+	if status, body := post("Action=GetInstanceProfile&Version=2010-05-08&InstanceProfileName=KarpenterNodeInstanceProfile-demo"); status != http.StatusOK {
+		t.Errorf("GetInstanceProfile is not denied: HTTP %d %s", status, body)
+	}
+	if err := stop(); err != nil {
+		t.Error(err)
+	}
+}
+
 func TestRunRejects(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -99,6 +127,7 @@ func TestRunRejects(t *testing.T) {
 		{[]string{"-listen", "127.0.0.1"}, "missing port"},
 		{[]string{"-listen", "127.0.0.1:0", "-fixtures", "/does/not/exist"}, "no such file"},
 		{[]string{"-throttle-rate", "2"}, "between 0 and 1"},
+		{[]string{"-deny", "s3:GetObject"}, "the emulator serves ec2, ssm, eks, sts, iam"},
 		{[]string{"-nope"}, "not defined"},
 		{[]string{"extra"}, "unexpected arguments"},
 	} {
