@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +67,7 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 	}
 	var wg sync.WaitGroup
 	var notServed sync.Once
+	src := &tolerant{Source: opt.AWS, denied: map[string]error{}}
 	for _, it := range items {
 		if it.class == nil || nodeclass.Validate(*it.class, opt.Karpenter).HasErrors() {
 			continue
@@ -79,7 +82,7 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 					fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, err))
 				}
 			}
-			o, err := readiness.Lookup(ctx, opt.AWS, it.class.Readiness())
+			o, err := readiness.Lookup(ctx, src, it.class.Readiness())
 			switch {
 			case errors.Is(err, awsclient.ErrNotServed):
 				notServed.Do(func() { note("the EC2NodeClass readiness checks: the endpoint does not serve ec2:DescribeSubnets") })
@@ -90,6 +93,7 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 					Now: time.Now(),
 					// The ReservedCapacity gate, on by default from 1.6.
 					CapacityReservations: opt.Karpenter.AtLeast(6, 0),
+					NotRead:              src.notRead(),
 				})
 				it.aws.findings = append(it.aws.findings, r.Findings...)
 			}
@@ -102,7 +106,68 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 		cat = instancetype.Embedded()
 	}
 	wg.Wait()
+	for _, action := range slices.Sorted(maps.Keys(src.denied)) {
+		note(fmt.Sprintf("the readiness checks that need %s (%s): AWS denied it (%v); grant it to the identity that runs the checks",
+			action, readiness.ConditionOf(action), src.denied[action]))
+	}
 	return cat, strings.Join(notes, "; ")
+}
+
+// tolerant answers a readiness read that AWS denies with nothing and
+// records it, as the provider does: the checks it feeds are skipped
+// (Options.NotRead) and the other reads go on. A role that runs the
+// checks in CI often has ec2:Describe* and no IAM reads.
+type tolerant struct {
+	readiness.Source
+	mu     sync.Mutex
+	denied map[string]error
+}
+
+func (t *tolerant) keep(err error) error {
+	action, ok := awsclient.Denied(err)
+	if !ok || !readiness.IsRead(action) {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.denied[action] = err
+	return nil
+}
+
+// notRead maps the conditions of the denied reads to their action.
+func (t *tolerant) notRead() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]string{}
+	for action := range t.denied {
+		out[readiness.ConditionOf(action)] = action
+	}
+	return out
+}
+
+func (t *tolerant) SelectSubnets(ctx context.Context, terms []awsclient.SubnetTerm) (awsclient.Selection[awsclient.Subnet], error) {
+	s, err := t.Source.SelectSubnets(ctx, terms)
+	return s, t.keep(err)
+}
+
+func (t *tolerant) SelectSecurityGroups(ctx context.Context, terms []awsclient.SecurityGroupTerm) (awsclient.SecurityGroupSelection, error) {
+	s, err := t.Source.SelectSecurityGroups(ctx, terms)
+	return s, t.keep(err)
+}
+
+func (t *tolerant) SelectCapacityReservations(ctx context.Context, terms []awsclient.CapacityReservationTerm) (awsclient.Selection[awsclient.CapacityReservation], error) {
+	s, err := t.Source.SelectCapacityReservations(ctx, terms)
+	return s, t.keep(err)
+}
+
+func (t *tolerant) GetRole(ctx context.Context, name string) (awsclient.Role, error) {
+	r, err := t.Source.GetRole(ctx, name)
+	return r, t.keep(err)
+}
+
+func (t *tolerant) GetInstanceProfile(ctx context.Context, name string) (awsclient.InstanceProfile, error) {
+	p, err := t.Source.GetInstanceProfile(ctx, name)
+	return p, t.keep(err)
 }
 
 // resolve resolves the class's images as Karpenter does, and runs the

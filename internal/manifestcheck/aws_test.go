@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -117,5 +118,33 @@ func TestRunWithAWS(t *testing.T) {
 	res = Run(context.Background(), inputs[:1], Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Cluster: "nope"})
 	if len(res.Failures) != 1 || !strings.Contains(res.Failures[0].Error(), `cluster "nope"`) {
 		t.Fatalf("unknown cluster: failures %v", res.Failures)
+	}
+}
+
+// A readiness read AWS denies skips the checks it feeds, says so, and the
+// rest goes on, as in the provider; a denied image read is a failure.
+func TestRunWithDeniedReads(t *testing.T) {
+	for _, tc := range []struct {
+		deny, want, skipped, failed string
+	}{
+		{"iam:GetRole", "arm64-gpu-no-image ami-not-available subnet-selector-matches-nothing", "iam:GetRole (InstanceProfileReady)", ""},
+		{"ec2:DescribeSubnets", "arm64-gpu-no-image ami-not-available", "ec2:DescribeSubnets (SubnetsReady)", ""},
+		{"ec2:DescribeImages", "arm64-gpu-no-image subnet-selector-matches-nothing", "", "resolving the AMI selector terms"},
+	} {
+		t.Run(tc.deny, func(t *testing.T) {
+			url, _ := awsemutest.Start(t, awsemu.Options{Deny: []string{tc.deny}})
+			awsemutest.Setenv(t, url)
+			cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+			res := Run(context.Background(), []Input{{Name: "a.yaml", Text: awsManifests}}, Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: "1.32"})
+			var got []string
+			for _, f := range res.Findings {
+				got = append(got, f.Rule.ID)
+			}
+			skipped := strings.Join(res.Skipped, "; ")
+			if strings.Join(got, " ") != tc.want || (tc.skipped == "") != (skipped == "") || !strings.Contains(skipped, tc.skipped) ||
+				(tc.failed == "") != (len(res.Failures) == 0) || (tc.failed != "" && !strings.Contains(res.Failures[0].Error(), tc.failed)) {
+				t.Errorf("findings %v\nskipped %q\nfailures %v", got, skipped, res.Failures)
+			}
+		})
 	}
 }
