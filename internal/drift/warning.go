@@ -16,8 +16,8 @@ import (
 // plan, under its stable key ("amd64/standard").
 type ImageChange struct {
 	Key string
-	// Old and New are shown as given (e.g. "ami-0abc (al2023-...-v20251112)");
-	// "" means the key is new, or gone.
+	// Old and New identify the image (its id); "" means the key is new, or
+	// gone.
 	Old, New string
 }
 
@@ -39,14 +39,11 @@ func ImageChanges(old, updated map[string]string) []ImageChange {
 	return out
 }
 
-// Pool is what paces the replacement on one NodePool of the class.
+// Pool is what paces the replacement on one NodePool.
 type Pool struct {
-	Name string
 	// Budgets as configured; nil means Karpenter's default, one budget of
 	// nodes = "10%".
 	Budgets []manifest.Budget
-	// ExpireAfter as configured; "" means the CRD default, 720h.
-	ExpireAfter string
 	// TerminationGracePeriod as configured; "" means unset.
 	TerminationGracePeriod string
 }
@@ -58,13 +55,13 @@ type Preview struct {
 	Kind, Name string
 	// Changes as EC2NodeClassChanges or NodePoolChanges return them.
 	Changes []Change
-	// Images are the resolved images that changed (EC2NodeClass, or the
-	// class of a NodePool).
+	// Images are the resolved images that changed: the class's, or the
+	// ones a NodePool's nodes boot.
 	Images []ImageChange
-	// Pools are the NodePools whose nodes are replaced: the pool itself
-	// for a NodePool, the pools on the class for an EC2NodeClass (empty when
-	// they are not known where the warning is made).
-	Pools []Pool
+	// Pool paces a NodePool's replacement. It is nil for an EC2NodeClass:
+	// the class's plan does not know which pools use it, and each pool's
+	// own warning says how its budgets pace it.
+	Pool *Pool
 }
 
 // Drifts reports whether the update replaces running nodes: a hashed field
@@ -85,43 +82,50 @@ func (p Preview) Finding() (rules.Finding, bool) {
 	return rules.New(RuleNodesWillDrift, rules.Path{}, "%s", p.Detail()), true
 }
 
-// Detail is the text of the nodes-will-drift warning: what changed, which
-// nodes Karpenter replaces, and what paces it.
+// Detail is the text of the nodes-will-drift warning: why nodes are
+// replaced, which, and what paces it. It says only what the plan above it
+// does not: the changed images are printed there (the class's amis, each
+// pool's ami_assignments), so the warning names their keys, not their ids,
+// and the summary names the object.
 func (p Preview) Detail() string {
 	var b strings.Builder
-	what := fmt.Sprintf("%s %q", p.Kind, p.Name)
 	var causes []string
 	if h := p.hashed(); len(h) > 0 {
 		hv := "karpenter.k8s.aws/ec2nodeclass-hash"
 		if p.Kind == manifest.NodePoolKind {
 			hv = "karpenter.sh/nodepool-hash"
 		}
-		causes = append(causes, fmt.Sprintf("%s changes the %s of %s", strings.Join(h, ", "), hv, what))
+		causes = append(causes, fmt.Sprintf("%s changes the %s", strings.Join(h, ", "), hv))
 	}
 	if len(p.Images) > 0 {
-		causes = append(causes, fmt.Sprintf("the images resolve differently (%s)", imageList(p.Images)))
+		causes = append(causes, imageCount(p.Images))
 	}
-	fmt.Fprintf(&b, "This update drifts running nodes: %s.", strings.Join(causes, "; "))
-	if len(p.Images) > 0 && len(p.hashed()) == 0 {
-		b.WriteString(" Karpenter replaces every node whose image is no longer the one it would pick for its instance type (AMIDrift).")
+	fmt.Fprintf(&b, "%s: Karpenter replaces ", strings.Join(causes, ", and "))
+	nodes := "the nodes of the pools on this class"
+	if p.Kind == manifest.NodePoolKind {
+		nodes = "this pool's nodes"
+	}
+	if len(p.hashed()) > 0 {
+		fmt.Fprintf(&b, "%s launched before it (Drifted: a new node first, then a drain)", nodes)
 	} else {
-		b.WriteString(" Karpenter marks every node launched before the change Drifted and replaces it: a replacement is launched first, then the old node is drained.")
+		fmt.Fprintf(&b, "%s booted from the old images (AMIDrift)", nodes)
 	}
-	if p.Kind == manifest.EC2NodeClassKind {
-		b.WriteString(" This applies to every NodePool that uses this class.")
-	}
-	if len(p.Pools) == 0 {
-		b.WriteString(" Each pool's disruption budgets pace it (default: 10% of the pool's nodes at a time); expireAfter replaces nodes regardless of budgets, and terminationGracePeriod bounds how long a drain may be blocked.")
+	if p.Pool == nil {
+		b.WriteString(", each pool at the pace of its disruption budgets (default: 10% of its nodes at a time).")
 	} else {
-		for _, pl := range p.Pools {
-			b.WriteString(" " + pacing(pl))
+		b.WriteString(", " + pacing(*p.Pool) + ".")
+	}
+	var m []string
+	for _, path := range p.paths(ReplacesMismatched) {
+		// The images a changed amiSelectorTerms resolves to are the
+		// images above; the other selectors drift what they no longer
+		// select.
+		if path != "spec.amiSelectorTerms" {
+			m = append(m, path)
 		}
 	}
-	if m := p.paths(ReplacesMismatched); len(m) > 0 {
-		fmt.Fprintf(&b, " Also changed, replacing only the nodes that no longer match: %s.", strings.Join(m, ", "))
-	}
-	if n := p.paths(NoReplacement); len(n) > 0 {
-		fmt.Fprintf(&b, " Also changed, replacing no nodes: %s.", strings.Join(n, ", "))
+	if len(m) > 0 {
+		fmt.Fprintf(&b, " Also, %s replaces the nodes it no longer selects.", strings.Join(m, ", "))
 	}
 	return b.String()
 }
@@ -136,29 +140,26 @@ func (p Preview) paths(e Effect) []string {
 	return out
 }
 
-func imageList(images []ImageChange) string {
-	sorted := append([]ImageChange(nil), images...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Key < sorted[j].Key })
-	parts := make([]string, 0, len(sorted))
-	for _, im := range sorted {
-		switch {
-		case im.Old == "":
-			parts = append(parts, fmt.Sprintf("%s: new %s", im.Key, im.New))
-		case im.New == "":
-			parts = append(parts, fmt.Sprintf("%s: %s no longer selected", im.Key, im.Old))
-		default:
-			parts = append(parts, fmt.Sprintf("%s: %s -> %s", im.Key, im.Old, im.New))
-		}
+// imageCount names the changed images by key ("2 images change
+// (amd64/nvidia, arm64/nvidia)"): their ids and names are in the plan.
+func imageCount(images []ImageChange) string {
+	keys := make([]string, 0, len(images))
+	for _, im := range images {
+		keys = append(keys, im.Key)
 	}
-	return strings.Join(parts, "; ")
+	sort.Strings(keys)
+	if len(keys) == 1 {
+		return fmt.Sprintf("1 image changes (%s)", keys[0])
+	}
+	return fmt.Sprintf("%d images change (%s)", len(keys), strings.Join(keys, ", "))
 }
 
 // pacing describes how Karpenter paces drift replacement on one pool
 // (kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go
-// GetAllowedDisruptionsByReason, pkg/controllers/disruption/drift.go).
+// GetAllowedDisruptionsByReason, pkg/controllers/disruption/drift.go;
+// terminationGracePeriod: pkg/controllers/node/termination).
 func pacing(pl Pool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "NodePool %q: ", pl.Name)
 	budgets := pl.Budgets
 	if budgets == nil {
 		budgets = []manifest.Budget{{Nodes: "10%"}}
@@ -176,28 +177,19 @@ func pacing(pl Pool) string {
 	}
 	switch {
 	case len(always) == 0 && len(scheduled) == 0:
-		b.WriteString("no budget limits drift, so Karpenter may replace all its drifted nodes at once (one replacement decision per disruption pass)")
+		b.WriteString("all at once: no budget limits drift")
 	case len(always) > 0:
 		b.WriteString(limit(always))
 	default:
-		b.WriteString("no budget limits drift outside its schedules")
+		b.WriteString("with no budget limiting drift outside its schedules")
 	}
 	if len(scheduled) > 0 {
-		fmt.Fprintf(&b, "; scheduled budgets: %s", strings.Join(scheduled, ", "))
-	}
-	expire := pl.ExpireAfter
-	if expire == "" {
-		expire = defaultExpireAfter
-	}
-	if expire == "Never" {
-		b.WriteString("; expireAfter is Never, so nodes a budget holds back stay until drift gets to them")
-	} else {
-		fmt.Fprintf(&b, "; nodes older than expireAfter (%s) are replaced regardless of budgets", expire)
+		fmt.Fprintf(&b, ", %s", strings.Join(scheduled, ", "))
 	}
 	if pl.TerminationGracePeriod == "" {
-		b.WriteString("; no terminationGracePeriod: a node whose pods are protected by a PodDisruptionBudget or karpenter.sh/do-not-disrupt is not drained until they allow it.")
+		b.WriteString("; a drain waits for PodDisruptionBudgets and do-not-disrupt pods (no terminationGracePeriod)")
 	} else {
-		fmt.Fprintf(&b, "; terminationGracePeriod %s: draining starts even when pods block eviction, and they are deleted after %s.", pl.TerminationGracePeriod, pl.TerminationGracePeriod)
+		fmt.Fprintf(&b, "; pods still blocking a drain are deleted after terminationGracePeriod %s", pl.TerminationGracePeriod)
 	}
 	return b.String()
 }
@@ -217,7 +209,7 @@ func limit(nodes []string) string {
 	p, a := smallest(pct), smallest(abs)
 	switch {
 	case p == "0%" || a == "0":
-		return "a budget of 0 nodes blocks drift replacement"
+		return "but a budget of 0 nodes holds the replacement until it changes"
 	case a == "":
 		return fmt.Sprintf("at most %s of its nodes at a time (rounded up)", p)
 	case p == "" && a == "1":

@@ -27,8 +27,7 @@ func TestWarningOnHashedChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pv := Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch,
-		Pools: []Pool{{Name: "web", TerminationGracePeriod: "2h"}, {Name: "batch", ExpireAfter: "Never", Budgets: []manifest.Budget{{Nodes: "2"}, {Nodes: "5"}}}}}
+	pv := Preview{Kind: manifest.EC2NodeClassKind, Name: "default", Changes: ch}
 	f, ok := pv.Finding()
 	if !ok {
 		t.Fatal("no warning for a kubelet change")
@@ -36,9 +35,14 @@ func TestWarningOnHashedChange(t *testing.T) {
 	if f.Rule != RuleNodesWillDrift || f.Severity.String() != "warning" {
 		t.Errorf("finding %v", f)
 	}
-	mustContain(t, f.Detail, "spec.kubelet.maxPods", "karpenter.k8s.aws/ec2nodeclass-hash", "every NodePool that uses this class",
-		`NodePool "web": at most 10% of its nodes`, "older than expireAfter (720h)", "terminationGracePeriod 2h",
-		`NodePool "batch": at most 2 nodes`, "expireAfter is Never", "no terminationGracePeriod")
+	mustContain(t, f.Detail, "spec.kubelet.maxPods changes the karpenter.k8s.aws/ec2nodeclass-hash", "the nodes of the pools on this class launched before it",
+		"each pool at the pace of its disruption budgets")
+
+	// A pool's hashed change: its own budgets and grace period pace it.
+	pv = Preview{Kind: manifest.NodePoolKind, Name: "batch", Changes: []Change{{Path: "spec.template.spec.taints", Effect: ReplacesAll}},
+		Pool: &Pool{Budgets: []manifest.Budget{{Nodes: "2"}, {Nodes: "5"}}, TerminationGracePeriod: "2h"}}
+	mustContain(t, pv.Detail(), "spec.template.spec.taints changes the karpenter.sh/nodepool-hash: Karpenter replaces this pool's nodes launched before it",
+		"at most 2 nodes at a time", "deleted after terminationGracePeriod 2h")
 }
 
 func TestWarningOnImageChange(t *testing.T) {
@@ -47,6 +51,7 @@ func TestWarningOnImageChange(t *testing.T) {
 	})
 	updated := class(func(s *manifest.EC2NodeClassSpec) {
 		s.AMISelectorTerms = []manifest.AMISelectorTerm{{Alias: "al2023@v20251209"}}
+		s.SubnetSelectorTerms = []manifest.SubnetSelectorTerm{{ID: "subnet-0123"}}
 	})
 	ch, err := EC2NodeClassChanges(old, updated, "", "", latest)
 	if err != nil {
@@ -66,8 +71,15 @@ func TestWarningOnImageChange(t *testing.T) {
 	if (Preview{Kind: manifest.EC2NodeClassKind, Changes: ch, Images: ImageChanges(map[string]string{"a": "x"}, map[string]string{"a": "x"})}).Drifts() {
 		t.Error("same images drift")
 	}
-	mustContain(t, f.Detail, "amd64/nvidia: new ami-0eee; amd64/standard: ami-0ccc -> ami-0ddd; arm64/nvidia: ami-0999 no longer selected; arm64/standard: ami-0aaa -> ami-0bbb",
-		"AMIDrift", "default: 10% of the pool's nodes", "Also changed, replacing only the nodes that no longer match: spec.amiSelectorTerms")
+	// The keys, never the ids: the plan above the warning prints those.
+	mustContain(t, f.Detail, "4 images change (amd64/nvidia, amd64/standard, arm64/nvidia, arm64/standard)",
+		"the nodes of the pools on this class booted from the old images (AMIDrift)", "default: 10% of its nodes",
+		"Also, spec.subnetSelectorTerms replaces the nodes it no longer selects.")
+	for _, id := range []string{"ami-0", "spec.amiSelectorTerms", `"default"`} {
+		if strings.Contains(f.Detail, id) {
+			t.Errorf("the warning repeats %q, which the plan or the summary prints:\n%s", id, f.Detail)
+		}
+	}
 }
 
 func TestNoWarningOnUnhashedChange(t *testing.T) {
@@ -87,7 +99,7 @@ func TestNoWarningOnUnhashedChange(t *testing.T) {
 		if len(ch) == 0 {
 			t.Fatalf("no change found for %+v", updated)
 		}
-		pv := Preview{Kind: manifest.NodePoolKind, Name: "default", Changes: ch, Pools: []Pool{{Name: "default"}}}
+		pv := Preview{Kind: manifest.NodePoolKind, Name: "default", Changes: ch, Pool: &Pool{}}
 		if _, ok := pv.Finding(); ok || pv.Drifts() {
 			t.Errorf("%v warns: %s", ch, pv.Detail())
 		}
@@ -107,17 +119,17 @@ func TestPacing(t *testing.T) {
 		pool Pool
 		want []string
 	}{
-		{Pool{Name: "a"}, []string{"at most 10% of its nodes", "(720h)"}},
-		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "0"}}}, []string{"a budget of 0 nodes blocks drift replacement"}},
-		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "0", Reasons: []string{"Underutilized", "Empty"}}}},
-			[]string{"no budget limits drift"}},
-		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "20%"}, {Nodes: "5%", Reasons: []string{"Drifted"}}}}, []string{"at most 5% of its nodes"}},
-		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "20%"}, {Nodes: "3"}}}, []string{"at most the smaller of 20%, 3"}},
-		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "1"}, {Nodes: "0", Schedule: p("0 9 * * mon-fri"), Duration: p("8h")}}},
-			[]string{"at most 1 node at a time", `scheduled budgets: 0 during "0 9 * * mon-fri" for 8h`}},
-		{Pool{Name: "a", Budgets: []manifest.Budget{{Nodes: "0", Schedule: p("@daily"), Duration: p("1h")}}},
-			[]string{"no budget limits drift outside its schedules"}},
-		{Pool{Name: "a", ExpireAfter: "168h", TerminationGracePeriod: "30m"}, []string{"(168h)", "terminationGracePeriod 30m"}},
+		{Pool{}, []string{"at most 10% of its nodes at a time (rounded up)", "a drain waits for PodDisruptionBudgets"}},
+		{Pool{Budgets: []manifest.Budget{{Nodes: "0"}}}, []string{"a budget of 0 nodes holds the replacement"}},
+		{Pool{Budgets: []manifest.Budget{{Nodes: "0", Reasons: []string{"Underutilized", "Empty"}}}},
+			[]string{"all at once: no budget limits drift"}},
+		{Pool{Budgets: []manifest.Budget{{Nodes: "20%"}, {Nodes: "5%", Reasons: []string{"Drifted"}}}}, []string{"at most 5% of its nodes"}},
+		{Pool{Budgets: []manifest.Budget{{Nodes: "20%"}, {Nodes: "3"}}}, []string{"at most the smaller of 20%, 3"}},
+		{Pool{Budgets: []manifest.Budget{{Nodes: "1"}, {Nodes: "0", Schedule: p("0 9 * * mon-fri"), Duration: p("8h")}}},
+			[]string{`at most 1 node at a time, 0 during "0 9 * * mon-fri" for 8h`}},
+		{Pool{Budgets: []manifest.Budget{{Nodes: "0", Schedule: p("@daily"), Duration: p("1h")}}},
+			[]string{"no budget limiting drift outside its schedules"}},
+		{Pool{TerminationGracePeriod: "30m"}, []string{"deleted after terminationGracePeriod 30m"}},
 	}
 	for _, tc := range tests {
 		mustContain(t, pacing(tc.pool), tc.want...)

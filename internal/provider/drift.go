@@ -156,17 +156,17 @@ func poolDriftPreview(prior, plan nodePoolModel, spec manifest.NodePoolSpec, pd 
 	if ok1 && ok2 {
 		p.Images = drift.ImageChanges(oldImages, newImages)
 	}
-	pool := drift.Pool{Name: p.Name, ExpireAfter: spec.Template.Spec.ExpireAfter, TerminationGracePeriod: spec.Template.Spec.TerminationGracePeriod}
+	p.Pool = &drift.Pool{TerminationGracePeriod: spec.Template.Spec.TerminationGracePeriod}
 	if spec.Disruption != nil {
-		pool.Budgets = spec.Disruption.Budgets
+		p.Pool.Budgets = spec.Disruption.Budgets
 	}
-	p.Pools = []drift.Pool{pool}
 	return p, true
 }
 
 // imageLabels turns a keyed image map into key -> image id, label reading
-// one element; false when the map or an element is not known. The warning
-// names images by id: the plan's diff above it shows their names.
+// one element; false when the map or an element is not known. Images are
+// compared by id; the warning names only their keys, the plan's diff above
+// it shows ids and names.
 func imageLabels(v attr.Value, label func(attr.Value) (string, bool)) (map[string]string, bool) {
 	m, ok := v.(types.Map)
 	if !ok || m.IsNull() || m.IsUnknown() {

@@ -125,7 +125,7 @@ func TestPlanWarnsNodesWillDrift(t *testing.T) {
 	t.Run("hashed change", func(t *testing.T) {
 		diags := driftUpdate(t, prov, base, driftClass("v20251112", "  kubelet { max_pods = 50 }")+driftPool(""))
 		expectDiagnostic(t, diags, "warning", "nodes-will-drift", "spec.kubelet", "ec2nodeclass-hash", `EC2NodeClass "default"`,
-			"every NodePool that uses this class")
+			"the nodes of the pools on this class launched before it")
 		if w := driftWarnings(diags); len(w) != 1 {
 			t.Fatalf("only the class changes, want its warning alone:\n%s", formatDiags(w))
 		}
@@ -133,17 +133,18 @@ func TestPlanWarnsNodesWillDrift(t *testing.T) {
 	t.Run("hashed change of a pool", func(t *testing.T) {
 		diags := driftUpdate(t, prov, base, driftClass("v20251112", "")+driftPool("  termination_grace_period = \"24h\"\n"))
 		expectDiagnostic(t, diags, "warning", "nodes-will-drift", "spec.template.spec.terminationGracePeriod", "karpenter.sh/nodepool-hash",
-			`NodePool "mixed": at most 1 node at a time`)
+			`NodePool "mixed"`, "this pool's nodes launched before it", "at most 1 node at a time")
 		if w := driftWarnings(diags); len(w) != 1 {
 			t.Fatalf("only the pool changes, want its warning alone:\n%s", formatDiags(w))
 		}
 	})
 	t.Run("image change", func(t *testing.T) {
 		diags := driftUpdate(t, prov, base, driftClass("v20251209", "")+driftPool(""))
-		expectDiagnostic(t, diags, "warning", "nodes-will-drift", "every NodePool that uses this class",
-			"amd64/standard: ami-00aaa5e6d9941b32c -> ami-072a2454955438439")
+		expectDiagnostic(t, diags, "warning", "nodes-will-drift", "the nodes of the pools on this class booted from the old images",
+			"images change (amd64/", "amd64/standard")
 		// The pool's own warning: its images and its budget.
-		expectDiagnostic(t, diags, "warning", "nodes-will-drift", `NodePool "mixed": at most 1 node at a time`, "arm64/standard", "expireAfter (168h)")
+		expectDiagnostic(t, diags, "warning", "nodes-will-drift", `NodePool "mixed"`, "this pool's nodes booted from the old images",
+			"(amd64/standard, arm64/standard)", "at most 1 node at a time")
 	})
 	t.Run("not on a change Karpenter does not hash", func(t *testing.T) {
 		diags := driftUpdate(t, prov, base, driftClass("v20251112", "")+driftPool("  weight = 10\n  limits = { cpu = \"100\" }\n"))
@@ -190,6 +191,6 @@ func TestPlanDriftWithoutCABundle(t *testing.T) {
 			t.Fatalf("unexpected error: %s", formatDiags(diags))
 		}
 	}
-	expectDiagnostic(t, diags, "warning", "nodes-will-drift", "every NodePool that uses this class", "amd64/standard")
+	expectDiagnostic(t, diags, "warning", "nodes-will-drift", "the pools on this class", "amd64/standard")
 	expectDiagnostic(t, diags, "warning", "nodes-will-drift", `NodePool "mixed"`, "arm64/standard")
 }

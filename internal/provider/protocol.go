@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -27,8 +26,8 @@ import (
 // NewProtocol6 serves the provider as providerserver.NewProtocol6 does, but
 // answers ValidateResourceConfig and PlanResourceChange of
 // karpenter_ec2nodeclass and karpenter_nodepool itself. The framework's
-// generic passes (emptied blocks to null, schema validation, defaults,
-// computed values marked unknown, attribute plan modifiers) look every
+// generic passes (emptied blocks to null, schema validation, computed
+// values marked unknown, attribute plan modifiers) look every
 // value's attribute up from the root of the schema, one lookup per path
 // step, and cost several times the resources' own checks; here each is one
 // walk of the value beside the schema. The resources' ValidateConfig and
@@ -40,7 +39,7 @@ func NewProtocol6(version string) func() tfprotov6.ProviderServer {
 
 // newProtocolServer wraps the framework's server of p. A resource whose
 // schema uses a feature the fast path does not reproduce (validators,
-// nested defaults or plan modifiers, write-only or deprecated attributes,
+// defaults, nested plan modifiers, write-only or deprecated attributes,
 // custom types) keeps the framework's path.
 func newProtocolServer(p provider.Provider) tfprotov6.ProviderServer {
 	fw := providerserver.NewProtocol6(p)()
@@ -100,8 +99,6 @@ type fastBlock struct {
 
 type fastAttr struct {
 	required, computed, optional bool
-	// def is the default value, when the attribute has one.
-	def *tftypes.Value
 	// nested is a single nested attribute's object.
 	nested *fastBlock
 }
@@ -137,7 +134,7 @@ func newFastResource(ctx context.Context, providerType string, factory func() re
 		return nil, fmt.Errorf("%s: schema type is not an object", meta.TypeName)
 	}
 	fr := &fastResource{typeName: meta.TypeName, factory: factory, schema: sr.Schema, typ: typ}
-	root, err := fastBlockOf(ctx, sr.Schema.Attributes, sr.Schema.Blocks, 0, false)
+	root, err := fastBlockOf(sr.Schema.Attributes, sr.Schema.Blocks, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
 	}
@@ -166,11 +163,14 @@ func newFastResource(ctx context.Context, providerType string, factory func() re
 // reproduces and records what the passes need. depth is 0 at the root;
 // underComputed is true below a computed-only attribute, whose value the
 // plan marks unknown as a whole.
-func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks map[string]schema.Block, depth int, underComputed bool) (*fastBlock, error) {
+func fastBlockOf(attrs map[string]schema.Attribute, blocks map[string]schema.Block, depth int, underComputed bool) (*fastBlock, error) {
 	b := &fastBlock{attrs: map[string]*fastAttr{}, blocks: map[string]*fastNestedBlock{}}
 	for name, a := range attrs {
-		for _, f := range []string{"Validators", "CustomType", "DeprecationMessage", "WriteOnly", "Sensitive"} {
-			if nonZeroField(a, f) && f != "Sensitive" {
+		// Sensitive is not among them: it changes nothing the provider
+		// answers (Terraform hides the value). A Default would need the
+		// framework's TransformDefaults, which no attribute needs.
+		for _, f := range []string{"Validators", "CustomType", "DeprecationMessage", "WriteOnly", "Default"} {
+			if nonZeroField(a, f) {
 				return nil, fmt.Errorf("%s sets %s", name, f)
 			}
 		}
@@ -181,22 +181,10 @@ func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks 
 		if depth > 0 && nonZeroField(a, "PlanModifiers") {
 			return nil, fmt.Errorf("%s: nested plan modifiers", name)
 		}
-		if nonZeroField(a, "Default") {
-			// Defaults at the root or in a top-level single nested
-			// attribute only: TransformDefaults is applied there.
-			if depth > 1 {
-				return nil, fmt.Errorf("%s: default below the first level", name)
-			}
-			v, err := defaultValue(ctx, a)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			fa.def = &v
-		}
-		// A computed value without a default is marked unknown by the
-		// framework wherever it is; the fast path does so at the root, and
-		// below a computed-only root attribute (unknown as a whole).
-		if depth > 0 && fa.computed && fa.def == nil && !underComputed {
+		// A computed value is marked unknown by the framework wherever it
+		// is; the fast path does so at the root, and below a computed-only
+		// root attribute (unknown as a whole).
+		if depth > 0 && fa.computed && !underComputed {
 			return nil, fmt.Errorf("%s: computed below the root", name)
 		}
 		if na, ok := a.(schema.NestedAttribute); ok {
@@ -208,14 +196,12 @@ func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks 
 			if na.GetNestingMode() != 1 /* single */ && !sub {
 				return nil, fmt.Errorf("%s: configurable nested collection", name)
 			}
-			nb, err := fastBlockOf(ctx, obj.Attributes, nil, depth+1, sub)
+			nb, err := fastBlockOf(obj.Attributes, nil, depth+1, sub)
 			if err != nil {
 				return nil, err
 			}
 			if _, single := a.(schema.SingleNestedAttribute); single {
 				fa.nested = nb
-			} else if nb.hasDefaults() {
-				return nil, fmt.Errorf("%s: defaults in a nested collection", name)
 			}
 		}
 		b.attrs[name] = fa
@@ -230,7 +216,7 @@ func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks 
 		if !ok || nonZeroField(obj, "Validators") || nonZeroField(obj, "PlanModifiers") || nonZeroField(obj, "CustomType") {
 			return nil, fmt.Errorf("block %s: nested object features", name)
 		}
-		nb, err := fastBlockOf(ctx, obj.Attributes, obj.Blocks, depth+2, underComputed)
+		nb, err := fastBlockOf(obj.Attributes, obj.Blocks, depth+2, underComputed)
 		if err != nil {
 			return nil, err
 		}
@@ -246,15 +232,6 @@ func fastBlockOf(ctx context.Context, attrs map[string]schema.Attribute, blocks 
 	return b, nil
 }
 
-func (b *fastBlock) hasDefaults() bool {
-	for _, a := range b.attrs {
-		if a.def != nil || (a.nested != nil && a.nested.hasDefaults()) {
-			return true
-		}
-	}
-	return false
-}
-
 func nonZeroField(v any, name string) bool {
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	if rv.Kind() != reflect.Struct {
@@ -262,28 +239,6 @@ func nonZeroField(v any, name string) bool {
 	}
 	f := rv.FieldByName(name)
 	return f.IsValid() && !f.IsZero()
-}
-
-// defaultValue is a static default's value.
-func defaultValue(ctx context.Context, a schema.Attribute) (tftypes.Value, error) {
-	var v attr.Value
-	var diags diag.Diagnostics
-	switch a := a.(type) {
-	case schema.StringAttribute:
-		var resp defaults.StringResponse
-		a.Default.DefaultString(ctx, defaults.StringRequest{}, &resp)
-		v, diags = resp.PlanValue, resp.Diagnostics
-	case schema.BoolAttribute:
-		var resp defaults.BoolResponse
-		a.Default.DefaultBool(ctx, defaults.BoolRequest{}, &resp)
-		v, diags = resp.PlanValue, resp.Diagnostics
-	default:
-		return tftypes.Value{}, fmt.Errorf("default of %T", a)
-	}
-	if diags.HasError() {
-		return tftypes.Value{}, fmt.Errorf("default: %v", diags)
-	}
-	return v.ToTerraformValue(ctx)
 }
 
 // ValidateResourceConfig: the configuration decoded once, emptied blocks
@@ -568,9 +523,9 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 			return s.frameworkServer.PlanResourceChange(ctx, req)
 		}
 	}
-	planned := fr.planDefaults(proposed, cfg)
-	if !planned.Equal(prior) {
-		planned = fr.markComputedUnknown(planned, cfg)
+	planned := proposed
+	if !proposed.Equal(prior) {
+		planned = fr.markComputedUnknown(proposed, cfg)
 	}
 	config := tfsdk.Config{Raw: cfg, Schema: fr.schema}
 	state := tfsdk.State{Raw: prior, Schema: fr.schema}
@@ -619,45 +574,6 @@ func (s *protocolServer) PlanResourceChange(ctx context.Context, req *tfprotov6.
 	return resp, nil
 }
 
-// planDefaults sets each attribute's default where the configuration
-// leaves it null, at the root and in the root's single nested attributes.
-func (fr *fastResource) planDefaults(plan, cfg tftypes.Value) tftypes.Value {
-	out, _ := fr.root.applyDefaults(plan, cfg, true)
-	return out
-}
-
-func (b *fastBlock) applyDefaults(plan, cfg tftypes.Value, root bool) (tftypes.Value, bool) {
-	attrs, cattrs, ok := objectAttrs(plan, cfg)
-	if !ok {
-		return plan, false
-	}
-	changed := false
-	for name, a := range b.attrs {
-		cv, set := cattrs[name]
-		if a.def != nil && (!set || cv.IsNull()) {
-			if !attrs[name].Equal(*a.def) {
-				if !changed {
-					attrs = maps.Clone(attrs) // As returns the value's own map
-				}
-				attrs[name], changed = *a.def, true
-			}
-			continue
-		}
-		if a.nested != nil && root && set {
-			if nv, c := a.nested.applyDefaults(attrs[name], cv, false); c {
-				if !changed {
-					attrs = maps.Clone(attrs) // As returns the value's own map
-				}
-				attrs[name], changed = nv, true
-			}
-		}
-	}
-	if !changed {
-		return plan, false
-	}
-	return tftypes.NewValue(plan.Type(), attrs), true
-}
-
 // objectAttrs returns the attributes of a known object plan and of its
 // configuration (none when that is null or unknown).
 func objectAttrs(plan, cfg tftypes.Value) (attrs, cattrs map[string]tftypes.Value, ok bool) {
@@ -670,8 +586,8 @@ func objectAttrs(plan, cfg tftypes.Value) (attrs, cattrs map[string]tftypes.Valu
 	return attrs, cattrs, true
 }
 
-// markComputedUnknown marks unknown each computed root attribute without a
-// default that the configuration leaves null, so ModifyPlan may set it
+// markComputedUnknown marks unknown each computed root attribute that the
+// configuration leaves null, so ModifyPlan may set it
 // (the framework does this whenever the plan differs from the state).
 func (fr *fastResource) markComputedUnknown(plan, cfg tftypes.Value) tftypes.Value {
 	attrs, cattrs, ok := objectAttrs(plan, cfg)
@@ -680,7 +596,7 @@ func (fr *fastResource) markComputedUnknown(plan, cfg tftypes.Value) tftypes.Val
 	}
 	changed := false
 	for name, a := range fr.root.attrs {
-		if !a.computed || a.def != nil {
+		if !a.computed {
 			continue
 		}
 		if cv, set := cattrs[name]; set && !cv.IsNull() {

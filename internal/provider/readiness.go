@@ -256,7 +256,12 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 		}
 	}
 	out.capacityReservations = types.MapUnknown(types.StringType)
-	if r.reservationsKnown {
+	switch {
+	case r.reservationsKnown && len(r.class.CapacityReservationTerms) == 0:
+		// Nothing to select: null, which a plan does not print, rather
+		// than an empty map on every class that uses no reservation.
+		out.capacityReservations = types.MapNull(types.StringType)
+	case r.reservationsKnown:
 		reservations := map[string]attr.Value{}
 		for _, cr := range res.CapacityReservations {
 			reservations[cr.ID] = types.StringValue(reservationLine(cr))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -254,7 +255,7 @@ resource "karpenter_ec2nodeclass" "x" {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(class, tfjsonpath.New("subnets"), demoSubnets),
 				plancheck.ExpectKnownValue(class, tfjsonpath.New("security_groups"), groups),
-				plancheck.ExpectKnownValue(class, tfjsonpath.New("capacity_reservations"), knownvalue.MapExact(map[string]knownvalue.Check{})),
+				plancheck.ExpectKnownValue(class, tfjsonpath.New("capacity_reservations"), knownvalue.Null()),
 				plancheck.ExpectKnownValue(class, tfjsonpath.New("node_class").AtMapKey("zones"), zones),
 				plancheck.ExpectKnownValue(class, cond("AMIsReady"), knownvalue.StringExact("True")),
 				plancheck.ExpectKnownValue(class, cond("SubnetsReady"), knownvalue.StringExact("True")),
@@ -268,6 +269,38 @@ resource "karpenter_ec2nodeclass" "x" {
 				statecheck.ExpectKnownValue(class, tfjsonpath.New("subnets"), demoSubnets),
 			},
 		}},
+	})
+}
+
+// capacity_reservations is null without selector terms, so a class that
+// uses no reservation does not print `capacity_reservations = {}` in every
+// plan; with terms it lists what they select, and an empty map says they
+// select nothing. Each step's apply is followed by the test framework's
+// no-op plan: null stays null, and no value changes after apply.
+func TestAccCapacityReservationsNullWithoutTerms(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	const class = "karpenter_ec2nodeclass.x"
+	reservations := tfjsonpath.New("capacity_reservations")
+	term := func(tags string) string {
+		return demoSubnetTerm + demoGroupTerm + "  capacity_reservation_selector_terms {\n    tags = { " + tags + " }\n  }\n"
+	}
+	step := func(body string, want knownvalue.Check) resource.TestStep {
+		return resource.TestStep{
+			Config:            prov + rdClass("x", body),
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectKnownValue(class, reservations, want)}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(class, reservations, want)},
+		}
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step(demoSubnetTerm+demoGroupTerm, knownvalue.Null()),
+			step(term(`"karpenter.sh/discovery" = "demo"`), knownvalue.MapExact(map[string]knownvalue.Check{
+				awsemu.CapacityReservationDemoM5: knownvalue.StringRegexp(regexp.MustCompile(`^m5\.large in us-east-1a, open `)),
+			})),
+			step(term(`team = "nobody"`), knownvalue.MapExact(map[string]knownvalue.Check{})),
+			step(demoSubnetTerm+demoGroupTerm, knownvalue.Null()),
+		},
 	})
 }
 

@@ -98,7 +98,6 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 		resp.Diagnostics.Append(d...)
 		return
 	}
-	plan.ID = m.Name
 	// user_data is computed only when bootstrap renders it into a null
 	// user_data; otherwise it is exactly what the configuration says (an
 	// unknown included): a user_data set next to bootstrap is an error

@@ -13,7 +13,6 @@ import (
 )
 
 type ec2NodeClassModel struct {
-	ID                               types.String `tfsdk:"id"`
 	Name                             types.String `tfsdk:"name"`
 	Metadata                         types.Object `tfsdk:"metadata"`
 	AMIFamily                        types.String `tfsdk:"ami_family"`

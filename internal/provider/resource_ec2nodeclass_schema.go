@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -130,10 +129,8 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"Custom userData of `bootstrap` is rendered, and `manifest` and `node_class` are known at plan whenever their inputs are. " +
 			"Nothing is created outside Terraform state: apply the `manifest` with kubernetes_manifest, kubectl_manifest, Helm or GitOps.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, Description: "The EC2NodeClass name.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			// No `id`: it would be the name again, printed in every plan of
+			// the resource; neither Terraform nor the framework needs one.
 			"name": schema.StringAttribute{
 				Required: true, Description: "Name of the EC2NodeClass (metadata.name). Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
@@ -169,12 +166,14 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 				Optional: true, Computed: true,
 				Description: "userData Karpenter merges with what it generates (or, with `Custom`, uses as is). Linted for the family. With `bootstrap`, computed: the rendered Custom userData.",
 			},
+			// No computed default: unset means false, and a plan does not
+			// print `pin_amis = false` on every class that never set it.
 			"pin_amis": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				Optional: true,
 				Description: "Pin what the selector resolves to now in `manifest`, so images change only through a visible plan diff: an `@latest` " +
 					"alias is written pinned to its current release (`al2023@v20251209`, `bottlerocket@1.51.0-47438798`), which keeps the " +
 					"standard/NVIDIA/Neuron variants; other terms (and Windows aliases, which have no releases) are written as the resolved `id` " +
-					"terms with `amiFamily`. With `false` the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
+					"terms with `amiFamily`. With `false` (the default, also when unset) the manifest keeps the selector terms, and a new image shows as an update of `amis`.",
 			},
 			"acknowledged_warnings": acknowledgedWarningsAttribute(),
 			"manifest": schema.StringAttribute{
@@ -211,7 +210,7 @@ func (r *ec2NodeClassResource) Schema(_ context.Context, _ resource.SchemaReques
 			"capacity_reservations": statusMap("The capacity reservations `capacity_reservation_selector_terms` select (status.capacityReservations): active, not " +
 				"ended, `open` or `targeted`, one line each: reservation id = `<instance type> in <zone>, <instance match criteria> <reservation type>, " +
 				"<state>[ until <end time>], owner <account>`, e.g. `p5.48xlarge in us-east-1a, targeted capacity-block, active until " +
-				"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end."),
+				"2026-12-01T12:00:00Z, owner 111122223333`; `expiring` is a capacity block within 40 minutes of its end. Null without `capacity_reservation_selector_terms` (empty when they select nothing)."),
 			"status_conditions": statusMap("The status conditions Karpenter would set, one line each: type = `True`, or `<status>: <reason>` (`False: SubnetsNotFound`); " +
 				"the message is in the plan's diagnostics. `AMIsReady`, `SubnetsReady`, `SecurityGroupsReady`, `InstanceProfileReady` and, from " +
 				"Karpenter 1.6 (the ReservedCapacity feature gate on by default), `CapacityReservationsReady`. A condition whose inputs are not known " +

@@ -92,7 +92,6 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics.Append(d...)
 		return
 	}
-	plan.ID = m.Name
 
 	cat, err := instancetype.Load(ctx, pd.AWS)
 	if err != nil {

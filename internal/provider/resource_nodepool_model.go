@@ -17,7 +17,6 @@ import (
 )
 
 type nodePoolModel struct {
-	ID                     types.String `tfsdk:"id"`
 	Name                   types.String `tfsdk:"name"`
 	Metadata               types.Object `tfsdk:"metadata"`
 	NodeClass              types.Object `tfsdk:"node_class"`

@@ -50,18 +50,24 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"taints, and every CRD and runtime rule of the NodePool. Computes which image each admitted family gets; the userData a node boots with is " +
 			"rendered and checked at plan (`data \"karpenter_node\"` shows it for an instance type).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, Description: "The NodePool name.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			// No `id`: it would be the name again, printed in every plan of
+			// the resource; neither Terraform nor the framework needs one.
 			"name": schema.StringAttribute{
 				Required: true, Description: "Name of the NodePool (metadata.name). Changing it replaces the resource.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"node_class": schema.SingleNestedAttribute{
 				Required: true,
+				// Sensitive only to keep it out of the plan's text: the class's
+				// own plan prints the same images and zones once, and every pool
+				// printed them again, on create and on every release bump.
+				Sensitive: true,
 				Description: "The EC2NodeClass: pass `karpenter_ec2nodeclass.<x>.node_class` so every cross-check runs, or `{ name = \"...\" }` for a " +
-					"class managed elsewhere (cross-checks that need its facts are skipped with a warning).",
+					"class managed elsewhere (cross-checks that need its facts are skipped with a warning). Marked sensitive, although nothing in it " +
+					"is secret, so that plans print `node_class = (sensitive value)` instead of the class's images and zones once more per pool: the " +
+					"class's plan prints them, the pool's `manifest` shows the `nodeClassRef` name and `ami_assignments` the images it boots. " +
+					"A hand-written `{ name = \"...\" }` is hidden too, and an output of a pool's `node_class` needs `sensitive = true`; " +
+					"`terraform show -json` still holds the value.",
 				Attributes: nodeClassInputAttributes(),
 			},
 			"labels": schema.MapAttribute{ElementType: types.StringType, Optional: true,

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -262,4 +263,82 @@ func TestPoolPlanChecksItsNodesUserData(t *testing.T) {
 	if diags := check(base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"))); len(diags) != 0 {
 		t.Fatalf("a base64 CA bundle: %v", diags)
 	}
+}
+
+// A pool's node_class is sensitive only to keep the class's images and
+// zones out of every pool's plan text: the JSON plan, which policy tools
+// read, still carries the value, the class's own node_class is not
+// sensitive (a module may output it as is), and an output of a pool's
+// node_class must say sensitive = true.
+func TestAccNodePoolNodeClassIsSensitive(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	config := prov + classHCL("default", `  ami_selector_terms { alias = "al2023@v20251209" }`) +
+		poolHCL("x", "karpenter_ec2nodeclass.default.node_class", reqHCL("kubernetes.io/arch", "In", "amd64")) + `
+output "class" { value = karpenter_ec2nodeclass.default.node_class }
+`
+	const pool = "karpenter_nodepool.x"
+	image := knownvalue.StringRegexp(regexp.MustCompile(`^ami-[0-9a-f]+ \| amazon-eks-node-al2023-x86_64-standard-1\.32-v20251209 \| `))
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectSensitiveValue(pool, tfjsonpath.New("node_class")),
+					plancheck.ExpectKnownValue(pool, tfjsonpath.New("node_class").AtMapKey("amis").AtMapKey("amd64/standard"), image),
+					plancheck.ExpectKnownValue(pool, tfjsonpath.New("node_class").AtMapKey("name"), knownvalue.StringExact("default")),
+					notSensitive("karpenter_ec2nodeclass.default", "node_class"),
+					plancheck.ExpectKnownOutputValueAtPath("class", tfjsonpath.New("amis").AtMapKey("amd64/standard"), image),
+				}},
+			},
+			{
+				Config:      config + "output \"pool\" { value = karpenter_nodepool.x.node_class.name }\n",
+				ExpectError: regexp.MustCompile(`Output refers to sensitive values`),
+			},
+			{
+				Config: config + "output \"pool\" {\n  value     = karpenter_nodepool.x.node_class.name\n  sensitive = true\n}\n",
+			},
+		},
+	})
+}
+
+// notSensitive fails when the planned value of the resource's attribute is
+// marked sensitive.
+func notSensitive(addr, attr string) plancheck.PlanCheck { return notSensitiveCheck{addr, attr} }
+
+type notSensitiveCheck struct{ addr, attr string }
+
+func (c notSensitiveCheck) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != c.addr {
+			continue
+		}
+		if m, ok := rc.Change.AfterSensitive.(map[string]any); ok && anySensitive(m[c.attr]) {
+			resp.Error = fmt.Errorf("%s.%s is sensitive in the plan: %v", c.addr, c.attr, m[c.attr])
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no planned change of %s", c.addr)
+}
+
+// anySensitive reads a plan's after_sensitive: true, or a structure of the
+// value's shape with true where a part is sensitive.
+func anySensitive(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case map[string]any:
+		for _, e := range v {
+			if anySensitive(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if anySensitive(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -50,7 +50,9 @@ variable "block_device_mappings" {
 variable "tags" {
   description = "Tags on the instances, volumes and launch templates Karpenter creates."
   type        = map(string)
-  default     = {}
+  # null, not {}: an empty map is a value the class's plan would print as
+  # `tags = {}`, for tags nobody wrote.
+  default = null
 }
 
 variable "pools" {
