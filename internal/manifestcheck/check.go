@@ -19,22 +19,6 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
-// Finding is one result on a manifest.
-type Finding struct {
-	Rule     *rules.Rule
-	Severity rules.Severity
-	// Path is the field of the manifest, as the API server prints field
-	// paths ("spec.amiSelectorTerms[0].alias", "spec.tags[team]"),
-	// prefixed with the document's index ("[1].spec.role") when the input
-	// has several documents; "" (or "[1]") is the whole document.
-	Path    string
-	Message string
-}
-
-func (f Finding) String() string {
-	return fmt.Sprintf("%s %s at %q: %s", f.Severity, f.Rule.ID, f.Path, f.Message)
-}
-
 const (
 	groupCore = "karpenter.sh"
 	groupAWS  = "karpenter.k8s.aws"
@@ -46,71 +30,23 @@ var (
 	ruleCRD = rules.Lookup("crd-validation")
 	// Findings about the provider's own inputs, which a manifest does not
 	// have: node_class given by name only (a manifest's class is
-	// cross-checked when it is in the same input, else never), and the
-	// embedded instance facts standing in for an AWS configuration.
-	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true}
+	// cross-checked when it is among the inputs, else never), the embedded
+	// instance facts standing in for an AWS configuration, and the advice
+	// to pin an alias with the resource's pin_amis.
+	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true}
 )
-
-type parsed struct {
-	doc  document
-	obj  map[string]any
-	raw  []byte
-	kind string
-}
 
 // Check validates every EC2NodeClass and NodePool document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the
 // offline rules of Karpenter release kv, and returns the findings in
-// document order. Documents of other kinds are skipped without a finding.
-// It never panics on any input.
+// document order, without those an ignore annotation silences. Documents
+// of other kinds are skipped without a finding. It never panics on any
+// input.
 func Check(ctx context.Context, input string, kv versions.Karpenter) []Finding {
-	docs := split(input)
-	prefix := func(d document, p string) string {
-		if len(docs) < 2 {
-			return p
-		}
-		if p == "" || p[0] == '[' {
-			return fmt.Sprintf("[%d]%s", d.index, p)
-		}
-		return fmt.Sprintf("[%d].%s", d.index, p)
-	}
-	var items []parsed
-	var out []Finding
-	perDoc := make([][]Finding, len(docs))
-	classes := map[string]nodeclass.Class{}
-	for _, d := range docs {
-		obj, raw, err := decode(d)
-		if err != nil {
-			perDoc[d.index] = []Finding{{Rule: ruleMalformed, Severity: ruleMalformed.Severity,
-				Message: err.Error() + ". kubectl, Helm and Argo CD refuse the document, and nothing in it was checked."}}
-			continue
-		}
-		kind, f, ok := classify(obj)
-		if f != nil {
-			// An older API version or kind: nothing else is checked, but
-			// the fields the migration moves are named at their lines.
-			perDoc[d.index] = append([]Finding{*f}, oldFields(obj)...)
-		}
-		if !ok {
-			continue
-		}
-		items = append(items, parsed{doc: d, obj: obj, raw: raw, kind: kind})
-		if kind == manifest.EC2NodeClassKind {
-			if m, err := decodeClass(raw); err == nil {
-				classes[m.Metadata.Name] = classOf(m)
-			}
-		}
-	}
-	for _, it := range items {
-		if it.kind == manifest.EC2NodeClassKind {
-			perDoc[it.doc.index] = checkClass(ctx, it.obj, it.raw, kv)
-		} else {
-			perDoc[it.doc.index] = checkPool(ctx, it.obj, it.raw, classes, kv)
-		}
-	}
-	for _, d := range docs {
-		for _, f := range perDoc[d.index] {
-			f.Path = prefix(d, f.Path)
+	res := Run(ctx, []Input{{Text: input}}, Options{Karpenter: kv})
+	out := make([]Finding, 0, len(res.Findings))
+	for _, f := range res.Findings {
+		if f.Suppressed == "" {
 			out = append(out, f)
 		}
 	}
@@ -169,10 +105,12 @@ func classOf(m manifest.EC2NodeClass) nodeclass.Class {
 	return c
 }
 
-func checkClass(ctx context.Context, obj map[string]any, raw []byte, kv versions.Karpenter) []Finding {
+// checkClass runs the class's offline rules, those of the AWS facts when
+// they were read (extra, in attribute paths), and the CRD validation.
+func checkClass(ctx context.Context, obj map[string]any, c *nodeclass.Class, extra rules.Findings, kv versions.Karpenter) []Finding {
 	var own []Finding
-	if m, err := decodeClass(raw); err == nil {
-		own = translate(crd.EC2NodeClass, nodeclass.Validate(classOf(m), kv))
+	if c != nil {
+		own = translate(crd.EC2NodeClass, append(nodeclass.Validate(*c, kv), extra...))
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.EC2NodeClass, obj, own))
 }
@@ -258,39 +196,47 @@ func decodePool(raw []byte) (manifest.NodePool, error) {
 	return m, err
 }
 
-func checkPool(ctx context.Context, obj map[string]any, raw []byte, classes map[string]nodeclass.Class, kv versions.Karpenter) []Finding {
+// checkPool runs the pool's rules, the cross-checks with its class when
+// the class is known (facts) against the instance types of cat, and the
+// CRD validation.
+func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepool.ClassFacts, cat *instancetype.Catalogue, kv versions.Karpenter) []Finding {
 	var own []Finding
 	if m, err := decodePool(raw); err == nil {
-		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: classFacts(m, classes, kv)}
+		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: facts}
 		fs := nodepool.Validate(p, kv)
 		if nodepool.CrossChecksApply(fs) {
 			// As the resource: the cross-checks run unless an error is in
 			// what they read.
-			for _, f := range nodepool.Check(p, instancetype.Embedded(), kv).Findings {
+			for _, f := range nodepool.Check(p, cat, kv).Findings {
 				if !notForManifests[f.Rule.ID] {
 					fs = append(fs, f)
 				}
 			}
 		}
-		own = translate(crd.NodePool, fs)
+		own = translate(crd.NodePool, nodepool.Locate(p, fs))
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.NodePool, obj, own))
 }
 
-// classFacts is what the pool's EC2NodeClass tells the cross-checks when
-// it is in the same input: its family and, for Custom userData, the taints
-// the node registers with. Images need AWS, so none are known.
-func classFacts(m manifest.NodePool, classes map[string]nodeclass.Class, kv versions.Karpenter) nodepool.ClassFacts {
+// poolClass is the nodeClassRef of a pool, when it names an EC2NodeClass.
+func poolClass(raw []byte) (string, bool) {
+	m, err := decodePool(raw)
 	ref := m.Spec.Template.Spec.NodeClassRef
-	c, ok := classes[ref.Name]
-	if !ok || ref.Group != groupAWS || ref.Kind != manifest.EC2NodeClassKind {
-		return nodepool.ClassFacts{}
-	}
+	return ref.Name, err == nil && ref.Group == groupAWS && ref.Kind == manifest.EC2NodeClassKind
+}
+
+// classFacts is what an EC2NodeClass of the inputs tells the pool's
+// cross-checks: its family, its images when AWS resolved them, and, for
+// Custom userData, the taints the node registers with.
+func classFacts(c nodeclass.Class, amis []ami.AMI, kv versions.Karpenter) nodepool.ClassFacts {
 	family, ok := ami.ResolvedFamily(c.Family, c.Terms, kv)
 	if !ok {
 		return nodepool.ClassFacts{}
 	}
-	f := nodepool.ClassFacts{Known: true, Family: family, InstanceStorePolicy: c.Spec.InstanceStorePolicy}
+	f := nodepool.ClassFacts{Known: true, Family: family, AMIs: amis, InstanceStorePolicy: c.Spec.InstanceStorePolicy}
+	if c.Spec.Kubelet != nil {
+		f.Kubelet = *c.Spec.Kubelet
+	}
 	if c.Spec.UserData != nil {
 		f.UserData = *c.Spec.UserData
 		if !family.Model().KarpenterBootstraps() {

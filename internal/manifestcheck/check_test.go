@@ -2,6 +2,7 @@ package manifestcheck
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -40,7 +41,8 @@ func fixtures(t testing.TB) []string {
 }
 
 // want reads a fixture's expected findings: `# want: <severity> <rule>
-// <path>` lines (`# want: nothing` for none), in the file or, for JSON,
+// <object> <path> <line>:<column>` lines (object "-" for a document that is
+// not an object; `# want: nothing` for none), in the file or, for JSON,
 // which has no comments, in a .want file beside it.
 func want(t *testing.T, file, text string) []string {
 	t.Helper()
@@ -78,11 +80,14 @@ func TestFixtures(t *testing.T) {
 			var got []string
 			errs := 0
 			for _, f := range check(string(b)) {
-				p := f.Path
+				p, obj := f.Path, f.Object
 				if p == "" {
 					p = `""`
 				}
-				got = append(got, f.Severity.String()+" "+f.Rule.ID+" "+p)
+				if obj == "" {
+					obj = "-"
+				}
+				got = append(got, fmt.Sprintf("%s %s %s %s %d:%d", f.Severity, f.Rule.ID, obj, p, f.Line, f.Column))
 				if f.Severity == rules.Error {
 					errs++
 				}
@@ -100,11 +105,11 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-// Every finding is a rule of the catalogue with a message, whatever the
-// input.
+// Every finding is a rule of the catalogue with a message, located on a
+// line of the input (and of its `# Source:` file), whatever the input.
 func checkInvariants(t *testing.T, input string, fs []Finding) {
 	t.Helper()
-	multi := len(split(input)) > 1
+	lines := lineCount(input)
 	for _, f := range fs {
 		if f.Rule == nil || rules.Lookup(f.Rule.ID) != f.Rule {
 			t.Fatalf("finding of a rule outside the catalogue: %+v", f)
@@ -112,8 +117,11 @@ func checkInvariants(t *testing.T, input string, fs []Finding) {
 		if f.Message == "" {
 			t.Fatalf("empty message: %v", f)
 		}
-		if multi && !strings.HasPrefix(f.Path, "[") {
-			t.Fatalf("several documents, path without index: %v", f)
+		if f.Line < 1 || f.Line > lines || f.Column < 1 {
+			t.Fatalf("finding at %d:%d of an input of %d lines: %v", f.Line, f.Column, lines, f)
+		}
+		if f.Source != "" && f.SourceLine < 1 {
+			t.Fatalf("finding at line %d of %s: %v", f.SourceLine, f.Source, f)
 		}
 	}
 }
@@ -167,7 +175,7 @@ func heredoc(t *testing.T, hcl string) string {
 
 // Each rule's failing example triggers it and its passing example is clean.
 func TestRuleExamples(t *testing.T) {
-	if n := rulestest.CheckExamples(t, Category); n != 4 {
+	if n := rulestest.CheckExamples(t, Category); n != 7 {
 		t.Fatalf("%d rules in %s", n, Category)
 	}
 	for _, r := range rules.All() {
@@ -242,7 +250,7 @@ func TestEmptyAndForeignInputHaveNoFindings(t *testing.T) {
 func TestMalformedLineIsTheInputsLine(t *testing.T) {
 	in := "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: x\n\tspec: {}\n"
 	fs := check(in)
-	if len(fs) != 1 || fs[0].Rule != ruleMalformed || fs[0].Path != "[1]" || !strings.Contains(fs[0].Message, "line 8") {
+	if len(fs) != 1 || fs[0].Rule != ruleMalformed || fs[0].Path != "" || fs[0].Line != 8 || !strings.Contains(fs[0].Message, "line 8") {
 		t.Fatalf("got %v", fs)
 	}
 }
@@ -303,4 +311,235 @@ func TestMutatedFixturesKeepInvariants(t *testing.T) {
 			checkInvariants(t, string(m), check(string(m)))
 		}
 	}
+}
+
+func TestSplitPath(t *testing.T) {
+	for p, want := range map[string]string{
+		"":                                   "",
+		"spec.tags[team]":                    "spec tags [team]",
+		"metadata.annotations[a.b/c]":        "metadata annotations [a.b/c]",
+		"spec.template.spec.requirements[0]": "spec template spec requirements 0",
+		"spec.x[1][2].y":                     "spec x 1 2 y",
+		"spec.limits[-1]":                    "spec limits [-1]",
+		"a[unclosed":                         "a [unclosed]",
+	} {
+		var got []string
+		for _, s := range splitPath(p) {
+			switch {
+			case s.index >= 0:
+				got = append(got, fmt.Sprint(s.index))
+			case s.bracket:
+				got = append(got, "["+s.name+"]")
+			default:
+				got = append(got, s.name)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("splitPath(%q) = %q, want %q", p, strings.Join(got, " "), want)
+		}
+	}
+}
+
+// A path is located at the key of its field or the element of its list;
+// a field that is missing at its nearest ancestor; map keys in either of
+// the API server's notations; JSON as well as YAML.
+func TestLocate(t *testing.T) {
+	const doc = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: x
+spec:
+  tags:
+    karpenter.sh/discovery: demo
+    team: a
+  amiSelectorTerms:
+    - alias: al2023@latest
+    -   id: ami-1
+  base: &base
+    a: 1
+  copy: *base
+`
+	n := parseNodes(document{line: 11, text: doc})
+	for path, want := range map[string]string{
+		"":                                  "11:1",
+		"kind":                              "12:1",
+		"spec.tags[team]":                   "18:5",
+		"spec.tags[karpenter.sh/discovery]": "17:5",
+		"spec.tags.karpenter.sh/discovery":  "17:5",
+		"spec.amiSelectorTerms[0]":          "20:7",
+		"spec.amiSelectorTerms[1].id":       "21:9",
+		"spec.amiSelectorTerms[2].id":       "19:3",
+		"spec.subnetSelectorTerms":          "15:1",
+		"spec.role":                         "15:1",
+		"spec.tags[team].deeper":            "18:5",
+		"spec.copy.a":                       "23:5",
+		"metadata.name[0]":                  "14:3",
+	} {
+		p := n.locate(path)
+		if got := fmt.Sprintf("%d:%d", p.line, p.column); got != want {
+			t.Errorf("locate(%q) = %s, want %s", path, got, want)
+		}
+	}
+	j := parseNodes(document{line: 1, text: "{\n  \"kind\": \"NodePool\",\n  \"spec\": {\"weight\": 200}\n}\n"})
+	if p := j.locate("spec.weight"); p.line != 3 || p.column != 12 {
+		t.Errorf("JSON: %+v", p)
+	}
+	if p := parseNodes(document{line: 5, text: "a: [\n"}).locate("a"); p.line != 5 || p.column != 1 {
+		t.Errorf("unparsable document: %+v", p)
+	}
+}
+
+// helm template writes `# Source: <file>` above each document; lines then
+// count within the rendered document, from the line after the comment; a
+// document without a comment continues the file of the one before.
+func TestSplitSources(t *testing.T) {
+	in := "---\n# Source: chart/templates/a.yaml\nkind: A\nx: 1\n---\n# Source: chart/templates/a.yaml\nkind: B\n---\n# Source: chart/templates/c.yaml\n\nkind: C\n---\nkind: D\n"
+	docs := split(in)
+	if len(docs) != 4 {
+		t.Fatalf("%d documents", len(docs))
+	}
+	// The document's first line (its comment) and the line of its kind.
+	for i, want := range []struct {
+		source   string
+		kindLine int
+	}{{"chart/templates/a.yaml", 1}, {"chart/templates/a.yaml", 1}, {"chart/templates/c.yaml", 2}, {"chart/templates/c.yaml", 4}} {
+		d := docs[i]
+		kind := d.line + strings.Count(strings.Split(d.text, "kind:")[0], "\n")
+		if d.source != want.source || kind-d.line+d.sourceLine != want.kindLine {
+			t.Errorf("document %d: %s line %d, want %s line %d", i, d.source, kind-d.line+d.sourceLine, want.source, want.kindLine)
+		}
+	}
+	// A file that starts with a separator, concatenated after its comment.
+	docs = split("---\n# Source: f.yaml\n---\nkind: E\n")
+	if len(docs) != 1 || docs[0].source != "f.yaml" || docs[0].sourceLine != 2 {
+		t.Errorf("got %+v", docs)
+	}
+	if docs := split("kind: F\n# Source: not/a/header.yaml\n"); docs[0].source != "" {
+		t.Errorf("a comment after content names the source: %+v", docs)
+	}
+}
+
+func TestFindingsOfAHelmStreamNameTheTemplate(t *testing.T) {
+	in := "---\n# Source: karpenter-config/templates/pools.yaml\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: a\nspec:\n  weight: 0\n  template:\n    spec:\n      requirements: []\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n" +
+		"---\n# Source: karpenter-config/templates/pools.yaml\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: b\nspec:\n  weight: 101\n  template:\n    spec:\n      requirements: []\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n"
+	var got []string
+	for _, f := range check(in) {
+		file, line := f.Where()
+		got = append(got, fmt.Sprintf("%s:%d %s %s %s (input line %d)", file, line, f.Object, f.Rule.ID, f.Path, f.Line))
+	}
+	want := []string{
+		"karpenter-config/templates/pools.yaml:6 NodePool/a nodepool-weight-out-of-range spec.weight (input line 8)",
+		"karpenter-config/templates/pools.yaml:6 NodePool/b nodepool-weight-out-of-range spec.weight (input line 20)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The ignore annotation silences the rules it names on its object, with a
+// reason; without one, naming an unknown rule, or in spec.template.metadata
+// it silences nothing and is a finding of its own.
+func TestIgnoreAnnotation(t *testing.T) {
+	pool := func(meta, tmeta string) string {
+		return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\n" + meta + "spec:\n  weight: 0\n  template:\n" + tmeta +
+			"    spec:\n      requirements: []\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n"
+	}
+	const other = "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: q\nspec:\n  weight: 0\n  template:\n    spec:\n      requirements: []\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n"
+	summary := func(in string) string {
+		var out []string
+		for _, f := range Run(context.Background(), []Input{{Name: "x.yaml", Text: in}}, Options{Karpenter: versions.DefaultKarpenter}).Findings {
+			s := f.Object + " " + f.Rule.ID + "@" + fmt.Sprint(f.Line)
+			if f.Suppressed != "" {
+				s += " suppressed: " + f.Suppressed
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, "; ")
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"with a reason", pool("  annotations:\n    lint.karpenter-tf.io/ignore: \"nodepool-weight-out-of-range, crd-validation: weight 0 is what we mean\"\n", "") + other,
+			"NodePool/p nodepool-weight-out-of-range@8 suppressed: weight 0 is what we mean; NodePool/q nodepool-weight-out-of-range@19"},
+		{"without a reason", pool("  annotations:\n    lint.karpenter-tf.io/ignore: nodepool-weight-out-of-range\n", ""),
+			"NodePool/p nodepool-weight-out-of-range@8; NodePool/p lint-ignore-reason-missing@6"},
+		{"with an empty reason", pool("  annotations:\n    lint.karpenter-tf.io/ignore: \"nodepool-weight-out-of-range:  \"\n", ""),
+			"NodePool/p nodepool-weight-out-of-range@8; NodePool/p lint-ignore-reason-missing@6"},
+		{"an unknown rule", pool("  annotations:\n    lint.karpenter-tf.io/ignore: \"nodepool-weight-out-of-rang: because\"\n", ""),
+			"NodePool/p nodepool-weight-out-of-range@8; NodePool/p lint-ignore-invalid@6"},
+		{"no rule", pool("  annotations:\n    lint.karpenter-tf.io/ignore: \": because\"\n", ""),
+			"NodePool/p nodepool-weight-out-of-range@8; NodePool/p lint-ignore-invalid@6"},
+		{"in the template", pool("", "    metadata:\n      annotations:\n        lint.karpenter-tf.io/ignore: \"nodepool-weight-out-of-range: because\"\n"),
+			"NodePool/p nodepool-weight-out-of-range@6; NodePool/p lint-ignore-in-template@10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := summary(tc.in); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+	if fs := check(pool("  annotations:\n    lint.karpenter-tf.io/ignore: \"nodepool-weight-out-of-range: weight 0 is what we mean\"\n", "")); len(fs) != 0 {
+		t.Errorf("Check reports suppressed findings: %v", fs)
+	}
+}
+
+// Several inputs are checked together: a pool finds its class in another
+// file, preferring its own file and directory.
+func TestRunCrossChecksAcrossInputs(t *testing.T) {
+	class := func(name, alias string) string {
+		return "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: " + name + "\nspec:\n  role: KarpenterNodeRole-demo\n  amiSelectorTerms:\n    - alias: " + alias +
+			"\n  subnetSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}\n"
+	}
+	const gpuPool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: gpu\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [g5g]\n"
+	rules := func(inputs ...Input) string {
+		res := Run(context.Background(), inputs, Options{Karpenter: versions.DefaultKarpenter})
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, f.Input+":"+f.Rule.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	// AL2 has no arm64 GPU image; AL2023 has.
+	if got := rules(Input{"prod/pools.yaml", gpuPool}, Input{"prod/classes.yaml", class("default", "al2@v20251209")}); got != "prod/pools.yaml:arm64-gpu-no-image" {
+		t.Errorf("class in another file: %s", got)
+	}
+	if got := rules(Input{"prod/pools.yaml", gpuPool}, Input{"prod/classes.yaml", class("default", "al2023@v20251209")},
+		Input{"dev/classes.yaml", class("default", "al2@v20251209")}); got != "" {
+		t.Errorf("the class in the same directory wins: %s", got)
+	}
+	res := Run(context.Background(), []Input{{"pools.yaml", gpuPool}, {"a/classes.yaml", class("default", "al2@v20251209")}, {"b/classes.yaml", class("default", "al2@v20251209")}}, Options{Karpenter: versions.DefaultKarpenter})
+	if len(res.Findings) != 0 || !strings.Contains(strings.Join(res.Skipped, "\n"), `defined in several: "default"`) {
+		t.Errorf("two candidate classes: %v, skipped %q", res.Findings, res.Skipped)
+	}
+}
+
+// Every document is described, so the summary can count what was not
+// checked.
+func TestRunDescribesDocuments(t *testing.T) {
+	in := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n---\n- not an object\n---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n      requirements: []\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n"
+	res := Run(context.Background(), []Input{{Name: "in.yaml", Text: in}}, Options{Karpenter: versions.DefaultKarpenter})
+	var got []string
+	for _, d := range res.Documents {
+		got = append(got, fmt.Sprintf("%s@%d checked=%v malformed=%v", d.Object(), d.Line, d.Checked, d.Malformed))
+	}
+	if want := "Deployment/web@1 checked=false malformed=false,@6 checked=false malformed=true,NodePool/p@8 checked=true malformed=false"; strings.Join(got, ",") != want {
+		t.Errorf("got %s", strings.Join(got, ","))
+	}
+	if len(res.Skipped) != 2 || !strings.Contains(res.Skipped[0], "offline") || !strings.HasSuffix(res.Skipped[1], `: "x"`) {
+		t.Errorf("skipped: %q", res.Skipped)
+	}
+}
+
+func FuzzLocate(f *testing.F) {
+	f.Add("a:\n  b: [1, {c: 2}]\n", "a.b[1].c")
+	f.Add("x: &a {y: *a}\n", "x.y.y.y")
+	f.Add("{\"k\": [[]]}", "k[0][0]")
+	f.Add("---\n# Source: t.yaml\na: 1\n---\nb: 2\n", "b")
+	f.Fuzz(func(t *testing.T, text, path string) {
+		total := lineCount(text)
+		for _, d := range split(text) {
+			p := parseNodes(d).locate(path)
+			if p.line < d.line || p.line > max(total, 1) || p.column < 1 {
+				t.Fatalf("locate(%q) in a document at line %d of %d lines: %+v", path, d.line, total, p)
+			}
+		}
+	})
 }

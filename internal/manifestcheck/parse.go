@@ -13,12 +13,17 @@ import (
 
 // document is one document of the input stream.
 type document struct {
-	// index counts the non-empty documents, from 0; it prefixes paths when
-	// the input has several.
+	// index counts the non-empty documents, from 0.
 	index int
 	// line is the 1-based line of the input the document starts on.
 	line int
 	text string
+	// source is the file a `# Source: <path>` comment names (what helm
+	// template writes above every document), "" without one; sourceLine
+	// is the line of that file the document's first line stands for, so
+	// that the input's line l is line l-line+sourceLine of source.
+	source     string
+	sourceLine int
 }
 
 // split cuts a stream at its document separators: a line that starts with
@@ -27,13 +32,11 @@ type document struct {
 // blanks and comments are dropped (Helm output starts with "---"; a
 // trailing separator leaves an empty document).
 func split(input string) []document {
-	var docs []document
+	var raw []document
 	var cur strings.Builder
 	start := 1
 	flush := func() {
-		if !blank(cur.String()) {
-			docs = append(docs, document{index: len(docs), line: start, text: cur.String()})
-		}
+		raw = append(raw, document{line: start, text: cur.String()})
 		cur.Reset()
 	}
 	for i, l := range strings.SplitAfter(input, "\n") {
@@ -45,7 +48,66 @@ func split(input string) []document {
 		cur.WriteString(l)
 	}
 	flush()
+	var docs []document
+	prevSource, prevEnd := "", 0
+	for _, d := range raw {
+		c, s, ok := sourceComment(d.text)
+		switch {
+		case ok:
+			// helm template writes every document under a comment of its
+			// own: lines count from the one after it. (A template that
+			// loops or branches renders other lines than it holds, so the
+			// line within the rendered document is what can be told.)
+			d.source, d.sourceLine = s, -c
+		case prevSource != "":
+			// No comment of its own: the rest of the previous file, after
+			// one separator line.
+			d.source, d.sourceLine = prevSource, prevEnd+2
+		}
+		prevSource, prevEnd = d.source, d.sourceLine+lineCount(d.text)-1
+		if !blank(d.text) {
+			d.index = len(docs)
+			docs = append(docs, d)
+		}
+	}
 	return docs
+}
+
+var sourceRE = regexp.MustCompile(`^#\s*Source:\s*(\S.*?)\s*$`)
+
+// sourceComment finds a `# Source: <path>` comment among the comments that
+// open a document, and the 0-based line of the document it is on.
+func sourceComment(text string) (line int, source string, ok bool) {
+	for i, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if m := sourceRE.FindStringSubmatch(l); m != nil {
+			return i, m[1], true
+		}
+		if l != "" && !strings.HasPrefix(l, "#") {
+			break
+		}
+	}
+	return 0, "", false
+}
+
+// shownLine is the line a reader opens for the document's n-th line (from
+// 1): in its `# Source:` file when it has one (where the comment itself is
+// line 0), else in the input.
+func (d document) shownLine(n int) int {
+	if d.source != "" {
+		return d.sourceLine + n - 1
+	}
+	return d.line + n - 1
+}
+
+// lineCount is the number of lines of text, a last line without a
+// newline included.
+func lineCount(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
 }
 
 func isSeparator(line string) bool {
@@ -71,25 +133,41 @@ func blank(s string) bool {
 
 var lineRE = regexp.MustCompile(`line (\d+)`)
 
+// malformed is a document that could not be decoded: the problem, with line
+// numbers counted in the whole input, and the first line the parser named.
+type malformed struct {
+	msg  string
+	line int
+}
+
+func (m *malformed) Error() string { return m.msg }
+
 // decode parses one document into a JSON object. A problem is reported as
-// the error, with line numbers counted in the whole input.
+// a *malformed error.
 func decode(d document) (obj map[string]any, raw []byte, err error) {
 	j, err := yaml.YAMLToJSONStrict([]byte(d.text))
 	if err != nil {
-		msg := strings.Join(strings.Fields(absoluteLines(err.Error(), d.line-1)), " ")
+		m := &malformed{line: d.line}
+		if sub := lineRE.FindStringSubmatch(err.Error()); sub != nil {
+			if n, convErr := strconv.Atoi(sub[1]); convErr == nil && n >= 1 && n <= lineCount(d.text) {
+				m.line = d.line + n - 1
+			}
+		}
+		msg := strings.Join(strings.Fields(absoluteLines(err.Error(), d.shownLine(1)-1)), " ")
 		if strings.Contains(d.text, "{{") {
 			msg = "the document holds template delimiters {{ }}: an unrendered Helm template cannot be validated, render it first (helm template); the parser says: " + msg
 		}
-		return nil, nil, fmt.Errorf("%s", msg)
+		m.msg = msg
+		return nil, nil, m
 	}
 	j = bytes.TrimSpace(j)
 	if len(j) == 0 || j[0] != '{' {
 		var v any
 		_ = json.Unmarshal(j, &v)
-		return nil, nil, fmt.Errorf("the document starting on line %d is %s, not an object (a Kubernetes object is a mapping with apiVersion, kind, metadata and spec)", d.line, jsonKind(v))
+		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d is %s, not an object (a Kubernetes object is a mapping with apiVersion, kind, metadata and spec)", max(d.shownLine(1), 1), jsonKind(v))}
 	}
 	if err := json.Unmarshal(j, &obj); err != nil {
-		return nil, nil, fmt.Errorf("the document starting on line %d: %v", d.line, err)
+		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d: %v", max(d.shownLine(1), 1), err)}
 	}
 	return obj, j, nil
 }

@@ -8,7 +8,9 @@ package nodeclass
 
 import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 )
@@ -51,3 +53,22 @@ var (
 	pathAMIFamily    = rules.Root("ami_family")
 	pathAMITerms     = rules.Root("ami_selector_terms")
 )
+
+// Readiness is what the readiness checks read from the class: its selector
+// terms and its role or instance profile.
+func (c Class) Readiness() readiness.Class {
+	s := c.Spec
+	out := readiness.Class{Role: s.Role, InstanceProfile: s.InstanceProfile}
+	for _, t := range s.SubnetSelectorTerms {
+		out.SubnetTerms = append(out.SubnetTerms, awsclient.SubnetTerm{ID: t.ID, Tags: t.Tags})
+	}
+	for _, t := range s.SecurityGroupSelectorTerms {
+		out.SecurityGroupTerms = append(out.SecurityGroupTerms, awsclient.SecurityGroupTerm{ID: t.ID, Name: t.Name, Tags: t.Tags})
+	}
+	for _, t := range s.CapacityReservationSelectorTerms {
+		out.CapacityReservationTerms = append(out.CapacityReservationTerms, awsclient.CapacityReservationTerm{
+			ID: t.ID, OwnerID: t.OwnerID, InstanceMatchCriteria: t.InstanceMatchCriteria, Tags: t.Tags,
+		})
+	}
+	return out
+}

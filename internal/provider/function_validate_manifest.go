@@ -22,6 +22,7 @@ type validateManifestFunction struct{}
 
 var manifestFindingType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"rule": types.StringType, "severity": types.StringType, "path": types.StringType, "message": types.StringType,
+	"object": types.StringType, "file": types.StringType, "line": types.Int64Type, "column": types.Int64Type,
 }}
 
 func (f *validateManifestFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
@@ -37,12 +38,18 @@ func (f *validateManifestFunction) Definition(_ context.Context, _ function.Defi
 			"server applies them (CRDs of karpenter-provider-aws %s), Karpenter's runtime validation, AMI selector terms and "+
 			"family, userData lint, requirements against the embedded instance-family facts, and the NodePool/EC2NodeClass "+
 			"cross-checks when the class is in the same input. `manifest` is one YAML or JSON document or several YAML documents "+
-			"separated by `---` lines. Each finding is `{rule, severity, path, message}`: `severity` is `\"error\"` or "+
-			"`\"warning\"`, `path` the manifest field (`spec.template.spec.requirements[0].minValues`), prefixed with the "+
-			"document's index when the input holds several (`[1].spec.role`; empty documents are not counted). A document that "+
-			"is not YAML or not an object is one `manifest-malformed` finding; documents of other kinds are skipped without a "+
-			"finding. Checks that need AWS (image resolution, subnets, security groups, the instance profile, live instance "+
-			"types) are not made. An empty list means nothing was found.", versions.DefaultKarpenter, crd.KarpenterVersion),
+			"separated by `---` lines. Each finding is `{rule, severity, object, path, file, line, column, message}`: `severity` is "+
+			"`\"error\"` or `\"warning\"`; `object` the document's `<kind>/<name>` (`NodePool/general`, `\"\"` for a document "+
+			"that is not an object); `path` the manifest field (`spec.template.spec.requirements[0].minValues`, `\"\"` for the "+
+			"whole document); `line` and `column` the position of that field in `manifest` (1-based; a missing field is located "+
+			"at its nearest parent). A document under a `# Source: <file>` comment line, as `helm template` writes them, has "+
+			"`file` set to that file and `line` counted within the rendered document from the line after the comment (a later "+
+			"document without a comment of its own continues the same file); `file` is `\"\"` otherwise. A document that is not YAML or not an object is one `manifest-malformed` finding; "+
+			"documents of other kinds are skipped without a finding. The annotation `lint.karpenter-tf.io/ignore: "+
+			"\"<rule>[,<rule>]: <reason>\"` in an object's `metadata.annotations` leaves those rules' findings on it out of the "+
+			"result. Checks that need AWS (image resolution, subnets, security groups, the instance profile, live instance types) "+
+			"are not made (the `karpenter-lint` command makes them with `--region`). An empty list means nothing was found.",
+			versions.DefaultKarpenter, crd.KarpenterVersion),
 		Parameters: []function.Parameter{
 			function.StringParameter{
 				Name:               "manifest",
@@ -68,9 +75,12 @@ func (f *validateManifestFunction) Run(ctx context.Context, req function.RunRequ
 	fs := manifestcheck.Check(ctx, m.ValueString(), versions.DefaultKarpenter)
 	elems := make([]attr.Value, 0, len(fs))
 	for _, fi := range fs {
+		file, line := fi.Where()
 		o, diags := types.ObjectValue(manifestFindingType.AttrTypes, map[string]attr.Value{
 			"rule": types.StringValue(fi.Rule.ID), "severity": types.StringValue(fi.Severity.String()),
 			"path": types.StringValue(fi.Path), "message": types.StringValue(fi.Message),
+			"object": types.StringValue(fi.Object), "file": types.StringValue(file),
+			"line": types.Int64Value(int64(line)), "column": types.Int64Value(int64(fi.Column)),
 		})
 		if diags.HasError() {
 			resp.Error = function.FuncErrorFromDiags(ctx, diags)

@@ -48,9 +48,10 @@ func TestValidateManifestRun(t *testing.T) {
 		if rules.Lookup(id) == nil || a["message"].(types.String).ValueString() == "" {
 			t.Errorf("finding %v: rule outside the catalogue or no message", a)
 		}
-		got = append(got, a["severity"].(types.String).ValueString()+" "+id+" "+a["path"].(types.String).ValueString())
+		got = append(got, fmt.Sprintf("%s %s %s %s %q %d:%d", a["severity"].(types.String).ValueString(), id, a["object"].(types.String).ValueString(),
+			a["path"].(types.String).ValueString(), a["file"].(types.String).ValueString(), a["line"].(types.Int64).ValueInt64(), a["column"].(types.Int64).ValueInt64()))
 	}
-	want := "error nodepool-weight-out-of-range [0].spec.weight,error manifest-api-version-unsupported [1].apiVersion"
+	want := `error nodepool-weight-out-of-range NodePool/x spec.weight "" 6:3,error manifest-api-version-unsupported NodePool apiVersion "" 12:1`
 	if strings.Join(got, ",") != want {
 		t.Fatalf("got %v", got)
 	}
@@ -119,7 +120,7 @@ resource "terraform_data" "gate" {
   }
 }
 `, filepath.Join(dir, "bad.yaml")),
-				ExpectError: regexp.MustCompile(`\[0\]\.spec\.template\.spec\.requirements: arm64-gpu-no-image`),
+				ExpectError: regexp.MustCompile(`spec\.template\.spec\.requirements\[0\]\.values: arm64-gpu-no-image`),
 			},
 			{
 				Config: fmt.Sprintf(`
@@ -127,7 +128,7 @@ locals {
   findings = provider::karpenter::validate_manifest(file(%q))
 }
 output "bad" {
-  value = [for f in local.findings : "${f.severity} ${f.path}: ${f.rule}"]
+  value = [for f in local.findings : "${f.severity} ${f.line}:${f.column} ${f.object} ${f.path}: ${f.rule}"]
 }
 output "good_json" {
   # A NodePool written as an HCL object: JSON is YAML.
@@ -178,8 +179,8 @@ output "unknown" {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownOutputValue("bad", knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact("error [0].spec.template.spec.requirements: arm64-gpu-no-image"),
-						knownvalue.StringExact("error [0].spec.template.spec.requirements[0].minValue: manifest-unknown-field"),
+						knownvalue.StringExact("error 15:11 NodePool/gpu spec.template.spec.requirements[0].values: arm64-gpu-no-image"),
+						knownvalue.StringExact("error 16:11 NodePool/gpu spec.template.spec.requirements[0].minValue: manifest-unknown-field"),
 					})),
 					statecheck.ExpectKnownOutputValue("good_json", knownvalue.ListSizeExact(0)),
 					statecheck.ExpectKnownOutputValue("one_document", knownvalue.ListExact([]knownvalue.Check{
@@ -241,87 +242,61 @@ func manifestDir(t *testing.T, fixtures ...string) string {
 	return dir
 }
 
-// checkStatus asserts the status of a check block in the plan, and that
-// its failure message names every string of mention.
-type checkStatus struct {
-	name, status string
-	mention      []string
-}
-
-func (c checkStatus) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	for _, r := range req.Plan.Checks {
-		if r.Address.Kind != "check" || r.Address.Name != c.name {
-			continue
-		}
-		if string(r.Status) != c.status {
-			resp.Error = fmt.Errorf("check %s is %s, want %s: %+v", c.name, r.Status, c.status, r.Instances)
-			return
-		}
-		var msgs []string
-		for _, in := range r.Instances {
-			for _, p := range in.Problems {
-				msgs = append(msgs, p.Message)
-			}
-		}
-		all := strings.Join(msgs, "\n")
-		for _, m := range c.mention {
-			if !strings.Contains(all, m) {
-				resp.Error = fmt.Errorf("check %s: the failure message does not mention %q:\n%s", c.name, m, all)
-				return
-			}
-		}
-		return
-	}
-	resp.Error = fmt.Errorf("no check %s in the plan", c.name)
-}
-
-// The guide's check block, cross-check and precondition, planned over
-// translations of Karpenter's published examples (good) and with mistakes
-// added (bad).
-func TestAccValidateManifestGuide(t *testing.T) {
+// The guide's recipe, planned over translations of Karpenter's published
+// examples (good) and with mistakes added (bad), with either gate: each
+// finding is printed once, names its file, line and object, and a pool is
+// cross-checked with a class of another file.
+func TestValidateManifestGuideRecipe(t *testing.T) {
 	withoutAWS(t)
 	blocks := guideBlocks(t)
 	good := manifestDir(t, "good/general-purpose.yaml", "good/spot-min-values.yaml", "good/bottlerocket.yaml",
 		"good/windows-2022.yaml", "good/lifetime-limits-budgets.yaml", "good/general-purpose.json", "good/with-other-kinds.yaml",
 		"good/custom-family-registers-taint.yaml", "good/kubelet-and-tags.yaml", "good/al2023-nodeconfig-userdata.yaml")
 	bad := manifestDir(t, "good/general-purpose.yaml", "bad/unknown-field-min-value.yaml", "bad/nodepool-mistakes.yaml")
-	config := func(dir string, blocks ...string) string {
-		src := strings.Join(blocks, "\n")
-		return strings.ReplaceAll(src, `"${path.module}/karpenter"`, fmt.Sprintf("%q", dir)) + `
-output "cross_errors" {
-  value = local.karpenter_cross_errors
-}
-`
+	// A g5g pool in one file, its AL2 class in another.
+	for name, doc := range map[string]string{"pools/gpu.yaml": strings.SplitN(badManifests, "---\n", 2)[0], "classes/al2.yaml": strings.SplitN(badManifests, "---\n", 2)[1]} {
+		if err := os.MkdirAll(filepath.Join(bad, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bad, name), []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
-		Steps: []resource.TestStep{
-			{
-				Config:      config(bad, blocks[0], blocks[1], blocks[2]),
-				ExpectError: regexp.MustCompile(`bad/unknown-field-min-value.yaml:\s+spec.template.spec.requirements\[1\].minValue:\s+manifest-unknown-field`),
-			},
-			{
-				Config:             config(bad, blocks[0], blocks[1]),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
-					checkStatus{name: "karpenter_manifests", status: "fail", mention: []string{
-						"bad/unknown-field-min-value.yaml: spec.template.spec.requirements[1].minValue: manifest-unknown-field",
-						"bad/nodepool-mistakes.yaml: spec.disruption.budgets[0].nodes: nodepool-budget-nodes-invalid",
-					}},
-					plancheck.ExpectKnownOutputValue("cross_errors", knownvalue.ListSizeExact(8)),
-				}},
-			},
-			{
-				Config: config(good, blocks[0], blocks[1], blocks[2]),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					checkStatus{name: "karpenter_manifests", status: "pass"},
-					plancheck.ExpectKnownOutputValue("cross_errors", knownvalue.ListSizeExact(0)),
-				}},
-			},
-		},
-	})
+	config := func(dir string, blocks ...string) string {
+		return strings.ReplaceAll(strings.Join(blocks, "\n"), `"${path.module}/karpenter"`, fmt.Sprintf("%q", dir))
+	}
+	want := []string{
+		"bad/unknown-field-min-value.yaml:21:11: NodePool/spot spec.template.spec.requirements[1].minValue: manifest-unknown-field: ",
+		"bad/nodepool-mistakes.yaml:42:9: NodePool/mistakes spec.disruption.budgets[0].nodes: nodepool-budget-nodes-invalid: ",
+		"pools/gpu.yaml:15:11: NodePool/gpu spec.template.spec.requirements[0].values: arm64-gpu-no-image: ",
+		"pools/gpu.yaml:16:11: NodePool/gpu spec.template.spec.requirements[0].minValue: manifest-unknown-field: ",
+	}
+	for _, tc := range []struct {
+		name, gate, severity, summary string
+	}{
+		{"check block", blocks[1], "warning", "Check block assertion failed"},
+		{"precondition", blocks[2], "error", "Resource precondition failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diags := terraformDiagnostics(t, config(bad, blocks[0], tc.gate), "plan", "-json")
+			var all []string
+			for _, d := range diags {
+				all = append(all, d.Severity+" "+d.Summary+": "+d.Detail)
+			}
+			text := strings.Join(all, "\n")
+			for _, w := range want {
+				if n := strings.Count(text, w); n != 1 {
+					t.Errorf("%q printed %d times in\n%s", w, n, text)
+				}
+			}
+			if len(diags) != 1 || diags[0].Severity != tc.severity || diags[0].Summary != tc.summary {
+				t.Errorf("want one %s %q, got %+v", tc.severity, tc.summary, diags)
+			}
+			if diags := terraformDiagnostics(t, config(good, blocks[0], tc.gate), "plan", "-json"); len(diags) != 0 {
+				t.Errorf("good manifests: %+v", diags)
+			}
+		})
+	}
 }
 
 // The docs example shows its output in a comment; it is that output.
@@ -337,8 +312,8 @@ func TestAccValidateManifestExample(t *testing.T) {
 			Config: string(src),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("manifest_errors", knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("spec.disruption.consolidationPolicy: v1beta1-when-underutilized"),
-					knownvalue.StringExact("spec.template.spec.requirements[1].minValue: manifest-unknown-field"),
+					knownvalue.StringExact("20:5 NodePool/spot spec.disruption.consolidationPolicy: v1beta1-when-underutilized"),
+					knownvalue.StringExact("18:11 NodePool/spot spec.template.spec.requirements[1].minValue: manifest-unknown-field"),
 				})),
 			},
 		}},
@@ -359,14 +334,14 @@ func TestValidateManifestGuideTerraformTest(t *testing.T) {
 		mock bool
 	}{
 		{"good", []string{"good/general-purpose.yaml", "good/bottlerocket.yaml", "good/windows-2022.yaml"}, "", false},
-		{"bad", []string{"good/general-purpose.yaml", "bad/unknown-field-min-value.yaml"}, "bad/unknown-field-min-value.yaml: spec.template.spec.requirements[1].minValue: manifest-unknown-field", false},
-		{"bad with a mock provider", []string{"bad/kind-typo.yaml"}, "bad/kind-typo.yaml: kind: manifest-kind-unknown", true},
+		{"bad", []string{"good/general-purpose.yaml", "bad/unknown-field-min-value.yaml"}, "bad/unknown-field-min-value.yaml:21:11: NodePool/spot spec.template.spec.requirements[1].minValue: manifest-unknown-field", false},
+		{"bad with a mock provider", []string{"bad/kind-typo.yaml"}, "bad/kind-typo.yaml:3:1: EC2Nodeclass/default kind: manifest-kind-unknown", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			manifests := manifestDir(t, tc.fixtures...)
 			main := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" +
-				strings.ReplaceAll(blocks[0], `"${path.module}/karpenter"`, fmt.Sprintf("%q", manifests))
+				strings.ReplaceAll(blocks[0]+blocks[1], `"${path.module}/karpenter"`, fmt.Sprintf("%q", manifests))
 			test := blocks[3]
 			if tc.mock {
 				test = "mock_provider \"karpenter\" {}\n\n" + test
@@ -391,8 +366,8 @@ func TestValidateManifestGuideTerraformTest(t *testing.T) {
 			switch {
 			case tc.wantError == "" && len(errs) > 0:
 				t.Fatalf("terraform test failed on good manifests:\n%s", all)
-			case tc.wantError != "" && !strings.Contains(strings.Join(strings.Fields(all), " "), tc.wantError):
-				t.Fatalf("terraform test did not fail with %q; errors:\n%s\nall diagnostics: %+v", tc.wantError, all, diags)
+			case tc.wantError != "" && strings.Count(strings.Join(strings.Fields(all), " "), tc.wantError) != 1:
+				t.Fatalf("terraform test did not fail with %q once; errors:\n%s\nall diagnostics: %+v", tc.wantError, all, diags)
 			}
 		})
 	}

@@ -81,7 +81,7 @@ func startClassReadiness(ctx context.Context, pd *ProviderData, c nodeclass.Clas
 		return func() classReadiness { return classReadiness{state: readinessDeferred} }
 	}
 	out := classReadiness{
-		class:             readinessClass(c),
+		class:             c.Readiness(),
 		groupsKnown:       !u.Within(readiness.PathGroupTerms),
 		reservationsKnown: !u.Within(readiness.PathReservationTerms),
 		identityKnown:     !u.Is(readiness.PathRole) && !u.Is(readiness.PathInstanceProfile),
@@ -98,23 +98,6 @@ func startClassReadiness(ctx context.Context, pd *ProviderData, c nodeclass.Clas
 		<-done
 		return out
 	}
-}
-
-func readinessClass(c nodeclass.Class) readiness.Class {
-	s := c.Spec
-	out := readiness.Class{Role: s.Role, InstanceProfile: s.InstanceProfile}
-	for _, t := range s.SubnetSelectorTerms {
-		out.SubnetTerms = append(out.SubnetTerms, awsclient.SubnetTerm{ID: t.ID, Tags: t.Tags})
-	}
-	for _, t := range s.SecurityGroupSelectorTerms {
-		out.SecurityGroupTerms = append(out.SecurityGroupTerms, awsclient.SecurityGroupTerm{ID: t.ID, Name: t.Name, Tags: t.Tags})
-	}
-	for _, t := range s.CapacityReservationSelectorTerms {
-		out.CapacityReservationTerms = append(out.CapacityReservationTerms, awsclient.CapacityReservationTerm{
-			ID: t.ID, OwnerID: t.OwnerID, InstanceMatchCriteria: t.InstanceMatchCriteria, Tags: t.Tags,
-		})
-	}
-	return out
 }
 
 // read asks AWS, each kind of question concurrently, what Karpenter would

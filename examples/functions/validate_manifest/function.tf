@@ -31,8 +31,10 @@ locals {
 
 output "manifest_errors" {
   # [
-  #   "spec.disruption.consolidationPolicy: v1beta1-when-underutilized",
-  #   "spec.template.spec.requirements[1].minValue: manifest-unknown-field",
+  #   "20:5 NodePool/spot spec.disruption.consolidationPolicy: v1beta1-when-underutilized",
+  #   "18:11 NodePool/spot spec.template.spec.requirements[1].minValue: manifest-unknown-field",
   # ]
-  value = [for f in local.findings : "${f.path}: ${f.rule}" if f.severity == "error"]
+  value = [
+    for f in local.findings : "${f.line}:${f.column} ${f.object} ${f.path}: ${f.rule}" if f.severity == "error"
+  ]
 }

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
+)
+
+// defaultConfig is read from the working directory when --config is not
+// given: CI jobs and pre-commit hooks run at the repository root.
+const defaultConfig = ".karpenter-lint.yaml"
+
+// options are the lint command's settings: its flags, and the same keys
+// in the configuration file.
+type options struct {
+	Formats           list   `json:"format"`
+	Outputs           list   `json:"output"`
+	KarpenterVersion  string `json:"karpenter-version"`
+	FailLevel         string `json:"fail-level"`
+	Enable            list   `json:"enable"`
+	Disable           list   `json:"disable"`
+	Region            string `json:"region"`
+	Profile           string `json:"profile"`
+	KubernetesVersion string `json:"kubernetes-version"`
+	Cluster           string `json:"cluster"`
+	SourceRoot        string `json:"source-root"`
+	Paths             list   `json:"paths"`
+}
+
+// list is a repeatable flag whose values may also be comma-separated, and
+// a configuration key written as a YAML list or a single string.
+type list []string
+
+func (l *list) String() string { return strings.Join(*l, ",") }
+
+func (l *list) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+func (l *list) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*l = list{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("want a string or a list of strings")
+	}
+	*l = many
+	return nil
+}
+
+// outputList is --output: one value per --format, so commas are not
+// separators (a file name may hold one).
+type outputList []string
+
+func (l *outputList) String() string     { return strings.Join(*l, ",") }
+func (l *outputList) Set(v string) error { *l = append(*l, v); return nil }
+
+// lintFlags declares the lint command's flags into o.
+func lintFlags(o *options, configPath *string, outputs *outputList) *flag.FlagSet {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.Var(&o.Formats, "format", "output format: text, compact, json, sarif, junit or github (repeatable; default text)")
+	fs.Var(outputs, "output", "file the format given at the same position is written to; - or none for stdout (repeatable)")
+	fs.StringVar(&o.KarpenterVersion, "karpenter-version", "", "the Karpenter release the rules follow, 1.0 to 1.14 (default 1.14)")
+	fs.StringVar(&o.FailLevel, "fail-level", "", "exit 2 on findings of this severity or above: error or warning (default error)")
+	fs.Var(&o.Enable, "enable", "turn a rule disabled by the configuration file back on (repeatable, or comma-separated)")
+	fs.Var(&o.Disable, "disable", "turn a rule off (repeatable, or comma-separated)")
+	fs.StringVar(configPath, "config", "", "configuration file (default "+defaultConfig+" in the working directory, when it exists)")
+	fs.StringVar(&o.Region, "region", "", "AWS region: run the checks that need the account's facts (images, readiness, instance types)")
+	fs.StringVar(&o.Profile, "profile", "", "AWS shared-configuration profile: as --region, with the profile's region unless --region is given")
+	fs.StringVar(&o.KubernetesVersion, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
+	fs.StringVar(&o.Cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
+	fs.StringVar(&o.SourceRoot, "source-root", "", "directory the paths of `# Source:` comments (helm template) are relative to, e.g. charts")
+	return fs
+}
+
+// parseArgs parses flags and paths in any order (flags after paths too);
+// everything after "--" is a path.
+func parseArgs(fs *flag.FlagSet, args []string) (paths []string, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(paths, rest...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
+}
+
+// loadConfig reads the configuration file: path when given (it must
+// exist), else defaultConfig when it exists. Unknown keys are errors.
+func loadConfig(path string) (options, string, error) {
+	var o options
+	explicit := path != ""
+	if !explicit {
+		path = defaultConfig
+	}
+	b, err := os.ReadFile(path)
+	switch {
+	case !explicit && errors.Is(err, fs.ErrNotExist):
+		return o, "", nil
+	case err != nil:
+		return o, "", fmt.Errorf("reading the configuration: %w", err)
+	}
+	if err := yaml.UnmarshalStrict(b, &o); err != nil {
+		return o, "", fmt.Errorf("%s: %s", path, configHint(err))
+	}
+	return o, path, nil
+}
+
+// configHint adds a did-you-mean to an unknown key.
+func configHint(err error) string {
+	msg := err.Error()
+	_, after, ok := strings.Cut(msg, `unknown field "`)
+	if !ok {
+		return msg
+	}
+	key, _, _ := strings.Cut(after, `"`)
+	var keys []string
+	t := reflect.TypeOf(options{})
+	for i := 0; i < t.NumField(); i++ {
+		keys = append(keys, t.Field(i).Tag.Get("json"))
+	}
+	return fmt.Sprintf("unknown key %q%s; the keys are %s", key, suggest.Hint(key, keys), strings.Join(keys, ", "))
+}
+
+// merge lays the flags that were set over the configuration file.
+func merge(file, flags options, set map[string]bool) options {
+	o := file
+	str := map[string][2]*string{
+		"karpenter-version": {&o.KarpenterVersion, &flags.KarpenterVersion}, "fail-level": {&o.FailLevel, &flags.FailLevel},
+		"region": {&o.Region, &flags.Region}, "profile": {&o.Profile, &flags.Profile},
+		"kubernetes-version": {&o.KubernetesVersion, &flags.KubernetesVersion}, "cluster": {&o.Cluster, &flags.Cluster},
+		"source-root": {&o.SourceRoot, &flags.SourceRoot},
+	}
+	for name, p := range str {
+		if set[name] {
+			*p[0] = *p[1]
+		}
+	}
+	if set["format"] {
+		o.Formats = flags.Formats
+	}
+	if set["output"] {
+		o.Outputs = flags.Outputs
+	}
+	// Disabled: the file's disable list, less the file's enable list, plus
+	// --disable, less --enable.
+	off := map[string]bool{}
+	for _, step := range []struct {
+		ids list
+		on  bool
+	}{{file.Disable, false}, {file.Enable, true}, {flags.Disable, false}, {flags.Enable, true}} {
+		for _, id := range step.ids {
+			off[id] = !step.on
+		}
+	}
+	o.Enable, o.Disable = append(append(list{}, file.Enable...), flags.Enable...), nil
+	for _, id := range append(append(list{}, file.Disable...), flags.Disable...) {
+		if off[id] && !slices.Contains(o.Disable, id) {
+			o.Disable = append(o.Disable, id)
+		}
+	}
+	if len(flags.Paths) > 0 {
+		o.Paths = flags.Paths
+	}
+	if o.FailLevel == "" {
+		o.FailLevel = "error"
+	}
+	if len(o.Formats) == 0 {
+		o.Formats = list{"text"}
+	}
+	return o
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+const lintUsage = `Usage: karpenter-lint lint [flags] [PATH|-]...
+
+Checks every EC2NodeClass and NodePool document of the files, of the *.yaml, *.yml and *.json files under the
+directories (recursively, hidden directories skipped), and of standard input (-): helm template ... | karpenter-lint lint -
+The inputs are checked together, so a NodePool is cross-checked with its EC2NodeClass in another file.
+
+Flags (also keys of the configuration file, .karpenter-lint.yaml in the working directory by default):
+`
+
+// runLint is the lint command.
+func runLint(e *env, args []string) int {
+	var flags options
+	var configPath string
+	var outputs outputList
+	fs := lintFlags(&flags, &configPath, &outputs)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(e.stderr)
+		_, _ = io.WriteString(e.stderr, lintUsage+b.String()+
+			"\nExit status: 0 nothing at or above --fail-level, 1 the command could not run, 2 findings at or above --fail-level.\n")
+	}
+	paths, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitCannot // the flag package printed the problem and the usage
+	}
+	flags.Outputs, flags.Paths = list(outputs), paths
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	file, loaded, err := loadConfig(configPath)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	o := merge(file, flags, set)
+	kv, failLevel, err := check(o)
+	if err != nil {
+		if loaded != "" {
+			err = fmt.Errorf("%w (flags and %s)", err, loaded)
+		}
+		return e.errorf("%v", err)
+	}
+	if len(o.Paths) == 0 {
+		return e.errorf("nothing to check: give files, directories or - (standard input), or paths in %s", defaultConfig)
+	}
+	inputs, err := readInputs(e.stdin, o.Paths)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	opt := manifestcheck.Options{Karpenter: kv, Kubernetes: o.KubernetesVersion, Cluster: o.Cluster}
+	if o.Region != "" || o.Profile != "" {
+		opt.AWS = awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: o.Region, Profile: o.Profile, MaxRetries: -1}))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res := manifestcheck.Run(ctx, inputs, opt)
+	o.KarpenterVersion = kv.String()
+	r := newReport(res, len(inputs), o, failLevel)
+	textOnStdout := false
+	for i, format := range o.Formats {
+		out := "-"
+		if i < len(o.Outputs) {
+			out = o.Outputs[i]
+		}
+		if out == "-" {
+			textOnStdout = textOnStdout || format == "text"
+			if err := formats[format](e.stdout, r); err != nil {
+				return e.errorf("writing the %s output: %v", format, err)
+			}
+			continue
+		}
+		if err := writeFile(out, format, r); err != nil {
+			return e.errorf("%v", err)
+		}
+	}
+	if !textOnStdout {
+		// CI logs show what was checked and what was not.
+		if _, err := io.WriteString(e.stderr, strings.Join(r.summary(), "\n")+"\n"); err != nil {
+			return exitCannot
+		}
+	}
+	return r.exitCode()
+}
+
+func writeFile(name, format string, r report) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return fmt.Errorf("writing the %s output: %w", format, err)
+	}
+	if err := formats[format](f, r); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("writing the %s output to %s: %w", format, name, err)
+	}
+	return f.Close()
+}
+
+// check validates the settings that are not free text.
+func check(o options) (versions.Karpenter, rules.Severity, error) {
+	kv := versions.DefaultKarpenter
+	if o.KarpenterVersion != "" {
+		var err error
+		if kv, err = versions.ParseKarpenter(o.KarpenterVersion); err != nil {
+			return kv, 0, fmt.Errorf("karpenter-version: %v", err)
+		}
+	}
+	var failLevel rules.Severity
+	switch o.FailLevel {
+	case "error":
+		failLevel = rules.Error
+	case "warning":
+		failLevel = rules.Warning
+	default:
+		return kv, 0, fmt.Errorf("fail-level %q: want error or warning", o.FailLevel)
+	}
+	names := make([]string, 0, len(formats))
+	for n := range formats {
+		names = append(names, n)
+	}
+	for _, f := range o.Formats {
+		if formats[f] == nil {
+			return kv, 0, fmt.Errorf("format %q%s: want one of text, compact, json, sarif, junit, github", f, suggest.Hint(f, names))
+		}
+	}
+	if len(o.Outputs) > len(o.Formats) {
+		return kv, 0, fmt.Errorf("%d outputs for %d formats: each output goes with the format at the same position", len(o.Outputs), len(o.Formats))
+	}
+	ids := ruleIDs()
+	for _, id := range append(append(list{}, o.Enable...), o.Disable...) {
+		if rules.Lookup(id) == nil {
+			return kv, 0, fmt.Errorf("no rule %q%s (karpenter-lint rules list)", id, suggest.Hint(id, ids))
+		}
+	}
+	if o.Region == "" && o.Profile == "" && (o.KubernetesVersion != "" || o.Cluster != "") {
+		return kv, 0, errors.New("kubernetes-version and cluster are for the checks that need AWS: give --region or --profile too")
+	}
+	if o.KubernetesVersion != "" {
+		if _, err := versions.ParseKubernetes(o.KubernetesVersion); err != nil {
+			return kv, 0, fmt.Errorf("kubernetes-version: %v", err)
+		}
+	}
+	return kv, failLevel, nil
+}
+
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range rules.All() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}

@@ -1,0 +1,211 @@
+package manifestcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// classAWS is what AWS said about one EC2NodeClass.
+type classAWS struct {
+	amis ami.Result
+	// resolved is set when the images resolved without an error: pools
+	// are then cross-checked with them.
+	resolved bool
+	// findings are in the resource's attribute paths.
+	findings rules.Findings
+}
+
+// readAWS reads, for every class that passed its offline rules, the
+// images and readiness facts Karpenter would read, and the region's
+// instance types. Each distinct question is asked once (the Cache), and
+// classes are read concurrently. A failed request is recorded in
+// res.Failures and its check left out; note says what was not checked.
+func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*instancetype.Catalogue, string) {
+	var mu sync.Mutex
+	var notes []string
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.Failures = append(res.Failures, err)
+	}
+	note := func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, s)
+	}
+	var k8s versions.Kubernetes
+	k8sKnown := false
+	for _, it := range items {
+		if it.class == nil {
+			continue
+		}
+		if _, alias := ami.AliasTerm(it.class.Terms); alias {
+			var err error
+			k8s, k8sKnown, err = kubernetesVersion(ctx, opt)
+			if err != nil {
+				fail(err)
+			} else if !k8sKnown {
+				note("the images of alias selector terms: they need the cluster's Kubernetes version (--kubernetes-version, or --cluster to read it with eks:DescribeCluster)")
+			}
+			break
+		}
+	}
+	var wg sync.WaitGroup
+	var notServed sync.Once
+	src := &tolerant{Source: opt.AWS, denied: map[string]error{}}
+	for _, it := range items {
+		if it.class == nil || nodeclass.Validate(*it.class, opt.Karpenter).HasErrors() {
+			continue
+		}
+		it.aws = &classAWS{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			obj := "EC2NodeClass/" + it.class.Name
+			if _, alias := ami.AliasTerm(it.class.Terms); !alias || k8sKnown {
+				if err := it.aws.resolve(ctx, opt.AWS, *it.class, k8s, opt.Karpenter); err != nil {
+					fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, err))
+				}
+			}
+			o, err := readiness.Lookup(ctx, src, it.class.Readiness())
+			switch {
+			case errors.Is(err, awsclient.ErrNotServed):
+				notServed.Do(func() { note("the EC2NodeClass readiness checks: the endpoint does not serve ec2:DescribeSubnets") })
+			case err != nil:
+				fail(fmt.Errorf("%s: reading subnets, security groups, capacity reservations and the role: %w", obj, err))
+			default:
+				r := readiness.Evaluate(it.class.Readiness(), o, readiness.Options{
+					Now: time.Now(),
+					// The ReservedCapacity gate, on by default from 1.6.
+					CapacityReservations: opt.Karpenter.AtLeast(6, 0),
+					NotRead:              src.notRead(),
+				})
+				it.aws.findings = append(it.aws.findings, r.Findings...)
+			}
+		}()
+	}
+	cat, err := instancetype.Load(ctx, opt.AWS)
+	if err != nil {
+		fail(fmt.Errorf("reading the region's instance types: %w", err))
+		note("the region's instance types (the embedded family facts were used)")
+		cat = instancetype.Embedded()
+	}
+	wg.Wait()
+	for _, action := range slices.Sorted(maps.Keys(src.denied)) {
+		note(fmt.Sprintf("the readiness checks that need %s (%s): AWS denied it (%v); grant it to the identity that runs the checks",
+			action, readiness.ConditionOf(action), src.denied[action]))
+	}
+	return cat, strings.Join(notes, "; ")
+}
+
+// tolerant answers a readiness read that AWS denies with nothing and
+// records it, as the provider does: the checks it feeds are skipped
+// (Options.NotRead) and the other reads go on. A role that runs the
+// checks in CI often has ec2:Describe* and no IAM reads.
+type tolerant struct {
+	readiness.Source
+	mu     sync.Mutex
+	denied map[string]error
+}
+
+func (t *tolerant) keep(err error) error {
+	action, ok := awsclient.Denied(err)
+	if !ok || !readiness.IsRead(action) {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.denied[action] = err
+	return nil
+}
+
+// notRead maps the conditions of the denied reads to their action.
+func (t *tolerant) notRead() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]string{}
+	for action := range t.denied {
+		out[readiness.ConditionOf(action)] = action
+	}
+	return out
+}
+
+func (t *tolerant) SelectSubnets(ctx context.Context, terms []awsclient.SubnetTerm) (awsclient.Selection[awsclient.Subnet], error) {
+	s, err := t.Source.SelectSubnets(ctx, terms)
+	return s, t.keep(err)
+}
+
+func (t *tolerant) SelectSecurityGroups(ctx context.Context, terms []awsclient.SecurityGroupTerm) (awsclient.SecurityGroupSelection, error) {
+	s, err := t.Source.SelectSecurityGroups(ctx, terms)
+	return s, t.keep(err)
+}
+
+func (t *tolerant) SelectCapacityReservations(ctx context.Context, terms []awsclient.CapacityReservationTerm) (awsclient.Selection[awsclient.CapacityReservation], error) {
+	s, err := t.Source.SelectCapacityReservations(ctx, terms)
+	return s, t.keep(err)
+}
+
+func (t *tolerant) GetRole(ctx context.Context, name string) (awsclient.Role, error) {
+	r, err := t.Source.GetRole(ctx, name)
+	return r, t.keep(err)
+}
+
+func (t *tolerant) GetInstanceProfile(ctx context.Context, name string) (awsclient.InstanceProfile, error) {
+	p, err := t.Source.GetInstanceProfile(ctx, name)
+	return p, t.keep(err)
+}
+
+// resolve resolves the class's images as Karpenter does, and runs the
+// class's rules that need them.
+func (a *classAWS) resolve(ctx context.Context, src *awsclient.Cache, c nodeclass.Class, k8s versions.Kubernetes, kv versions.Karpenter) error {
+	r := &ami.Resolver{Source: src}
+	res, err := r.Resolve(ctx, ami.Request{Terms: c.Terms, Kubernetes: k8s, Karpenter: kv})
+	if err != nil {
+		return err
+	}
+	a.amis = res
+	a.findings = append(a.findings, res.Findings...)
+	if res.Findings.HasErrors() {
+		return nil
+	}
+	a.resolved = true
+	for _, f := range nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res, Karpenter: kv}).Findings {
+		if !notForManifests[f.Rule.ID] {
+			a.findings = append(a.findings, f)
+		}
+	}
+	return nil
+}
+
+// kubernetesVersion is the version alias terms resolve for: given, or read
+// from the cluster; known is false when neither was given.
+func kubernetesVersion(ctx context.Context, opt Options) (v versions.Kubernetes, known bool, err error) {
+	s := opt.Kubernetes
+	if s == "" && opt.Cluster != "" {
+		facts, err := cluster.Resolve(ctx, cluster.Settings{Name: opt.Cluster}, []string{cluster.FieldKubernetesVersion}, opt.AWS, "resolving an AMI alias")
+		if err != nil {
+			return v, false, fmt.Errorf("reading the Kubernetes version of cluster %q: %w", opt.Cluster, err)
+		}
+		s = facts.KubernetesVersion
+	}
+	if s == "" {
+		return v, false, nil
+	}
+	v, err = versions.ParseKubernetes(s)
+	return v, err == nil, err
+}

@@ -1,0 +1,150 @@
+package manifestcheck
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// The classes and pool of the --region acceptance: AL2 on @latest with a
+// g5g pool, a name selector whose only image is pending, a subnet selector
+// that matches nothing.
+const awsManifests = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: al2
+spec:
+  role: KarpenterNodeRole-demo
+  amiSelectorTerms:
+    - alias: al2@latest
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: al2
+      requirements:
+        - key: karpenter.k8s.aws/instance-family
+          operator: In
+          values: ["g5g"]
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: gpu-images
+spec:
+  role: KarpenterNodeRole-demo
+  amiFamily: AL2023
+  amiSelectorTerms:
+    - name: team-gpu-node-*
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: prod
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+`
+
+func TestRunWithAWS(t *testing.T) {
+	url, emu := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+	summary := func(res Result) string {
+		var out []string
+		for _, f := range res.Findings {
+			out = append(out, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Object, f.Rule.ID))
+		}
+		return strings.Join(out, "\n")
+	}
+	// Twice the same classes: the second run asks AWS nothing new.
+	inputs := []Input{{Name: "a.yaml", Text: awsManifests}, {Name: "b/a.yaml", Text: awsManifests}}
+	res := Run(context.Background(), inputs, Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: "1.32"})
+	want := strings.Repeat(`30:11 NodePool/gpu arm64-gpu-no-image
+39:3 EC2NodeClass/gpu-images ami-not-available
+41:3 EC2NodeClass/gpu-images subnet-selector-matches-nothing
+`, 2)
+	if got := summary(res); got != strings.TrimSpace(want) || len(res.Failures) > 0 || len(res.Skipped) > 0 {
+		t.Fatalf("got\n%s\nfailures %v, skipped %q", got, res.Failures, res.Skipped)
+	}
+	// With AWS the message names the class's images.
+	if m := res.Findings[0].Message; !strings.Contains(m, "no instance types satisfy requirements of amis [ami-0") {
+		t.Errorf("arm64-gpu-no-image without the images: %s", m)
+	}
+	// One call per distinct question: two subnet selectors, one security
+	// group selector, one role, one SSM batch, a name and an alias query.
+	for action, n := range map[string]int{"ec2:DescribeSubnets": 2, "ec2:DescribeSecurityGroups": 1, "iam:GetRole": 1,
+		"ssm:GetParameters": 1, "ec2:DescribeImages": 2, "ec2:DescribeInstanceTypes": 1} {
+		if got := emu.Stats()[action]; got != n {
+			t.Errorf("%s: %d calls, want %d (%v)", action, got, n, emu.Stats())
+		}
+	}
+
+	// Offline: the family facts still catch the arm64 GPU pool; the rest
+	// needs AWS, and the result says so.
+	res = Run(context.Background(), inputs[:1], Options{Karpenter: versions.DefaultKarpenter})
+	if got := summary(res); got != "30:11 NodePool/gpu arm64-gpu-no-image" || len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0], "need AWS") {
+		t.Fatalf("offline: got\n%s\nskipped %q", got, res.Skipped)
+	}
+
+	// Without a Kubernetes version, alias classes are not resolved: the
+	// result says so; the name selector is still read.
+	res = Run(context.Background(), inputs[:1], Options{Karpenter: versions.DefaultKarpenter, AWS: cache})
+	if got := summary(res); !strings.Contains(got, "ami-not-available") || len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0], "--kubernetes-version") {
+		t.Fatalf("no version: got\n%s\nskipped %q", got, res.Skipped)
+	}
+	// A cluster name reads the version with eks:DescribeCluster.
+	res = Run(context.Background(), inputs[:1], Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Cluster: "demo"})
+	if got := summary(res); !strings.Contains(got, "ami-not-available") || len(res.Skipped) > 0 || len(res.Failures) > 0 {
+		t.Fatalf("cluster: got\n%s\nskipped %q failures %v", got, res.Skipped, res.Failures)
+	}
+	res = Run(context.Background(), inputs[:1], Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Cluster: "nope"})
+	if len(res.Failures) != 1 || !strings.Contains(res.Failures[0].Error(), `cluster "nope"`) {
+		t.Fatalf("unknown cluster: failures %v", res.Failures)
+	}
+}
+
+// A readiness read AWS denies skips the checks it feeds, says so, and the
+// rest goes on, as in the provider; a denied image read is a failure.
+func TestRunWithDeniedReads(t *testing.T) {
+	for _, tc := range []struct {
+		deny, want, skipped, failed string
+	}{
+		{"iam:GetRole", "arm64-gpu-no-image ami-not-available subnet-selector-matches-nothing", "iam:GetRole (InstanceProfileReady)", ""},
+		{"ec2:DescribeSubnets", "arm64-gpu-no-image ami-not-available", "ec2:DescribeSubnets (SubnetsReady)", ""},
+		{"ec2:DescribeImages", "arm64-gpu-no-image subnet-selector-matches-nothing", "", "resolving the AMI selector terms"},
+	} {
+		t.Run(tc.deny, func(t *testing.T) {
+			url, _ := awsemutest.Start(t, awsemu.Options{Deny: []string{tc.deny}})
+			awsemutest.Setenv(t, url)
+			cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+			res := Run(context.Background(), []Input{{Name: "a.yaml", Text: awsManifests}}, Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: "1.32"})
+			var got []string
+			for _, f := range res.Findings {
+				got = append(got, f.Rule.ID)
+			}
+			skipped := strings.Join(res.Skipped, "; ")
+			if strings.Join(got, " ") != tc.want || (tc.skipped == "") != (skipped == "") || !strings.Contains(skipped, tc.skipped) ||
+				(tc.failed == "") != (len(res.Failures) == 0) || (tc.failed != "" && !strings.Contains(res.Failures[0].Error(), tc.failed)) {
+				t.Errorf("findings %v\nskipped %q\nfailures %v", got, skipped, res.Failures)
+			}
+		})
+	}
+}
