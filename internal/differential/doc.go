@@ -5,8 +5,17 @@
 // require identical answers: the userData byte for byte after normalising
 // only what Karpenter randomises.
 //
+// The scheduling tests run Karpenter's whole provisioning path against the
+// emulator (scheduling_test.go): karpenter-provider-aws's cloud provider,
+// instance-type, offering and pricing providers, its EC2NodeClass status
+// reconcilers, core's NodePool validation and readiness controllers and
+// provisioner, on a controller-runtime fake client; and compare it with
+// package scheduling, scenario by scenario, in the canonical form
+// scheduling_scenarios_test.go describes.
+//
 // Karpenter's packages are imported by the tests alone, so they never reach
-// the provider binary. They pull in client-go's typed clients and
+// the provider binary (package scheduling links only core's scheduler and
+// cluster state, and the AWS provider's API types). They pull in client-go's typed clients and
 // controller-runtime, which no other package compiles: about 400 packages
 // and 200 s of compiler CPU more than the rest of the module on a cold
 // cache (about 100 s of wall time on 2 cores).

@@ -398,6 +398,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		NewAMIDataSource,
 		NewInstanceTypesDataSource,
 		NewNodeDataSource,
+		NewSchedulingDataSource,
 	}
 }
 

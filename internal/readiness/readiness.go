@@ -115,6 +115,9 @@ type CapacityReservation struct {
 	State                           string // active | expiring
 	EndTime                         time.Time
 	Interruptible                   bool
+	// AvailableInstances is how many instances the reservation has left
+	// (AvailableInstanceCount): Karpenter launches no more into it.
+	AvailableInstances int
 }
 
 // Subnets converts a selection into status.subnets, in Karpenter's order
@@ -164,7 +167,7 @@ func CapacityReservations(sel awsclient.Selection[awsclient.CapacityReservation]
 		out = append(out, CapacityReservation{
 			ID: r.ID, InstanceType: r.InstanceType, Zone: r.Zone, OwnerID: r.OwnerID,
 			InstanceMatchCriteria: r.InstanceMatchCriteria, ReservationType: kind, State: state,
-			EndTime: r.EndDate, Interruptible: r.Interruptible,
+			EndTime: r.EndDate, Interruptible: r.Interruptible, AvailableInstances: int(r.Available),
 		})
 	}
 	return out

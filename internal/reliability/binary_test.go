@@ -10,7 +10,9 @@ import (
 
 // maxReleaseBinary is the size budget of the stripped provider binary (issue
 // "EC2NodeClass": under 80 MB). It was 89 MB while the EC2 client sat in an
-// interface and 56 MB after (awsclient/config.go says why).
+// interface and 56 MB after (awsclient/config.go says why); Karpenter's
+// scheduler and cluster state, linked for data "karpenter_scheduling", add
+// 3.8 MiB (57.5 to 61.3 MiB), which the budget holds without a change.
 const maxReleaseBinary = 80 << 20
 
 // TestProviderBinaryLinksOnlyTheOperationsItCalls builds the provider

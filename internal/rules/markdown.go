@@ -95,6 +95,10 @@ var categoryIntros = map[string]string{
 	"NodePool requirements": "`requirements` of `karpenter_nodepool` and `karpenter_instance_types`: keys, operators, " +
 		"values and `min_values` at validate; at plan, which instance types they admit (`ec2:DescribeInstanceTypes` in " +
 		"the provider's region, or the embedded family facts without one).",
+	"Scheduling": "`data \"karpenter_scheduling\"`: Karpenter v1.14's provisioning decision for the workloads on the NodePools, " +
+		"at plan, made by Karpenter's own scheduler. It fails when Karpenter would leave a workload's pods Pending (a warning for " +
+		"workloads in `allow_unschedulable`) or when a document of its inputs cannot be read; a NodePool Karpenter would leave " +
+		"out is a warning.",
 	"userData": "`user_data` of `karpenter_ec2nodeclass` (and the `lint_user_data` function), parsed for its family: shell " +
 		"for AL2 and Custom, `NodeConfig` for AL2023, TOML for Bottlerocket, MIME multipart for all of them; and the Custom " +
 		"userData that `bootstrap` renders. Literal userData fails `terraform validate`.",

@@ -111,6 +111,13 @@ func (r *Report) Markdown() string {
 		}
 	}
 
+	if t := r.schedulingTargets(); len(t) > 0 {
+		b.WriteString("\nTargets (issue \"Will the workloads land?\"), read off BenchmarkScheduling5000 below: 5,000 pods in 50 Deployments, 10 NodePools, the 1,363-type catalogue, the data source's engine and Karpenter's own NewTopology, NewScheduler and Solve on the same input, in turn in each iteration (CPU time, which the machine's load inflates much less than wall time):\n\n| target | measured | met |\n|---|---|---|\n")
+		for _, row := range t {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", row[0], row[1], row[2])
+		}
+	}
+
 	if len(r.GoBench) > 0 {
 		pkgs := r.Options.GoBenchPkgs
 		if len(pkgs) == 0 {
@@ -253,6 +260,27 @@ func (r *Report) costTargets() [][3]string {
 			out = append(out, [3]string{fmt.Sprintf("AWS requests of N=%d with a %d-type catalogue: ≤ one full read (%d pages) + one per other distinct query", size, n, pages(n)),
 				measured, yesNo(met)})
 		}
+	}
+	return out
+}
+
+// schedulingTargets compares the scheduling engine with Karpenter's own
+// Solve (BenchmarkScheduling5000's two halves).
+func (r *Report) schedulingTargets() [][3]string {
+	m, ok := benchMetrics(r.GoBench, "BenchmarkScheduling5000")
+	if !ok || m["solve-cpu-s"] == 0 {
+		return nil
+	}
+	out := [][3]string{
+		{"engine ≤ 1.2× Karpenter's own Solve", fmt.Sprintf("%.2f× CPU (%.1f s vs %.1f s), %.2f× wall", m["cpu-ratio"],
+			m["engine-cpu-s"], m["solve-cpu-s"], m["wall-ratio"]), yesNo(m["cpu-ratio"] <= 1.2)},
+		{"≥ 1,000 pods/s", fmt.Sprintf("engine %.0f pods/s wall, %.0f per CPU second; Karpenter's Solve %.0f, %.0f",
+			m["engine-pods/s"], m["engine-pods/cpu-s"], m["solve-pods/s"], m["solve-pods/cpu-s"]), yesNo(m["engine-pods/s"] >= 1000)},
+		{"memory", fmt.Sprintf("engine %.0f MB allocated per decision, Karpenter's Solve %.0f MB", m["engine-MB"], m["solve-MB"]), "–"},
+	}
+	if n, ok := benchMetrics(r.GoBench, "BenchmarkScheduling5000Narrow"); ok {
+		out = append(out, [3]string{"the same pods, every pool pinned to a few families", fmt.Sprintf(
+			"engine %.0f pods/s wall (%.2f× Karpenter's Solve CPU, %.0f pods/s)", n["engine-pods/s"], n["cpu-ratio"], n["solve-pods/s"]), "–"})
 	}
 	return out
 }

@@ -1,0 +1,246 @@
+package scheduling
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// Decision is Karpenter's provisioning decision for the input.
+type Decision struct {
+	// Workloads are the objects that make pods, in input order.
+	Workloads []WorkloadResult
+	// NodeClaims are the NodeClaims Karpenter would create, in the
+	// canonical order (see the package documentation).
+	NodeClaims []NodeClaim
+	// NodePools are the pools of the input, in input order, with why
+	// Karpenter would leave one out.
+	NodePools []PoolResult
+	// Skipped are the objects of the workloads input of kinds the decision
+	// does not read ("<namespace>/<kind>/<name>", in input order).
+	Skipped []string
+	// Findings are the problems, in input order.
+	Findings []Finding
+
+	// unpredicted are the NodePools left out because their EC2NodeClass's
+	// status could not be predicted: they might take pods the decision
+	// finds unschedulable, which are then warnings.
+	unpredicted []string
+}
+
+// WorkloadResult is where a workload's pods land.
+type WorkloadResult struct {
+	Key      string
+	Input    int
+	Position Position
+	Pods     int
+	// NodePools counts the pods each pool would take.
+	NodePools map[string]int
+	// Unschedulable counts the pods Karpenter would not place (or never
+	// sees); Reason is Karpenter's message for the first of them.
+	Unschedulable int
+	Reason        string
+	// Reasons counts the unschedulable pods per message.
+	Reasons map[string]int
+	// Advice says what to change, for the first pod Karpenter would not
+	// place: per NodePool, what keeps it off and how to fix that.
+	Advice []string
+	// Allowed is set when the workload is in AllowUnschedulable.
+	Allowed bool
+}
+
+// NodeClaim is one NodeClaim Karpenter would create.
+type NodeClaim struct {
+	NodePool string
+	// InstanceTypes are its instance-type options, cheapest first, at
+	// most 600 (Karpenter's MaxInstanceTypes).
+	InstanceTypes []string
+	// Pods are "<namespace>/<kind>/<name>/<index>".
+	Pods []string
+	// Zones, CapacityTypes and Architectures are where and how it can
+	// launch: the values of the offerings of its instance types that
+	// satisfy its requirements.
+	Zones, CapacityTypes, Architectures []string
+}
+
+// PoolResult is one NodePool of the input.
+type PoolResult struct {
+	Name string
+	// Skipped says why Karpenter would not schedule with it ("" when it
+	// does).
+	Skipped string
+}
+
+// Finding is a rule finding with where it is in the input: Path is the
+// element of the input list ("workloads[2]").
+type Finding struct {
+	rules.Finding
+	Position Position
+	// Object is "<Kind> <namespace>/<name>" or "" for a whole document.
+	Object string
+}
+
+// podOutcome is one pod's fate.
+type podOutcome struct {
+	workload *Workload
+	err      error
+	ignored  bool
+}
+
+func documentFinding(list string, e inputError) Finding {
+	what := "the document"
+	if e.what != "" {
+		what = e.what
+	}
+	return Finding{
+		Finding: rules.New(ruleDocument, rules.Root(list).Index(e.input), "%s of %s[%d] (%s): %s. Nothing of it is part of the decision.",
+			what, list, e.input, e.pos, e.err),
+		Position: e.pos, Object: e.what,
+	}
+}
+
+func poolFinding(np nodePool, reason string) Finding {
+	return Finding{
+		Finding: rules.New(rulePoolSkipped, rules.Root(ListNodePools).Index(np.input),
+			"NodePool %q (%s[%d], %s): Karpenter leaves it out of scheduling: %s. Pods that only it could take are reported unschedulable.",
+			np.pool.Name, ListNodePools, np.input, np.pos, reason),
+		Position: np.pos, Object: "NodePool " + np.pool.Name,
+	}
+}
+
+// finish turns the scheduler's results into the decision.
+func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim,
+	advice func(*corev1.Pod, *podOutcome) []string, symmetric [][]string) {
+	// Solve places deep copies of the pods: match them by UID.
+	poolOf := map[types.UID]string{}
+	for _, nc := range claims {
+		for _, pod := range nc.Pods {
+			poolOf[pod.UID] = nc.NodePoolName
+		}
+	}
+	podKey := map[types.UID]string{}
+	for _, w := range p.world.workloads {
+		r := WorkloadResult{Key: w.Key, Input: w.Input, Position: w.Position, Pods: len(w.Pods), NodePools: map[string]int{}, Allowed: p.allow[w.Key]}
+		var first *podOutcome
+		for i, pod := range w.Pods {
+			podKey[pod.UID] = w.Key + "/" + strconv.Itoa(i)
+			o := outcome[pod]
+			if pool, ok := poolOf[pod.UID]; ok && o.err == nil {
+				r.NodePools[pool]++
+				continue
+			}
+			r.Unschedulable++
+			if o.err == nil {
+				o.err = fmt.Errorf("the scheduler returned no decision for it")
+			}
+			if r.Reasons == nil {
+				r.Reasons = map[string]int{}
+			}
+			r.Reasons[o.err.Error()]++
+			if first == nil {
+				first = o
+				r.Reason = o.err.Error()
+				r.Advice = advice(pod, o)
+			}
+		}
+		d.Workloads = append(d.Workloads, r)
+		if r.Unschedulable > 0 {
+			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s", unschedulableDetail(r, w, first, d.unpredicted)),
+				Position: w.Position, Object: w.Key}
+			if r.Allowed || len(d.unpredicted) > 0 {
+				f.Finding = f.AsWarning()
+			}
+			d.Findings = append(d.Findings, f)
+		}
+	}
+	for _, nc := range claims {
+		d.NodeClaims = append(d.NodeClaims, nodeClaimOf(nc, podKey))
+	}
+	distinct := map[string]bool{}
+	for _, w := range p.world.workloads {
+		distinct[w.Key] = w.distinct
+	}
+	canonicalise(d, distinct, symmetric)
+}
+
+func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome, unpredicted []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s[%d], %s): %d of its %d pods would not be placed by Karpenter. ", w.Key, ListWorkloads, w.Input, w.Position, r.Unschedulable, r.Pods)
+	if o.ignored {
+		b.WriteString("Karpenter ignores them (Provisioner.Validate), logging: ")
+	} else {
+		b.WriteString("Karpenter reports: ")
+	}
+	b.WriteString("“" + r.Reason + "”.")
+	switch len(r.Advice) {
+	case 0:
+	case 1:
+		b.WriteString("\n\nWhat to change: " + r.Advice[0])
+		if !strings.HasSuffix(r.Advice[0], ".") {
+			b.WriteString(".")
+		}
+	default:
+		b.WriteString("\n\nWhat to change, for each NodePool that could take them:")
+		for _, a := range r.Advice {
+			b.WriteString("\n- " + a + ".")
+		}
+	}
+	if r.Allowed {
+		b.WriteString("\n\nAcknowledged in allow_unschedulable.")
+	}
+	if len(unpredicted) > 0 {
+		fmt.Fprintf(&b, "\n\nA warning, not an error: NodePools are left out of the decision because the status of their "+
+			"EC2NodeClass could not be predicted (%s), and they might take these pods.", quoteAll(unpredicted))
+	}
+	return b.String()
+}
+
+// nodeClaimOf reads a scheduler NodeClaim: where and how it can launch is
+// the offerings of its instance types that its requirements admit.
+func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim {
+	out := NodeClaim{NodePool: nc.NodePoolName}
+	zones, capacityTypes, arches := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, it := range nc.InstanceTypeOptions {
+		out.InstanceTypes = append(out.InstanceTypes, it.Name)
+		for _, o := range it.Offerings.Available() {
+			if !nc.Requirements.IsCompatible(o.Requirements, kscheduling.AllowUndefinedWellKnownLabels) {
+				continue
+			}
+			zones[o.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
+			capacityTypes[o.Requirements.Get(v1.CapacityTypeLabelKey).Any()] = true
+			for _, a := range it.Requirements.Get(corev1.LabelArchStable).Values() {
+				if nc.Requirements.Get(corev1.LabelArchStable).Has(a) {
+					arches[a] = true
+				}
+			}
+		}
+	}
+	for _, pod := range nc.Pods {
+		out.Pods = append(out.Pods, podKey[pod.UID])
+	}
+	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
+	out.Architectures = slices.Sorted(maps.Keys(arches))
+	return out
+}
+
+// quoteAll is "a", "b" and "c" quoted.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}

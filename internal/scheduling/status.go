@@ -1,0 +1,54 @@
+package scheduling
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
+)
+
+// StatusOf is the status readiness predicts for a class (package
+// readiness: subnets, security groups, instance profile, capacity
+// reservations) with the images' outcome: amisNotReady is "" when the AMI
+// selector resolves, else why it does not. The class is Ready when every
+// condition is True or was not predicted because AWS denied its read;
+// its status is Unknown when the denied read is the subnets' or the
+// capacity reservations', which the decision needs.
+func StatusOf(r readiness.Result, amisNotReady string) ClassStatus {
+	st := ClassStatus{Ready: true}
+	var why []string
+	if amisNotReady != "" {
+		why = append(why, "AMIsReady=False: "+amisNotReady)
+	}
+	var unknown []string
+	for _, c := range r.Conditions {
+		switch {
+		case c.Status == "True":
+		case c.Reason == readiness.ReasonNotPredicted && (c.Type == readiness.ConditionSubnetsReady ||
+			c.Type == readiness.ConditionCapacityReservationsReady):
+			// A denied read: the zones, or the reservations, are not
+			// known, and nothing says Karpenter would fail.
+			unknown = append(unknown, c.Type+" "+c.Message)
+		case c.Reason == readiness.ReasonNotPredicted:
+			// The security groups or the instance profile: nothing says
+			// the class would not be Ready, and the decision needs
+			// neither.
+		default:
+			why = append(why, fmt.Sprintf("%s=%s, %s: %s", c.Type, c.Status, c.Reason, c.Message))
+		}
+	}
+	if len(unknown) > 0 {
+		return ClassStatus{Unknown: strings.Join(unknown, "; ")}
+	}
+	if len(why) > 0 {
+		st.Ready, st.NotReady = false, strings.Join(why, "; ")
+	}
+	for _, s := range r.Subnets {
+		st.Subnets = append(st.Subnets, Subnet{ID: s.ID, Zone: s.Zone, ZoneID: s.ZoneID})
+	}
+	for _, c := range r.CapacityReservations {
+		st.CapacityReservations = append(st.CapacityReservations, Reservation{ID: c.ID, InstanceType: c.InstanceType, Zone: c.Zone,
+			Type: c.ReservationType, Interruptible: c.Interruptible, Available: c.AvailableInstances, State: c.State})
+	}
+	return st
+}
