@@ -225,15 +225,7 @@ func readCatalogue(ctx context.Context, cache *awsclient.Cache) (*scheduling.Cat
 	if err != nil {
 		return nil, err
 	}
-	infos, err := cache.DescribeInstanceTypes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	offerings, err := cache.OfferingsByZone(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return scheduling.NewCatalogue(region, infos, offerings), nil
+	return scheduling.ReadCatalogue(ctx, region, cache)
 }
 
 // schedulingFacts reads the decision's AWS facts: the catalogue, and each
@@ -301,15 +293,7 @@ func amisNotReady(ctx context.Context, pd *ProviderData, terms []ami.Term, diags
 	if err != nil {
 		return "", false
 	}
-	for _, f := range res.result.Findings {
-		if f.Severity == rules.Error {
-			return f.Detail, true
-		}
-	}
-	if len(res.result.AMIs) == 0 {
-		return "AMISelector did not match any AMIs", true
-	}
-	return "", true
+	return scheduling.ImagesNotReady(res.result), true
 }
 
 func workloadsValue(ws []scheduling.WorkloadResult) (types.Map, diag.Diagnostics) {

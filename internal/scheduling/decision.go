@@ -76,17 +76,24 @@ type NodeClaim struct {
 // PoolResult is one NodePool of the input.
 type PoolResult struct {
 	Name string
+	// Input is the element of its list, Position where it starts there.
+	Input    int
+	Position Position
 	// Skipped says why Karpenter would not schedule with it ("" when it
 	// does).
 	Skipped string
 }
 
 // Finding is a rule finding with where it is in the input: Path is the
-// element of the input list ("workloads[2]").
+// element of the input list ("workloads[2]"), List and Input the same
+// (Input is -1 for the whole list), Position the object in the element.
 type Finding struct {
 	rules.Finding
+	List     string
+	Input    int
 	Position Position
-	// Object is "<Kind> <namespace>/<name>" or "" for a whole document.
+	// Object is the object's key, "<namespace>/<kind>/<name>" (a
+	// cluster-scoped kind has no namespace), or "" for a whole document.
 	Object string
 }
 
@@ -97,24 +104,24 @@ type podOutcome struct {
 	ignored  bool
 }
 
-func documentFinding(list string, e inputError) Finding {
+func (p *Parsed) documentFinding(list string, e inputError) Finding {
 	what := "the document"
 	if e.what != "" {
 		what = e.what
 	}
 	return Finding{
-		Finding: rules.New(ruleDocument, rules.Root(list).Index(e.input), "%s of %s[%d] (%s): %s. Nothing of it is part of the decision.",
-			what, list, e.input, e.pos, e.err),
-		Position: e.pos, Object: e.what,
+		Finding: rules.New(ruleDocument, rules.Root(list).Index(e.input), "%s (%s): %s. Nothing of it is part of the decision.",
+			what, p.describe(list, e.input, e.pos), e.err),
+		List: list, Input: e.input, Position: e.pos, Object: e.key,
 	}
 }
 
-func poolFinding(np nodePool, reason string) Finding {
+func (p *Parsed) poolFinding(np nodePool, reason string) Finding {
 	return Finding{
-		Finding: rules.New(rulePoolSkipped, rules.Root(ListNodePools).Index(np.input),
-			"NodePool %q (%s[%d], %s): Karpenter leaves it out of scheduling: %s. Pods that only it could take are reported unschedulable.",
-			np.pool.Name, ListNodePools, np.input, np.pos, reason),
-		Position: np.pos, Object: "NodePool " + np.pool.Name,
+		Finding: rules.New(rulePoolSkipped, rules.Root(p.poolList).Index(np.input),
+			"NodePool %q (%s): Karpenter leaves it out of scheduling: %s. Pods that only it could take are reported unschedulable.",
+			np.pool.Name, p.describe(p.poolList, np.input, np.pos), reason),
+		List: p.poolList, Input: np.input, Position: np.pos, Object: "/NodePool/" + np.pool.Name,
 	}
 }
 
@@ -155,8 +162,9 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 		}
 		d.Workloads = append(d.Workloads, r)
 		if r.Unschedulable > 0 {
-			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s", unschedulableDetail(r, w, first, d.unpredicted)),
-				Position: w.Position, Object: w.Key}
+			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s",
+				unschedulableDetail(r, w, p.describe(ListWorkloads, w.Input, w.Position), first, d.unpredicted)),
+				List: ListWorkloads, Input: w.Input, Position: w.Position, Object: w.Key}
 			if r.Allowed || len(d.unpredicted) > 0 {
 				f.Finding = f.AsWarning()
 			}
@@ -173,9 +181,9 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 	canonicalise(d, distinct, symmetric)
 }
 
-func unschedulableDetail(r WorkloadResult, w *Workload, o *podOutcome, unpredicted []string) string {
+func unschedulableDetail(r WorkloadResult, w *Workload, where string, o *podOutcome, unpredicted []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s[%d], %s): %d of its %d pods would not be placed by Karpenter. ", w.Key, ListWorkloads, w.Input, w.Position, r.Unschedulable, r.Pods)
+	fmt.Fprintf(&b, "%s (%s): %d of its %d pods would not be placed by Karpenter. ", w.Key, where, r.Unschedulable, r.Pods)
 	if o.ignored {
 		b.WriteString("Karpenter ignores them (Provisioner.Validate), logging: ")
 	} else {

@@ -51,19 +51,33 @@ func init() {
 // unschedulable pods are acknowledged.
 type Input struct {
 	NodePools, NodeClasses, Workloads []string
+	// Karpenter, when not empty, replaces NodePools and NodeClasses: its
+	// elements hold NodePools and EC2NodeClasses together (karpenter-lint
+	// schedule's --pools, a GitOps directory); objects of other kinds in
+	// it are listed in Parsed.Other, not read.
+	Karpenter []string
 	// AllowUnschedulable are workload keys ("<namespace>/<kind>/<name>")
 	// reported as warnings instead of errors.
 	AllowUnschedulable []string
+	// Describe, when set, names an object's place in messages (karpenter-lint:
+	// its file and line) instead of "workloads[2], document 1, line 5",
+	// the element of the data source's argument.
+	Describe func(list string, input int, pos Position) string
 }
 
 // Parsed is the decoded input. Classes are what the caller predicts a
 // status for (ClassStatus) before Decide.
 type Parsed struct {
 	Classes []NodeClass
-	pools   []nodePool
-	world   *world
-	errors  map[string][]inputError // by input list
-	allow   map[string]bool
+	// Other are the objects of Input.Karpenter that are neither NodePools
+	// nor EC2NodeClasses, in input order.
+	Other    []Object
+	pools    []nodePool
+	poolList string // the list the pools were read from
+	describe func(list string, input int, pos Position) string
+	world    *world
+	errors   map[string][]inputError // by input list
+	allow    map[string]bool
 	// allowList is AllowUnschedulable as given.
 	allowList []string
 	// texts are every input element, for the zones they name.
@@ -73,19 +87,28 @@ type Parsed struct {
 // Parse decodes the three inputs; it never fails, problems become findings
 // of Decide.
 func Parse(in Input) *Parsed {
-	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}}
+	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}, describe: in.Describe, poolList: ListNodePools}
+	if p.describe == nil {
+		p.describe = func(list string, input int, pos Position) string { return fmt.Sprintf("%s[%d], %s", list, input, pos) }
+	}
 	var errs []inputError
-	p.pools, errs = readPools(in.NodePools)
-	p.errors[ListNodePools] = errs
-	p.Classes, errs = readClasses(in.NodeClasses)
-	p.errors[ListNodeClasses] = errs
+	if len(in.Karpenter) > 0 {
+		p.poolList = ListKarpenter
+		p.pools, p.Classes, p.Other, errs = readKarpenter(in.Karpenter)
+		p.errors[ListKarpenter] = errs
+	} else {
+		p.pools, errs = readPools(in.NodePools)
+		p.errors[ListNodePools] = errs
+		p.Classes, errs = readClasses(in.NodeClasses)
+		p.errors[ListNodeClasses] = errs
+	}
 	p.world = readWorld(in.Workloads)
 	p.errors[ListWorkloads] = p.world.errors
 	for _, k := range in.AllowUnschedulable {
 		p.allow[k] = true
 	}
 	p.allowList = in.AllowUnschedulable
-	p.texts = slices.Concat(in.NodePools, in.NodeClasses, in.Workloads)
+	p.texts = slices.Concat(in.Karpenter, in.NodePools, in.NodeClasses, in.Workloads)
 	return p
 }
 
@@ -93,26 +116,34 @@ func Parse(in Input) *Parsed {
 // allow_unschedulable elements that are no workload key.
 func (p *Parsed) Findings() []Finding {
 	var out []Finding
-	for _, list := range []string{ListNodePools, ListNodeClasses, ListWorkloads} {
+	for _, list := range []string{ListKarpenter, ListNodePools, ListNodeClasses, ListWorkloads} {
 		for _, e := range p.errors[list] {
-			out = append(out, documentFinding(list, e))
+			out = append(out, p.documentFinding(list, e))
 		}
 	}
 	for i, k := range p.allowList {
-		if k != "" && strings.Count(k, "/") != 2 {
+		if k != "" && !IsWorkloadKey(k) {
 			out = append(out, Finding{Finding: rules.New(RuleAllowKey, rules.Root(ListAllow).Index(i),
-				"allow_unschedulable element %q is not a workload key: write \"<namespace>/<kind>/<name>\", as `pods` is keyed (e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", k)})
+				"allow_unschedulable element %q is not a workload key: write \"<namespace>/<kind>/<name>\", as `pods` is keyed (e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", k),
+				List: ListAllow, Input: i})
 		}
 	}
 	return out
 }
 
-// The input lists, as the data source names its arguments.
+// IsWorkloadKey reports whether k has the form of a workload key,
+// "<namespace>/<kind>/<name>" (the namespace is empty for a cluster-scoped
+// kind).
+func IsWorkloadKey(k string) bool { return strings.Count(k, "/") == 2 }
+
+// The input lists, as the data source names its arguments, and
+// Input.Karpenter.
 const (
 	ListNodePools   = "node_pools"
 	ListNodeClasses = "node_classes"
 	ListWorkloads   = "workloads"
 	ListAllow       = "allow_unschedulable"
+	ListKarpenter   = "karpenter"
 )
 
 // ClassStatus is what Karpenter would hold in an EC2NodeClass's status by
@@ -169,7 +200,8 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			d, err = &Decision{Findings: append(p.Findings(), Finding{Finding: rules.New(ruleDocument, rules.Root(ListWorkloads),
-				"Karpenter's scheduler failed on these inputs (%v): one of the objects is one the API server would refuse; check them with kubectl apply --dry-run=server", r)})}, nil
+				"Karpenter's scheduler failed on these inputs (%v): one of the objects is one the API server would refuse; check them with kubectl apply --dry-run=server", r),
+				List: ListWorkloads, Input: -1})}, nil
 		}
 	}()
 	ctx = decisionContext(ctx)
@@ -370,8 +402,8 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 	its := map[string][]*cloudprovider.InstanceType{}
 	for _, np := range p.pools {
 		skip := func(reason string) {
-			d.Findings = append(d.Findings, poolFinding(np, reason))
-			d.NodePools = append(d.NodePools, PoolResult{Name: np.pool.Name, Skipped: reason})
+			d.Findings = append(d.Findings, p.poolFinding(np, reason))
+			d.NodePools = append(d.NodePools, PoolResult{Name: np.pool.Name, Input: np.input, Position: np.pos, Skipped: reason})
 		}
 		pool := np.pool
 		ref := pool.Spec.Template.Spec.NodeClassRef
@@ -389,7 +421,11 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		}
 		c, ok := classes[ref.Name]
 		if !ok {
-			skip(fmt.Sprintf("its EC2NodeClass %q is not among node_classes (NodeClassReady=False, NodeClassNotFound)", ref.Name))
+			among := "node_classes"
+			if p.poolList == ListKarpenter {
+				among = "the EC2NodeClasses of the input"
+			}
+			skip(fmt.Sprintf("its EC2NodeClass %q is not among %s (NodeClassReady=False, NodeClassNotFound)", ref.Name, among))
 			continue
 		}
 		st, ok := f.Classes[ref.Name]
@@ -435,7 +471,7 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		}
 		slices.Sort(zones)
 		facts = append(facts, poolFacts{pool: pool, its: list, admitted: admitted, class: ref.Name, zones: slices.Compact(zones)})
-		d.NodePools = append(d.NodePools, PoolResult{Name: pool.Name})
+		d.NodePools = append(d.NodePools, PoolResult{Name: pool.Name, Input: np.input, Position: np.pos})
 	}
 	nodepoolutils.OrderByWeight(pools)
 	slices.SortStableFunc(facts, func(a, b poolFacts) int {

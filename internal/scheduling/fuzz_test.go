@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -76,4 +77,33 @@ func TestDecidePanicIsAFinding(t *testing.T) {
 	if err != nil || d == nil || len(d.Findings) != 1 || d.Findings[0].Rule != ruleDocument || d.Findings[0].Path.String() != "workloads" {
 		t.Fatalf("decision %+v, error %v", d, err)
 	}
+}
+
+// FuzzKarpenterList: any text as an element of Input.Karpenter (a file
+// given to karpenter-lint schedule --pools) is read and decided without a
+// panic; every finding names its list and element.
+func FuzzKarpenterList(f *testing.F) {
+	for _, s := range []string{
+		exampleClass + "---\n" + examplePool("default", ""),
+		examplePool("default", "") + "---\n" + examplePool("default", ""),
+		strings.Replace(examplePool("old", ""), "karpenter.sh/v1", "karpenter.sh/v1beta1", 1),
+		"apiVersion: v1\nkind: List\nitems:\n  - apiVersion: karpenter.k8s.aws/v1\n    kind: EC2NodeClass\n    metadata: {name: x}\n",
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec: {template: {spec: {nodeClassRef: null}}}\n",
+		"kind: [", "---\n", "apiVersion: v1\nkind: ConfigMap\n",
+	} {
+		f.Add(s)
+	}
+	facts := fixtureFacts(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		p := Parse(Input{Karpenter: []string{text}, Workloads: []string{exampleDeployment("2", "500m", "")}})
+		d, err := p.Decide(context.Background(), facts)
+		if err != nil {
+			return
+		}
+		for _, fd := range d.Findings {
+			if fd.Detail == "" || (fd.List != ListKarpenter && fd.List != ListWorkloads) || fd.Input > 0 {
+				t.Errorf("finding without its place or detail: %+v", fd)
+			}
+		}
+	})
 }

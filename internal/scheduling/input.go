@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -44,6 +45,26 @@ type object struct {
 	node  *yaml.Node // the object's mapping, for positions of its fields
 }
 
+// key is "<namespace>/<kind>/<name>", the namespace "default" for a
+// namespaced kind that names none (as kubectl applies it) and empty for a
+// cluster-scoped one.
+func (o object) key() string {
+	ns := o.ns
+	if ns == "" && namespaced(o.gvk) {
+		ns = metav1.NamespaceDefault
+	}
+	return ns + "/" + o.gvk.Kind + "/" + o.name
+}
+
+// Object is an object of the input, named as a workload is keyed.
+type Object struct {
+	// Key is "<namespace>/<kind>/<name>".
+	Key string
+	// Input is the element of its list, Position where it starts there.
+	Input    int
+	Position Position
+}
+
 func (o object) describe() string {
 	name := o.name
 	if o.ns != "" {
@@ -57,6 +78,7 @@ type inputError struct {
 	input int
 	pos   Position
 	what  string // "Deployment default/web", or "" for the whole document
+	key   string // "default/Deployment/web", or ""
 	err   string
 }
 

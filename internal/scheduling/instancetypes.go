@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -44,6 +45,27 @@ type Catalogue struct {
 	// class decides OS and capacity type), built once for every class.
 	labels     []kscheduling.Requirements
 	labelsOnce sync.Once
+}
+
+// CatalogueSource answers the reads a Catalogue is made from
+// (awsclient.Cache).
+type CatalogueSource interface {
+	DescribeInstanceTypes(context.Context) ([]ec2types.InstanceTypeInfo, error)
+	OfferingsByZone(context.Context) (map[string][]string, error)
+}
+
+// ReadCatalogue reads the region's instance types and the zones each is
+// offered in, and indexes them.
+func ReadCatalogue(ctx context.Context, region string, src CatalogueSource) (*Catalogue, error) {
+	infos, err := src.DescribeInstanceTypes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	offerings, err := src.OfferingsByZone(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return NewCatalogue(region, infos, offerings), nil
 }
 
 // NewCatalogue indexes the AWS answers once; every class of a decision

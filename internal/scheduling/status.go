@@ -4,8 +4,26 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
+
+// ImagesNotReady is StatusOf's amisNotReady for a resolution of the
+// class's AMI selector terms: "" when it resolves images, else why not
+// (Karpenter's AMIsReady=False): the first error of the resolution, or
+// the message Karpenter sets when nothing matches.
+func ImagesNotReady(res ami.Result) string {
+	for _, f := range res.Findings {
+		if f.Severity == rules.Error {
+			return f.Detail
+		}
+	}
+	if len(res.AMIs) == 0 {
+		return "AMISelector did not match any AMIs"
+	}
+	return ""
+}
 
 // StatusOf is the status readiness predicts for a class (package
 // readiness: subnets, security groups, instance profile, capacity

@@ -107,19 +107,16 @@ func readWorld(inputs []string) *world {
 	}
 	var makers []pending
 	for _, o := range objs {
-		ns := o.ns
-		if ns == "" && namespaced(o.gvk) {
-			ns = metav1.NamespaceDefault
-		}
-		key := ns + "/" + o.gvk.Kind + "/" + o.name
+		key := o.key()
+		ns, _, _ := strings.Cut(key, "/")
 		if p, dup := seen[key]; dup {
-			w.errors = append(w.errors, inputError{input: o.input, pos: o.pos, what: o.describe(), err: fmt.Sprintf(
+			w.errors = append(w.errors, inputError{input: o.input, pos: o.pos, what: o.describe(), key: o.key(), err: fmt.Sprintf(
 				"%s is defined twice (first in %s): kubectl applies the second over the first, and Kustomize and Argo CD refuse the pair", key, p)})
 			continue
 		}
 		seen[key] = o.pos
 		if since, ok := retired[o.gvk.GroupVersion().String()]; ok && readKinds[o.gvk.Kind] {
-			w.errors = append(w.errors, inputError{input: o.input, pos: o.pos, what: o.describe(), err: fmt.Sprintf(
+			w.errors = append(w.errors, inputError{input: o.input, pos: o.pos, what: o.describe(), key: o.key(), err: fmt.Sprintf(
 				"apiVersion %s is no longer served (removed in Kubernetes %s): kubectl apply fails with `no matches for kind %q in version %q`; write the current apiVersion (%s)",
 				o.gvk.GroupVersion(), since, o.gvk.Kind, o.gvk.GroupVersion(), currentVersion(o.gvk.Kind))})
 			continue
@@ -127,7 +124,7 @@ func readWorld(inputs []string) *world {
 		decode := func(into runtime.Object) bool {
 			unknown, err := decodeTyped(o, into)
 			if err != nil {
-				w.errors = append(w.errors, inputError{input: o.input, pos: o.pos, what: o.describe(), err: err.Error()})
+				w.errors = append(w.errors, inputError{input: o.input, pos: o.pos, what: o.describe(), key: o.key(), err: err.Error()})
 				return false
 			}
 			for _, u := range unknown {
@@ -135,7 +132,7 @@ func readWorld(inputs []string) *world {
 				if l := lineOf(o.node, fieldOfStrictError(u)); l > 0 {
 					pos.Line = l
 				}
-				w.errors = append(w.errors, inputError{input: o.input, pos: pos, what: o.describe(), err: u +
+				w.errors = append(w.errors, inputError{input: o.input, pos: pos, what: o.describe(), key: o.key(), err: u +
 					": kubectl apply refuses it (strict field validation), and an API server that drops it stores the object without the field, so the pods miss what it was meant to say (a misspelt or misplaced key)"})
 			}
 			return true
@@ -233,7 +230,7 @@ func readWorld(inputs []string) *world {
 	for _, m := range makers {
 		total += m.count
 		if total > MaxPods {
-			w.errors = append(w.errors, inputError{input: m.o.input, pos: m.o.pos, what: m.o.describe(), err: fmt.Sprintf(
+			w.errors = append(w.errors, inputError{input: m.o.input, pos: m.o.pos, what: m.o.describe(), key: m.o.key(), err: fmt.Sprintf(
 				"with its %d pods the workloads make more than %d, the most the decision simulates (Karpenter's scheduler takes about a CPU minute for 5,000 pods on a region's catalogue, and more than linearly more beyond): decide the workloads in several karpenter_scheduling data sources, or with fewer replicas", m.count, MaxPods)})
 			w.workloads = nil
 			return w

@@ -82,16 +82,11 @@ func Start(t testing.TB, f *awsemu.Fixtures) *Emulator {
 	c := awsclient.NewCache(awsclient.NewClients(awsclient.Config{
 		Region: "us-east-1", Endpoints: awsclient.Endpoints{EC2: url, IAM: url, SSM: url, EKS: url, STS: url}, MaxRetries: 0,
 	}))
-	ctx := context.Background()
-	infos, err := c.DescribeInstanceTypes(ctx)
+	cat, err := scheduling.ReadCatalogue(context.Background(), "us-east-1", c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	off, err := c.OfferingsByZone(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Emulator{URL: url, Cache: c, Catalogue: scheduling.NewCatalogue("us-east-1", infos, off)}
+	return &Emulator{URL: url, Cache: c, Catalogue: cat}
 }
 
 // Status predicts a class's status from the emulator; the images are taken
