@@ -20,28 +20,82 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
-// classAWS is what AWS said about one EC2NodeClass.
-type classAWS struct {
-	amis ami.Result
-	// resolved is set when the images resolved without an error: pools
-	// are then cross-checked with them.
-	resolved bool
-	// findings are in the resource's attribute paths.
-	findings rules.Findings
+// ClassAWS is what AWS says about one EC2NodeClass.
+type ClassAWS struct {
+	// AMIs are the images its AMI selector terms resolve to, when
+	// ImagesResolved: not when the terms hold an alias and the Kubernetes
+	// version is not known (Options.Kubernetes or Cluster), nor when a
+	// request failed.
+	AMIs           ami.Result
+	ImagesResolved bool
+	// Readiness is its predicted status (subnets, security groups, the
+	// role or instance profile, capacity reservations), when
+	// ReadinessRead: not when the endpoint does not serve the reads, nor
+	// when a request failed.
+	Readiness     readiness.Result
+	ReadinessRead bool
+	// Findings are the rules' findings on the AWS facts, in the resource's
+	// attribute paths.
+	Findings rules.Findings
+}
+
+// imagesUsable reports whether the images resolved without an error:
+// pools are then cross-checked with them.
+func (a *ClassAWS) imagesUsable() bool {
+	return a != nil && a.ImagesResolved && !a.AMIs.Findings.HasErrors()
 }
 
 // readAWS reads, for every class that passed its offline rules, the
 // images and readiness facts Karpenter would read, and the region's
-// instance types. Each distinct question is asked once (the Cache), and
-// classes are read concurrently. A failed request is recorded in
-// res.Failures and its check left out; note says what was not checked.
+// instance types. A failed request is recorded in res.Failures and its
+// check left out; note says what was not checked.
 func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*instancetype.Catalogue, string) {
+	var classes []nodeclass.Class
+	var of []*item
+	for _, it := range items {
+		if it.class != nil && !nodeclass.Validate(*it.class, opt.Karpenter).HasErrors() {
+			classes = append(classes, *it.class)
+			of = append(of, it)
+		}
+	}
+	var cat *instancetype.Catalogue
+	var catErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cat, catErr = instancetype.Load(ctx, opt.AWS)
+	}()
+	facts, notes, failures := ReadClasses(ctx, classes, opt)
+	<-done
+	for i, it := range of {
+		it.aws = facts[i]
+	}
+	res.Failures = append(res.Failures, failures...)
+	if catErr != nil {
+		res.Failures = append(res.Failures, fmt.Errorf("reading the region's instance types: %w", catErr))
+		notes = append(notes, "the region's instance types (the embedded family facts were used)")
+		cat = instancetype.Embedded()
+	}
+	return cat, strings.Join(notes, "; ")
+}
+
+// NoteAliasVersion is ReadClasses' note when classes have alias terms and
+// the Kubernetes version is not known.
+const NoteAliasVersion = "the images of alias selector terms: they need the cluster's Kubernetes version (--kubernetes-version, or --cluster to read it with eks:DescribeCluster)"
+
+// ReadClasses reads what Karpenter would read from AWS for each class: the
+// images its AMI selector terms resolve to, and the readiness facts.
+// Each distinct question is asked once (the Cache) and classes are read
+// concurrently. A readiness read AWS denies skips the checks it feeds, as
+// in the provider (Options.NotRead), and is named in notes, which say what
+// was not read; a request that fails otherwise is in failures, and the
+// class's facts it was for are left out.
+func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (facts []*ClassAWS, notes []string, failures []error) {
 	var mu sync.Mutex
-	var notes []string
 	fail := func(err error) {
 		mu.Lock()
 		defer mu.Unlock()
-		res.Failures = append(res.Failures, err)
+		failures = append(failures, err)
 	}
 	note := func(s string) {
 		mu.Lock()
@@ -50,17 +104,14 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 	}
 	var k8s versions.Kubernetes
 	k8sKnown := false
-	for _, it := range items {
-		if it.class == nil {
-			continue
-		}
-		if _, alias := ami.AliasTerm(it.class.Terms); alias {
+	for _, c := range classes {
+		if _, alias := ami.AliasTerm(c.Terms); alias {
 			var err error
 			k8s, k8sKnown, err = kubernetesVersion(ctx, opt)
 			if err != nil {
 				fail(err)
 			} else if !k8sKnown {
-				note("the images of alias selector terms: they need the cluster's Kubernetes version (--kubernetes-version, or --cluster to read it with eks:DescribeCluster)")
+				note(NoteAliasVersion)
 			}
 			break
 		}
@@ -68,49 +119,41 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 	var wg sync.WaitGroup
 	var notServed sync.Once
 	src := &tolerant{Source: opt.AWS, denied: map[string]error{}}
-	for _, it := range items {
-		if it.class == nil || nodeclass.Validate(*it.class, opt.Karpenter).HasErrors() {
-			continue
-		}
-		it.aws = &classAWS{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			obj := "EC2NodeClass/" + it.class.Name
-			if _, alias := ami.AliasTerm(it.class.Terms); !alias || k8sKnown {
-				if err := it.aws.resolve(ctx, opt.AWS, *it.class, k8s, opt.Karpenter); err != nil {
+	facts = make([]*ClassAWS, len(classes))
+	for i, c := range classes {
+		a := &ClassAWS{}
+		facts[i] = a
+		wg.Go(func() {
+			obj := "EC2NodeClass/" + c.Name
+			if _, alias := ami.AliasTerm(c.Terms); !alias || k8sKnown {
+				if err := a.resolve(ctx, opt.AWS, c, k8s, opt.Karpenter); err != nil {
 					fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, err))
 				}
 			}
-			o, err := readiness.Lookup(ctx, src, it.class.Readiness())
+			o, err := readiness.Lookup(ctx, src, c.Readiness())
 			switch {
 			case errors.Is(err, awsclient.ErrNotServed):
 				notServed.Do(func() { note("the EC2NodeClass readiness checks: the endpoint does not serve ec2:DescribeSubnets") })
 			case err != nil:
 				fail(fmt.Errorf("%s: reading subnets, security groups, capacity reservations and the role: %w", obj, err))
 			default:
-				r := readiness.Evaluate(it.class.Readiness(), o, readiness.Options{
+				a.Readiness = readiness.Evaluate(c.Readiness(), o, readiness.Options{
 					Now: time.Now(),
 					// The ReservedCapacity gate, on by default from 1.6.
 					CapacityReservations: opt.Karpenter.AtLeast(6, 0),
 					NotRead:              src.notRead(),
 				})
-				it.aws.findings = append(it.aws.findings, r.Findings...)
+				a.ReadinessRead = true
+				a.Findings = append(a.Findings, a.Readiness.Findings...)
 			}
-		}()
-	}
-	cat, err := instancetype.Load(ctx, opt.AWS)
-	if err != nil {
-		fail(fmt.Errorf("reading the region's instance types: %w", err))
-		note("the region's instance types (the embedded family facts were used)")
-		cat = instancetype.Embedded()
+		})
 	}
 	wg.Wait()
 	for _, action := range slices.Sorted(maps.Keys(src.denied)) {
-		note(fmt.Sprintf("the readiness checks that need %s (%s): AWS denied it (%v); grant it to the identity that runs the checks",
+		notes = append(notes, fmt.Sprintf("the readiness checks that need %s (%s): AWS denied it (%v); grant it to the identity that runs the checks",
 			action, readiness.ConditionOf(action), src.denied[action]))
 	}
-	return cat, strings.Join(notes, "; ")
+	return facts, notes, failures
 }
 
 // tolerant answers a readiness read that AWS denies with nothing and
@@ -172,21 +215,20 @@ func (t *tolerant) GetInstanceProfile(ctx context.Context, name string) (awsclie
 
 // resolve resolves the class's images as Karpenter does, and runs the
 // class's rules that need them.
-func (a *classAWS) resolve(ctx context.Context, src *awsclient.Cache, c nodeclass.Class, k8s versions.Kubernetes, kv versions.Karpenter) error {
+func (a *ClassAWS) resolve(ctx context.Context, src *awsclient.Cache, c nodeclass.Class, k8s versions.Kubernetes, kv versions.Karpenter) error {
 	r := &ami.Resolver{Source: src}
 	res, err := r.Resolve(ctx, ami.Request{Terms: c.Terms, Kubernetes: k8s, Karpenter: kv})
 	if err != nil {
 		return err
 	}
-	a.amis = res
-	a.findings = append(a.findings, res.Findings...)
+	a.AMIs, a.ImagesResolved = res, true
+	a.Findings = append(a.Findings, res.Findings...)
 	if res.Findings.HasErrors() {
 		return nil
 	}
-	a.resolved = true
 	for _, f := range nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res, Karpenter: kv}).Findings {
 		if !notForManifests[f.Rule.ID] {
-			a.findings = append(a.findings, f)
+			a.Findings = append(a.Findings, f)
 		}
 	}
 	return nil

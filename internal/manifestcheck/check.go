@@ -93,10 +93,10 @@ func decodeClass(raw []byte) (manifest.EC2NodeClass, error) {
 	return m, err
 }
 
-// classOf converts a manifest into the class the resource's checks take,
+// ClassOf converts a manifest into the class the resource's checks take,
 // as the provider's classFromModel does from configuration: amiFamily and
 // the AMI terms apart, everything else in Spec.
-func classOf(m manifest.EC2NodeClass) nodeclass.Class {
+func ClassOf(m manifest.EC2NodeClass) nodeclass.Class {
 	c := nodeclass.Class{Name: m.Metadata.Name, Family: m.Spec.AMIFamily, Spec: m.Spec,
 		Labels: m.Metadata.Labels, Annotations: m.Metadata.Annotations}
 	for _, t := range m.Spec.AMISelectorTerms {

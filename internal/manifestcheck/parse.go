@@ -73,6 +73,28 @@ func split(input string) []document {
 	return docs
 }
 
+// Sources maps the lines of a stream to the files its `# Source:`
+// comments name (helm template output), as findings are located.
+type Sources []document
+
+// SourcesOf reads the `# Source:` comments of a stream.
+func SourcesOf(text string) Sources { return Sources(split(text)) }
+
+// Lookup returns the file and line that line (1-based) of the stream
+// stands for; ok is false when its document is under no `# Source:`
+// comment.
+func (s Sources) Lookup(line int) (file string, fileLine int, ok bool) {
+	for _, d := range s {
+		if line >= d.line && line < d.line+max(lineCount(d.text), 1) {
+			if d.source == "" {
+				return "", 0, false
+			}
+			return d.source, max(line-d.line+d.sourceLine, 1), true
+		}
+	}
+	return "", 0, false
+}
+
 var sourceRE = regexp.MustCompile(`^#\s*Source:\s*(\S.*?)\s*$`)
 
 // sourceComment finds a `# Source: <path>` comment among the comments that

@@ -134,7 +134,7 @@ type item struct {
 	// kind is set for the documents checked.
 	kind     string
 	class    *nodeclass.Class
-	aws      *classAWS
+	aws      *ClassAWS
 	findings []Finding
 }
 
@@ -172,7 +172,7 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 		case manifest.EC2NodeClassKind:
 			var extra rules.Findings
 			if it.aws != nil {
-				extra = it.aws.findings
+				extra = it.aws.Findings
 			}
 			it.findings = append(it.findings, checkClass(ctx, it.obj, it.class, extra, kv)...)
 		case manifest.NodePoolKind:
@@ -180,8 +180,8 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 			if name, ok := poolClass(it.raw); ok {
 				if c := classFor(items, it, name); c != nil {
 					var amis []ami.AMI
-					if c.aws != nil && c.aws.resolved {
-						amis = c.aws.amis.AMIs
+					if c.aws.imagesUsable() {
+						amis = c.aws.AMIs.AMIs
 					}
 					facts = classFacts(*c.class, amis, kv)
 				} else {
@@ -237,7 +237,7 @@ func decodeItem(input string, d document) *item {
 	it.desc.Checked = true
 	if kind == manifest.EC2NodeClassKind {
 		if m, err := decodeClass(raw); err == nil {
-			c := classOf(m)
+			c := ClassOf(m)
 			it.class = &c
 		}
 	}
