@@ -163,7 +163,7 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 		d.Workloads = append(d.Workloads, r)
 		if r.Unschedulable > 0 {
 			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s",
-				unschedulableDetail(r, w, p.describe(ListWorkloads, w.Input, w.Position), first, d.unpredicted)),
+				unschedulableDetail(r, w, p.describe(ListWorkloads, w.Input, w.Position), p.allowIn, first, d.unpredicted)),
 				List: ListWorkloads, Input: w.Input, Position: w.Position, Object: w.Key}
 			if r.Allowed || len(d.unpredicted) > 0 {
 				f.Finding = f.AsWarning()
@@ -181,7 +181,7 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 	canonicalise(d, distinct, symmetric)
 }
 
-func unschedulableDetail(r WorkloadResult, w *Workload, where string, o *podOutcome, unpredicted []string) string {
+func unschedulableDetail(r WorkloadResult, w *Workload, where, allowIn string, o *podOutcome, unpredicted []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s): %d of its %d pods would not be placed by Karpenter. ", w.Key, where, r.Unschedulable, r.Pods)
 	if o.ignored {
@@ -204,7 +204,7 @@ func unschedulableDetail(r WorkloadResult, w *Workload, where string, o *podOutc
 		}
 	}
 	if r.Allowed {
-		b.WriteString("\n\nAcknowledged in allow_unschedulable.")
+		b.WriteString("\n\nAcknowledged in " + allowIn + ".")
 	}
 	if len(unpredicted) > 0 {
 		fmt.Fprintf(&b, "\n\nA warning, not an error: NodePools are left out of the decision because the status of their "+

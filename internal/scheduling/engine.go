@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,9 @@ type Input struct {
 	// its file and line) instead of "workloads[2], document 1, line 5",
 	// the element of the data source's argument.
 	Describe func(list string, input int, pos Position) string
+	// AllowedIn names where AllowUnschedulable comes from in messages
+	// (karpenter-lint: its flag); allow_unschedulable when empty.
+	AllowedIn string
 }
 
 // Parsed is the decoded input. Classes are what the caller predicts a
@@ -75,6 +79,7 @@ type Parsed struct {
 	pools    []nodePool
 	poolList string // the list the pools were read from
 	describe func(list string, input int, pos Position) string
+	allowIn  string
 	world    *world
 	errors   map[string][]inputError // by input list
 	allow    map[string]bool
@@ -87,7 +92,7 @@ type Parsed struct {
 // Parse decodes the three inputs; it never fails, problems become findings
 // of Decide.
 func Parse(in Input) *Parsed {
-	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}, describe: in.Describe, poolList: ListNodePools}
+	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}, describe: in.Describe, poolList: ListNodePools, allowIn: cmp.Or(in.AllowedIn, ListAllow)}
 	if p.describe == nil {
 		p.describe = func(list string, input int, pos Position) string { return fmt.Sprintf("%s[%d], %s", list, input, pos) }
 	}

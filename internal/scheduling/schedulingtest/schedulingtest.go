@@ -7,6 +7,9 @@ package schedulingtest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,4 +159,35 @@ func (e *Emulator) Decide(t testing.TB, in scheduling.Input) *scheduling.Decisio
 		t.Fatal(err)
 	}
 	return d
+}
+
+// ExampleWorkloads returns the YAML of the example's workloads heredoc,
+// and of its commented-out mistake (a GPU Job without the gpu pool's
+// toleration); root is the repository root, relative to the test.
+func ExampleWorkloads(t testing.TB, root string) (workloads, mistake string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(root, "examples/data-sources/karpenter_scheduling/data-source.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w, m strings.Builder
+	in := ""
+	for _, l := range strings.SplitAfter(string(src), "\n") {
+		switch {
+		case strings.HasPrefix(l, "  workloads = [<<-EOT"):
+			in = "workloads"
+		case strings.HasPrefix(l, "    # , <<-EOT"):
+			in = "mistake"
+		case in == "workloads" && strings.HasPrefix(l, "  EOT"), in == "mistake" && strings.HasPrefix(l, "    # EOT"):
+			in = ""
+		case in == "workloads":
+			w.WriteString(strings.TrimPrefix(l, "    "))
+		case in == "mistake":
+			m.WriteString(strings.TrimPrefix(l, "    #   "))
+		}
+	}
+	if !strings.Contains(w.String(), "\nkind: Deployment\n") || !strings.HasPrefix(m.String(), "apiVersion: batch/v1\nkind: Job\n") {
+		t.Fatalf("the example's workloads were not found:\n%s\n---\n%s", w.String(), m.String())
+	}
+	return w.String(), m.String()
 }
