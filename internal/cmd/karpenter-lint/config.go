@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -35,6 +36,13 @@ type options struct {
 	Cluster           string `json:"cluster"`
 	SourceRoot        string `json:"source-root"`
 	Paths             list   `json:"paths"`
+
+	// The schedule command's.
+	Pools              list     `json:"pools"`
+	Workloads          list     `json:"workloads"`
+	AllowUnschedulable list     `json:"allow-unschedulable"`
+	VMMemoryOverhead   *float64 `json:"vm-memory-overhead-percent"`
+	ReservedENIs       *int     `json:"reserved-enis"`
 }
 
 // list is a repeatable flag whose values may also be comma-separated, and
@@ -75,7 +83,48 @@ func (l *outputList) Set(v string) error { *l = append(*l, v); return nil }
 
 // lintFlags declares the lint command's flags into o.
 func lintFlags(o *options, configPath *string, outputs *outputList) *flag.FlagSet {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	return commonFlags("lint", o, configPath, outputs)
+}
+
+// scheduleFlags declares the schedule command's flags into o: lint's and
+// its own.
+func scheduleFlags(o *options, configPath *string, outputs *outputList) *flag.FlagSet {
+	fs := commonFlags("schedule", o, configPath, outputs)
+	fs.Var(&o.Pools, "pools", "NodePools and EC2NodeClasses: a file, a directory (recursive) or - for standard input (repeatable)")
+	fs.Var(&o.Workloads, "workloads", "the workloads whose pods are scheduled: a file, a directory (recursive) or - for standard input (repeatable)")
+	fs.Var(&o.AllowUnschedulable, "allow-unschedulable", `a workload, "<namespace>/<kind>/<name>", whose unschedulable pods are a warning, not an error (repeatable)`)
+	fs.Var(optional[float64]{&o.VMMemoryOverhead, strconv.ParseFloat}, "vm-memory-overhead-percent",
+		"the controller's VM_MEMORY_OVERHEAD_PERCENT, when not Karpenter's default 0.075")
+	fs.Var(optional[int]{&o.ReservedENIs, func(s string, _ int) (int, error) { return strconv.Atoi(s) }}, "reserved-enis",
+		"the controller's RESERVED_ENIS, when not Karpenter's default 0")
+	return fs
+}
+
+// optional is a flag whose value stays nil until it is set.
+type optional[T any] struct {
+	p     **T
+	parse func(string, int) (T, error)
+}
+
+func (o optional[T]) String() string {
+	if o.p == nil || *o.p == nil {
+		return ""
+	}
+	return fmt.Sprint(**o.p)
+}
+
+func (o optional[T]) Set(s string) error {
+	v, err := o.parse(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	*o.p = &v
+	return nil
+}
+
+// commonFlags declares the flags of both commands.
+func commonFlags(name string, o *options, configPath *string, outputs *outputList) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Var(&o.Formats, "format", "output format: text, compact, json, sarif, junit or github (repeatable; default text)")
 	fs.Var(outputs, "output", "file the format given at the same position is written to; - or none for stdout (repeatable)")
 	fs.StringVar(&o.KarpenterVersion, "karpenter-version", "", "the Karpenter release the rules follow, 1.0 to 1.14 (default 1.14)")
@@ -87,7 +136,7 @@ func lintFlags(o *options, configPath *string, outputs *outputList) *flag.FlagSe
 	fs.StringVar(&o.Profile, "profile", "", "AWS shared-configuration profile: as --region, with the profile's region unless --region is given")
 	fs.StringVar(&o.KubernetesVersion, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
 	fs.StringVar(&o.Cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
-	fs.StringVar(&o.SourceRoot, "source-root", "", "directory the paths of `# Source:` comments (helm template) are relative to, e.g. charts")
+	fs.StringVar(&o.SourceRoot, "source-root", "", "directory the paths of '# Source:' comments (helm template) are relative to, e.g. charts")
 	return fs
 }
 
@@ -159,6 +208,24 @@ func merge(file, flags options, set map[string]bool) options {
 	for name, p := range str {
 		if set[name] {
 			*p[0] = *p[1]
+		}
+	}
+	if set["vm-memory-overhead-percent"] {
+		o.VMMemoryOverhead = flags.VMMemoryOverhead
+	}
+	if set["reserved-enis"] {
+		o.ReservedENIs = flags.ReservedENIs
+	}
+	if set["pools"] {
+		o.Pools = flags.Pools
+	}
+	if set["workloads"] {
+		o.Workloads = flags.Workloads
+	}
+	// Acknowledged workloads add up: the file's and the command line's.
+	for _, k := range flags.AllowUnschedulable {
+		if !slices.Contains(o.AllowUnschedulable, k) {
+			o.AllowUnschedulable = append(o.AllowUnschedulable, k)
 		}
 	}
 	if set["format"] {

@@ -21,6 +21,10 @@ var formats = map[string]func(w io.Writer, r report) error{
 // message on the lines below, and ends with the summary.
 func writeText(w io.Writer, r report) error {
 	var b strings.Builder
+	if r.Schedule != nil {
+		r.Schedule.writeText(&b)
+		b.WriteString("\n")
+	}
 	file := ""
 	for _, f := range r.Findings {
 		if f.File != file {
@@ -91,6 +95,9 @@ type jsonSummary struct {
 }
 
 func writeJSON(w io.Writer, r report) error {
+	if r.Schedule != nil {
+		return r.Schedule.writeJSON(w, r)
+	}
 	errs, warnings := r.count()
 	s := jsonSummary{Files: r.Files, Documents: len(r.Documents), Errors: errs, Warnings: warnings, Suppressed: len(r.Suppressed),
 		FailLevel: r.FailLevel.String(), KarpenterVersion: r.Karpenter,

@@ -31,31 +31,13 @@ func runLint(e *env, args []string) int {
 	var flags options
 	var configPath string
 	var outputs outputList
-	fs := lintFlags(&flags, &configPath, &outputs)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(e.stderr)
-		_, _ = io.WriteString(e.stderr, lintUsage+b.String()+
-			"\nExit status: 0 nothing at or above --fail-level, 1 the command could not run, 2 findings at or above --fail-level.\n")
+	o, paths, loaded, code, ok := parseSettings(e, lintFlags(&flags, &configPath, &outputs), lintUsage, &flags, &outputs, &configPath, args)
+	if !ok {
+		return code
 	}
-	paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+	if len(paths) > 0 {
+		o.Paths = paths
 	}
-	if err != nil {
-		return exitCannot // the flag package printed the problem and the usage
-	}
-	flags.Outputs, flags.Paths = list(outputs), paths
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	file, loaded, err := loadConfig(configPath)
-	if err != nil {
-		return e.errorf("%v", err)
-	}
-	o := merge(file, flags, set)
 	kv, failLevel, err := check(o)
 	if err != nil {
 		if loaded != "" {
@@ -78,7 +60,44 @@ func runLint(e *env, args []string) int {
 	defer stop()
 	res := manifestcheck.Run(ctx, inputs, opt)
 	o.KarpenterVersion = kv.String()
-	r := newReport(res, len(inputs), o, failLevel)
+	return writeReport(e, o, newReport(res, len(inputs), o, failLevel))
+}
+
+// parseSettings parses a command's flags (fs declares them into flags,
+// outputs and configPath) and lays them over the configuration file; paths
+// are the arguments that are not flags. ok is false when the command ends
+// there, with code (help, or a flag or configuration it cannot use).
+func parseSettings(e *env, fs *flag.FlagSet, usage string, flags *options, outputs *outputList, configPath *string, args []string) (
+	o options, paths []string, loaded string, code int, ok bool) {
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(e.stderr)
+		_, _ = io.WriteString(e.stderr, usage+b.String()+
+			"\nExit status: 0 nothing at or above --fail-level, 1 the command could not run, 2 findings at or above --fail-level.\n")
+	}
+	paths, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return o, nil, "", exitOK, false
+	}
+	if err != nil {
+		return o, nil, "", exitCannot, false // the flag package printed the problem and the usage
+	}
+	flags.Outputs = list(*outputs)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	file, loaded, err := loadConfig(*configPath)
+	if err != nil {
+		return o, nil, "", e.errorf("%v", err), false
+	}
+	return merge(file, *flags, set), paths, loaded, 0, true
+}
+
+// writeReport writes r in every format asked for, and the summary to
+// stderr when no text goes to stdout; it returns the exit status.
+func writeReport(e *env, o options, r report) int {
 	textOnStdout := false
 	for i, format := range o.Formats {
 		out := "-"

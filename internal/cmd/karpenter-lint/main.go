@@ -1,8 +1,11 @@
 // Command karpenter-lint checks EC2NodeClass and NodePool YAML (a Helm
 // chart's rendered output, a GitOps repository) with the rules of the
-// Terraform provider, without Terraform:
+// Terraform provider, and decides where Karpenter would put workloads'
+// pods as its karpenter_scheduling data source does, without Terraform:
 //
 //	karpenter-lint lint [flags] [PATH|-]...   files, directories (recursive *.yaml, *.yml, *.json), - for stdin
+//	karpenter-lint schedule --pools PATH --workloads PATH --region REGION [flags]
+//	                                          where Karpenter would put the workloads' pods
 //	karpenter-lint rules list | show ID       the rule catalogue
 //	karpenter-lint version
 //
@@ -55,9 +58,10 @@ var commands map[string]command
 func init() {
 	// Set in init: the commands' help prints this table.
 	commands = map[string]command{
-		"lint":    {"check EC2NodeClass and NodePool manifests", runLint},
-		"rules":   {"list the rules, or show one", runRules},
-		"version": {"print the version", runVersion},
+		"lint":     {"check EC2NodeClass and NodePool manifests", runLint},
+		"rules":    {"list the rules, or show one", runRules},
+		"schedule": {"decide where Karpenter would put the workloads' pods (needs AWS)", runSchedule},
+		"version":  {"print the version", runVersion},
 	}
 }
 
@@ -83,14 +87,15 @@ func run(e *env, args []string) int {
 
 func usage(w io.Writer) {
 	var b strings.Builder
-	b.WriteString("karpenter-lint checks Karpenter EC2NodeClass and NodePool YAML with the rules of terraform-provider-karpenter.\n\nUsage: karpenter-lint <command> [flags] [arguments]\n\nCommands:\n")
+	b.WriteString("karpenter-lint checks Karpenter EC2NodeClass and NodePool YAML with the rules of terraform-provider-karpenter,\n" +
+		"and decides where Karpenter would put your workloads' pods.\n\nUsage: karpenter-lint <command> [flags] [arguments]\n\nCommands:\n")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(&b, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(&b, "  %-9s %s\n", n, commands[n].summary)
 	}
 	b.WriteString("\nRun karpenter-lint <command> -h for its flags.\n")
 	_, _ = io.WriteString(w, b.String()) // help text: nothing to do when it cannot be shown

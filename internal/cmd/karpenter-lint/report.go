@@ -79,6 +79,8 @@ type report struct {
 	// Offline is set without --region and --profile.
 	Offline   bool
 	FailLevel rules.Severity
+	// Schedule is the decision of the schedule command; nil for lint.
+	Schedule *decision
 }
 
 // newReport turns the engine's result into the report.
@@ -162,6 +164,36 @@ func (r report) exitCode() int {
 
 // summary is the few lines every format ends with or prints to stderr.
 func (r report) summary() []string {
+	var out []string
+	if r.Schedule != nil {
+		out = r.Schedule.summary(r.Files)
+	} else {
+		out = r.documentsSummary()
+	}
+	errs, warnings := r.count()
+	line := fmt.Sprintf("%s, %s", plural(errs, "error"), plural(warnings, "warning"))
+	if len(r.Suppressed) > 0 {
+		line += fmt.Sprintf("; %d suppressed by %s annotations", len(r.Suppressed), manifestcheck.IgnoreAnnotation)
+	}
+	if len(r.Disabled) > 0 {
+		line += "; rules disabled: " + strings.Join(r.Disabled, ", ")
+	}
+	out = append(out, line)
+	for _, s := range r.Skipped {
+		out = append(out, "Not made: "+s+".")
+	}
+	if r.Offline {
+		out = append(out, "Give --region or --profile (and --kubernetes-version or --cluster for AMI aliases) to make the checks that need AWS.")
+	}
+	for _, f := range r.Failures {
+		out = append(out, "AWS request failed, its checks were not made: "+f)
+	}
+	return out
+}
+
+// documentsSummary says what lint read: the documents checked, by kind,
+// and those it does not check.
+func (r report) documentsSummary() []string {
 	kinds := map[string]int{}
 	var notChecked []string
 	malformed, refused, checked := 0, 0, 0
@@ -207,24 +239,6 @@ func (r report) summary() []string {
 			notChecked = notChecked[:show]
 		}
 		out = append(out, fmt.Sprintf("Not checked, of kinds karpenter-lint does not check (%d): %s%s", n, strings.Join(notChecked, ", "), more))
-	}
-	errs, warnings := r.count()
-	line = fmt.Sprintf("%s, %s", plural(errs, "error"), plural(warnings, "warning"))
-	if len(r.Suppressed) > 0 {
-		line += fmt.Sprintf("; %d suppressed by %s annotations", len(r.Suppressed), manifestcheck.IgnoreAnnotation)
-	}
-	if len(r.Disabled) > 0 {
-		line += "; rules disabled: " + strings.Join(r.Disabled, ", ")
-	}
-	out = append(out, line)
-	for _, s := range r.Skipped {
-		out = append(out, "Not made: "+s+".")
-	}
-	if r.Offline {
-		out = append(out, "Give --region or --profile (and --kubernetes-version or --cluster for AMI aliases) to make the checks that need AWS.")
-	}
-	for _, f := range r.Failures {
-		out = append(out, "AWS request failed, its checks were not made: "+f)
 	}
 	return out
 }

@@ -11,14 +11,13 @@ import (
 )
 
 // providerOnly are the sections of the rules guide about the Terraform
-// provider itself (its configuration, plan previews) and about data sources
-// that answer other questions than "is this manifest right" (the node a
-// pool launches, where the workloads' pods land: both need AWS), which the
-// linter does not report. A new section of
-// manifest rules belongs to the linter: link its package (through
+// provider itself (its configuration, plan previews) and about the data
+// source that answers another question than "is this manifest right" (the
+// node a pool launches), which the command does not report. A new section
+// of manifest rules belongs to the linter: link its package (through
 // internal/manifestcheck); a new section of the provider's own belongs
-// here.
-var providerOnly = []string{"Provider, AWS access and Terraform", "Drift", "Nodes", "Scheduling"}
+// here. Scheduling is the schedule command's.
+var providerOnly = []string{"Provider, AWS access and Terraform", "Drift", "Nodes"}
 
 // The linter's catalogue is the rules guide's, less the provider's own
 // sections: a rule added to a package the linter does not link fails here.

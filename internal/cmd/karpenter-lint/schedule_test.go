@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
+)
+
+// The schedule command's decision is the data source's: the provider's
+// test TestAccSchedulingExampleIsTheCommands compares them on the data
+// source's example. These test what the command adds: places in files,
+// formats, exit statuses, the configuration file.
+
+func write(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scheduleFiles writes the example's workloads, its mistake appended (a
+// GPU Job without the gpu pool's toleration), and pools like the
+// example's on the emulator's demo cluster. It returns the pools' and the
+// workloads' files, and the line of the workloads file the Job starts on.
+func scheduleFiles(t *testing.T) (pools, workloads string, jobLine int) {
+	t.Helper()
+	w, mistake := schedulingtest.ExampleWorkloads(t, "../../..")
+	gpu := schedulingtest.Pool("gpu", "", "      requirements:\n        - key: karpenter.k8s.aws/instance-gpu-manufacturer\n          operator: In\n"+
+		"          values: [nvidia]\n      taints:\n        - key: nvidia.com/gpu\n          value: \"true\"\n          effect: NoSchedule\n")
+	dir := t.TempDir()
+	pools, workloads = filepath.Join(dir, "karpenter", "pools.yaml"), filepath.Join(dir, "apps", "all.yaml")
+	// A ConfigMap among the pools is not read, and said so.
+	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("general", "", "      requirements:\n        - key: karpenter.k8s.aws/instance-category\n"+
+		"          operator: In\n          values: [c, m, r]\n")+"---\n"+gpu+
+		"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: karpenter\n")
+	w += "---\n"
+	write(t, workloads, w+mistake)
+	return pools, workloads, strings.Count(w, "\n") + 1
+}
+
+// A workload Karpenter would not place: exit 2, pod-unschedulable at the
+// workload's file and line in every format, with Karpenter's reason and
+// the toleration to add; allowed (flag or configuration file) it is a
+// warning and the exit 0.
+func TestScheduleUnschedulable(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	pools, workloads, line := scheduleFiles(t)
+	args := []string{"schedule", "--pools", pools, "--workloads", workloads, "--region", "us-east-1", "--cluster", "demo"}
+	code, out, stderr := lint(t, "", append(args, "--format", "compact")...)
+	want := fmt.Sprintf("%s:%d:1: error pod-unschedulable: Job/finetune: default/Job/finetune (%s:%d): 1 of its 1 pods would not be placed by Karpenter.",
+		workloads, line, workloads, line)
+	if code != exitFindings || !strings.HasPrefix(out, want) || !strings.Contains(out, "did not tolerate taint") || !strings.Contains(out, "tolerations") ||
+		strings.Count(out, "\n") != 1 {
+		t.Errorf("exit %d, want %d and\n%s\n%s%s", code, exitFindings, want, out, stderr)
+	}
+	code, out, _ = lint(t, "", append(args, "--format", "github")...)
+	if want := fmt.Sprintf("::error file=%s,line=%d,col=1,title=pod-unschedulable%%3A Karpenter would not place a workload's pods::Job/finetune: ", workloads, line); code != exitFindings || !strings.HasPrefix(out, want) {
+		t.Errorf("github: exit %d, want %s\n%s", code, want, out)
+	}
+	code, out, _ = lint(t, "", append(args, "--format", "sarif")...)
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+						Region           struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil || code != exitFindings || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 1 ||
+		sarif.Runs[0].Results[0].RuleID != "pod-unschedulable" || sarif.Runs[0].Results[0].Locations[0].PhysicalLocation.Region.StartLine != line ||
+		!strings.HasSuffix(sarif.Runs[0].Results[0].Locations[0].PhysicalLocation.ArtifactLocation.URI, "apps/all.yaml") {
+		t.Errorf("sarif: exit %d, %v:\n%s", code, err, out)
+	}
+	code, out, stderr = lint(t, "", args...)
+	// The text output: a row per workload, the NodeClaims (equal ones
+	// once, with their count) with their instance types cheapest first,
+	// truncated with their number.
+	for _, re := range []string{`\ndefault/Job/finetune +1 +- +1\n`, `\ndefault/Deployment/web +3 +general=3 +\n`,
+		`\nNodeClaims Karpenter would create: 5 \(general 3, gpu 2\)\n`, `INSTANCE TYPES \(cheapest first\)\n`,
+		`\n2 +gpu +default/Job/train +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +g5g.xlarge, g4dn.xlarge, g5.xlarge\n`,
+		`\n1 +general +default/Deployment/web +us-east-1a +on-demand, spot +amd64, arm64 +m1.small, c7g.large, m6g.large, c5.large, m7i-flex.large and 6 more \(11\)\n`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("text: lacks %s:\n%s", re, out)
+		}
+	}
+	for _, want := range []string{"Not read, of kinds the decision does not read (1): karpenter/ConfigMap/settings",
+		"1 error, 0 warnings"} {
+		if code != exitFindings || !strings.Contains(out, want) {
+			t.Errorf("text: exit %d, lacks %q:\n%s%s", code, want, out, stderr)
+		}
+	}
+	code, out, stderr = lint(t, "", append(args, "--format", "json", "--allow-unschedulable", "default/Job/finetune")...)
+	var r jsonSchedule
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK || len(r.Findings) != 1 || r.Findings[0].Severity != "warning" ||
+		r.Findings[0].Line != line || r.Pods["default/Job/finetune"].Unschedulable != 1 || !strings.Contains(r.Pods["default/Job/finetune"].Reason, "did not tolerate taint") ||
+		r.Summary.Unschedulable != 1 || r.Summary.Warnings != 1 {
+		t.Errorf("allowed: exit %d, %v:\n%s%s", code, err, out, stderr)
+	}
+	// The workloads through standard input: the finding names <stdin>.
+	text, err := os.ReadFile(workloads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = lint(t, string(text), "schedule", "--pools", pools, "--workloads", "-",
+		"--region", "us-east-1", "--cluster", "demo", "--format", "compact")
+	if code != exitFindings || !strings.HasPrefix(out, fmt.Sprintf("<stdin>:%d:1: error pod-unschedulable", line)) {
+		t.Errorf("stdin: exit %d\n%s%s", code, out, stderr)
+	}
+	// The configuration file's allow-unschedulable, in the working directory.
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, defaultConfig), fmt.Sprintf("pools: [%s]\nworkloads: [%s]\nregion: us-east-1\ncluster: demo\nallow-unschedulable: [default/Job/finetune]\n", pools, workloads))
+	t.Chdir(dir)
+	if code, out, stderr := lint(t, "", "schedule", "--format", "compact"); code != exitOK || !strings.Contains(out, ": warning pod-unschedulable: Job/finetune") || !strings.Contains(out, "Acknowledged in allow-unschedulable.") {
+		t.Errorf("allowed in %s: exit %d\n%s%s", defaultConfig, code, out, stderr)
+	}
+}
+
+// Without AWS the decision cannot be made: exit 1 and the flag to add.
+// Usage mistakes are exit 1 too; -h prints the command's help.
+func TestScheduleCannotRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		say  string
+	}{
+		{"offline", []string{"schedule", "--pools", "p.yaml", "--workloads", "w.yaml"}, exitCannot, "cannot be made offline: give --region (or --profile)"},
+		{"no workloads", []string{"schedule", "--pools", "p.yaml", "--region", "us-east-1"}, exitCannot, "--workloads"},
+		{"paths", []string{"schedule", "--pools", "p.yaml", "--workloads", "w.yaml", "--region", "us-east-1", "x.yaml"}, exitCannot, "schedule takes no paths"},
+		{"stdin twice", []string{"schedule", "--pools", "-", "--workloads", "-", "--region", "us-east-1"}, exitCannot, "not both"},
+		{"bad key", []string{"schedule", "--pools", "p.yaml", "--workloads", "w.yaml", "--region", "us-east-1", "--allow-unschedulable", "web"}, exitCannot,
+			`"web" is not a workload key`},
+		{"help", []string{"schedule", "-h"}, exitOK, "Usage: karpenter-lint schedule --pools PATH --workloads PATH --region REGION"},
+		{"help names the flags", []string{"schedule", "--help"}, exitOK, "-allow-unschedulable value"},
+		{"commands", []string{"-h"}, exitOK, "  schedule  decide where Karpenter would put the workloads' pods (needs AWS)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := lint(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(out+stderr, tc.say) {
+				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tc.code, tc.say, out, stderr)
+			}
+		})
+	}
+}
