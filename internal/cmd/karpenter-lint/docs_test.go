@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 )
 
 var flagRE = regexp.MustCompile(`--[a-z][a-z-]+`)
@@ -17,9 +19,9 @@ func TestDocsNameRealFlags(t *testing.T) {
 	var o options
 	var config string
 	var outputs outputList
-	fs := lintFlags(&o, &config, &outputs)
+	fs, schedule := lintFlags(&o, &config, &outputs), scheduleFlags(&o, &config, &outputs)
 	known := map[string]bool{"--format": true} // rules list --format
-	for _, doc := range []string{"templates/guides/linting-in-ci.md.tmpl", "README.md", "action.yml"} {
+	for _, doc := range []string{"templates/guides/linting-in-ci.md.tmpl", "templates/guides/will-my-pods-schedule.md.tmpl", "README.md", "action.yml"} {
 		b, err := os.ReadFile(filepath.Join(repoRoot, doc))
 		if err != nil {
 			t.Fatal(err)
@@ -32,8 +34,8 @@ func TestDocsNameRealFlags(t *testing.T) {
 				continue
 			}
 			for _, f := range flagRE.FindAllString(l, -1) {
-				if fs.Lookup(strings.TrimPrefix(f, "--")) == nil && !known[f] {
-					t.Errorf("%s names %s, which karpenter-lint lint does not have: %s", doc, f, l)
+				if fs.Lookup(strings.TrimPrefix(f, "--")) == nil && schedule.Lookup(strings.TrimPrefix(f, "--")) == nil && !known[f] {
+					t.Errorf("%s names %s, which karpenter-lint lint and schedule do not have: %s", doc, f, l)
 				}
 			}
 		}
@@ -75,34 +77,44 @@ func keys(prefix string, v any, out map[string]bool) {
 	}
 }
 
-// The guide's JSON example has the fields the json format writes.
+// The guide's JSON examples have the fields the json format writes: lint's,
+// then schedule's.
 func TestGuideJSONExample(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(repoRoot, "templates/guides/linting-in-ci.md.tmpl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, _ := strings.Cut(string(b), "```json\n")
-	block, _, _ = strings.Cut(block, "```")
-	var example any
-	if err := json.Unmarshal([]byte(block), &example); err != nil {
-		t.Fatalf("the guide's JSON example: %v", err)
+	blocks := strings.Split(string(b), "```json\n")[1:]
+	if len(blocks) != 2 {
+		t.Fatalf("the guide has %d JSON examples, want lint's and schedule's", len(blocks))
 	}
-	_, out, _ := lint(t, "", "lint", "--format", "json", "testdata/corpus/19-g5g-on-al2.yaml", "testdata/corpus/31-clean-general-purpose.yaml")
-	var written any
-	if err := json.Unmarshal([]byte(out), &written); err != nil {
-		t.Fatal(err)
-	}
-	want, got := map[string]bool{}, map[string]bool{}
-	keys("", example, want)
-	keys("", written, got)
-	for k := range got {
-		if !want[k] {
-			t.Errorf("the json format writes %s, the guide's example lacks it", k)
+	_, lintOut, _ := lint(t, "", "lint", "--format", "json", "testdata/corpus/19-g5g-on-al2.yaml", "testdata/corpus/31-clean-general-purpose.yaml")
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	pools, workloads, _ := scheduleFiles(t)
+	_, scheduleOut, _ := lint(t, "", "schedule", "--format", "json", "--pools", pools, "--workloads", workloads, "--region", "us-east-1", "--cluster", "demo")
+	for i, out := range []string{lintOut, scheduleOut} {
+		block, _, _ := strings.Cut(blocks[i], "```")
+		var example any
+		if err := json.Unmarshal([]byte(block), &example); err != nil {
+			t.Fatalf("the guide's JSON example %d: %v", i+1, err)
 		}
-	}
-	for k := range want {
-		if !got[k] {
-			t.Errorf("the guide's example has %s, the json format does not write it", k)
+		var written any
+		if err := json.Unmarshal([]byte(out), &written); err != nil {
+			t.Fatal(err)
+		}
+		want, got := map[string]bool{}, map[string]bool{}
+		keys("", example, want)
+		keys("", written, got)
+		for k := range got {
+			if !want[k] && !strings.HasPrefix(k, "pods.default/") { // the example shows two of the workloads
+				t.Errorf("the json format writes %s, the guide's example %d lacks it", k, i+1)
+			}
+		}
+		for k := range want {
+			if !got[k] {
+				t.Errorf("the guide's example %d has %s, the json format does not write it", i+1, k)
+			}
 		}
 	}
 }

@@ -122,6 +122,12 @@ func TestScheduleUnschedulable(t *testing.T) {
 	if code != exitFindings || !strings.HasPrefix(out, fmt.Sprintf("<stdin>:%d:1: error pod-unschedulable", line)) {
 		t.Errorf("stdin: exit %d\n%s%s", code, out, stderr)
 	}
+	// The controller's settings: a larger VM memory overhead leaves the
+	// smallest type (m1.small, 1.7 GiB) too small for a web replica.
+	if code, out, stderr := lint(t, "", append(args, "--format", "json", "--vm-memory-overhead-percent", "0.5")...); code != exitFindings ||
+		!strings.Contains(out, `"default/Deployment/web"`) || strings.Contains(out, `"m1.small"`) {
+		t.Errorf("--vm-memory-overhead-percent 0.5: exit %d\n%s%s", code, out, stderr)
+	}
 	// The configuration file's allow-unschedulable, in the working directory.
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, defaultConfig), fmt.Sprintf("pools: [%s]\nworkloads: [%s]\nregion: us-east-1\ncluster: demo\nallow-unschedulable: [default/Job/finetune]\n", pools, workloads))
@@ -146,6 +152,8 @@ func TestScheduleCannotRun(t *testing.T) {
 		{"stdin twice", []string{"schedule", "--pools", "-", "--workloads", "-", "--region", "us-east-1"}, exitCannot, "not both"},
 		{"bad key", []string{"schedule", "--pools", "p.yaml", "--workloads", "w.yaml", "--region", "us-east-1", "--allow-unschedulable", "web"}, exitCannot,
 			`"web" is not a workload key`},
+		{"bad overhead", []string{"schedule", "--pools", "p.yaml", "--workloads", "w.yaml", "--region", "us-east-1", "--vm-memory-overhead-percent", "x"}, exitCannot, "not a number"},
+		{"negative overhead", []string{"schedule", "--pools", "p.yaml", "--workloads", "w.yaml", "--region", "us-east-1", "--vm-memory-overhead-percent", "-1"}, exitCannot, "overhead"},
 		{"help", []string{"schedule", "-h"}, exitOK, "Usage: karpenter-lint schedule --pools PATH --workloads PATH --region REGION"},
 		{"help names the flags", []string{"schedule", "--help"}, exitOK, "-allow-unschedulable value"},
 		{"commands", []string{"-h"}, exitOK, "  schedule  decide where Karpenter would put the workloads' pods (needs AWS)"},
