@@ -142,7 +142,9 @@ func (s auditedServer) ApplyResourceChange(ctx context.Context, r *tfprotov6.App
 }
 
 func (s auditedServer) ImportResourceState(ctx context.Context, r *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
+	configureMu.RLock()
 	resp, err := s.ProviderServer.ImportResourceState(ctx, r)
+	configureMu.RUnlock()
 	if resp != nil {
 		audit.check("ImportResourceState "+r.TypeName, resp.Diagnostics)
 	}
@@ -165,4 +167,26 @@ func (s auditedServer) ReadDataSource(ctx context.Context, r *tfprotov6.ReadData
 		audit.check("ReadDataSource "+r.TypeName, resp.Diagnostics)
 	}
 	return resp, err
+}
+
+// ReadResource, UpgradeResourceState and MoveResourceState read the configured
+// provider's data too (the framework configures the resource before each):
+// the refresh of one alias raced the other's ConfigureProvider in CI's -race
+// run of TestAccPlanSize.
+func (s auditedServer) ReadResource(ctx context.Context, r *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	configureMu.RLock()
+	defer configureMu.RUnlock()
+	return s.ProviderServer.ReadResource(ctx, r)
+}
+
+func (s auditedServer) UpgradeResourceState(ctx context.Context, r *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+	configureMu.RLock()
+	defer configureMu.RUnlock()
+	return s.ProviderServer.UpgradeResourceState(ctx, r)
+}
+
+func (s auditedServer) MoveResourceState(ctx context.Context, r *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error) {
+	configureMu.RLock()
+	defer configureMu.RUnlock()
+	return s.ProviderServer.MoveResourceState(ctx, r)
 }
