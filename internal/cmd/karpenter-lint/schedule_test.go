@@ -128,6 +128,15 @@ func TestScheduleUnschedulable(t *testing.T) {
 		!strings.Contains(out, `"default/Deployment/web"`) || strings.Contains(out, `"m1.small"`) {
 		t.Errorf("--vm-memory-overhead-percent 0.5: exit %d\n%s%s", code, out, stderr)
 	}
+	// One directory for both: each object counts where it is read, so only
+	// the ConfigMap is not read.
+	both := filepath.Dir(filepath.Dir(pools))
+	code, out, stderr = lint(t, "", "schedule", "--pools", both, "--workloads", both, "--region", "us-east-1", "--cluster", "demo", "--format", "json")
+	r = jsonSchedule{}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitFindings || len(r.Findings) != 1 || r.Findings[0].Line != line ||
+		r.Summary.Pods != 8 || r.Summary.NodePools != 2 || strings.Join(r.Skipped, " ") != "karpenter/ConfigMap/settings" {
+		t.Errorf("one directory: exit %d, %v:\n%s%s", code, err, out, stderr)
+	}
 	// The configuration file's allow-unschedulable, in the working directory.
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, defaultConfig), fmt.Sprintf("pools: [%s]\nworkloads: [%s]\nregion: us-east-1\ncluster: demo\nallow-unschedulable: [default/Job/finetune]\n", pools, workloads))
