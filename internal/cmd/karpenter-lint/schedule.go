@@ -191,8 +191,9 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 	}
 	if assumed {
 		// The decision is made all the same: say what it assumed.
-		i := slices.Index(notes, manifestcheck.NoteAliasVersion)
-		notes = slices.Delete(notes, i, i+1)
+		if i := slices.Index(notes, manifestcheck.NoteAliasVersion); i >= 0 {
+			notes = slices.Delete(notes, i, i+1)
+		}
 		notes = append(notes, "the images of alias selector terms, which need the cluster's Kubernetes version (--kubernetes-version, "+
 			"or --cluster to read it with eks:DescribeCluster): their EC2NodeClasses were taken to resolve images (AMIsReady)")
 	}
