@@ -15,6 +15,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 func check(input string) []Finding {
@@ -109,7 +110,7 @@ func TestFixtures(t *testing.T) {
 // line of the input (and of its `# Source:` file), whatever the input.
 func checkInvariants(t *testing.T, input string, fs []Finding) {
 	t.Helper()
-	lines := lineCount(input)
+	lines := yamlstream.LineCount(input)
 	for _, f := range fs {
 		if f.Rule == nil || rules.Lookup(f.Rule.ID) != f.Rule {
 			t.Fatalf("finding of a rule outside the catalogue: %+v", f)
@@ -534,7 +535,7 @@ func FuzzLocate(f *testing.F) {
 	f.Add("{\"k\": [[]]}", "k[0][0]")
 	f.Add("---\n# Source: t.yaml\na: 1\n---\nb: 2\n", "b")
 	f.Fuzz(func(t *testing.T, text, path string) {
-		total := lineCount(text)
+		total := yamlstream.LineCount(text)
 		for _, d := range split(text) {
 			p := parseNodes(d).locate(path)
 			if p.line < d.line || p.line > max(total, 1) || p.column < 1 {

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 // document is one document of the input stream.
@@ -26,31 +27,15 @@ type document struct {
 	sourceLine int
 }
 
-// split cuts a stream at its document separators: a line that starts with
-// "---" followed by nothing but blanks or a comment, as
-// k8s.io/apimachinery's YAMLReader does. Documents holding nothing but
-// blanks and comments are dropped (Helm output starts with "---"; a
-// trailing separator leaves an empty document).
+// split cuts a stream into its documents (yamlstream.Split) and reads their
+// `# Source:` comments. Documents holding nothing but blanks and comments
+// are dropped (Helm output starts with "---"; a trailing separator leaves
+// an empty document).
 func split(input string) []document {
-	var raw []document
-	var cur strings.Builder
-	start := 1
-	flush := func() {
-		raw = append(raw, document{line: start, text: cur.String()})
-		cur.Reset()
-	}
-	for i, l := range strings.SplitAfter(input, "\n") {
-		if isSeparator(l) {
-			flush()
-			start = i + 2
-			continue
-		}
-		cur.WriteString(l)
-	}
-	flush()
 	var docs []document
 	prevSource, prevEnd := "", 0
-	for _, d := range raw {
+	for _, r := range yamlstream.Split(input) {
+		d := document{line: r.Line, text: r.Text}
 		c, s, ok := sourceComment(d.text)
 		switch {
 		case ok:
@@ -64,8 +49,8 @@ func split(input string) []document {
 			// one separator line.
 			d.source, d.sourceLine = prevSource, prevEnd+2
 		}
-		prevSource, prevEnd = d.source, d.sourceLine+lineCount(d.text)-1
-		if !blank(d.text) {
+		prevSource, prevEnd = d.source, d.sourceLine+yamlstream.LineCount(d.text)-1
+		if !yamlstream.Blank(d.text) {
 			d.index = len(docs)
 			docs = append(docs, d)
 		}
@@ -85,7 +70,7 @@ func SourcesOf(text string) Sources { return Sources(split(text)) }
 // comment.
 func (s Sources) Lookup(line int) (file string, fileLine int, ok bool) {
 	for _, d := range s {
-		if line >= d.line && line < d.line+max(lineCount(d.text), 1) {
+		if line >= d.line && line < d.line+max(yamlstream.LineCount(d.text), 1) {
 			if d.source == "" {
 				return "", 0, false
 			}
@@ -122,39 +107,6 @@ func (d document) shownLine(n int) int {
 	return d.line + n - 1
 }
 
-// lineCount is the number of lines of text, a last line without a
-// newline included.
-func lineCount(text string) int {
-	n := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		n++
-	}
-	return n
-}
-
-func isSeparator(line string) bool {
-	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "---")
-	if !ok {
-		return false
-	}
-	rest = strings.TrimSpace(rest)
-	return rest == "" || strings.HasPrefix(rest, "#")
-}
-
-// blank reports whether a document has no content but blanks, comments
-// and a document end marker.
-func blank(s string) bool {
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "#") && l != "..." {
-			return false
-		}
-	}
-	return true
-}
-
-var lineRE = regexp.MustCompile(`line (\d+)`)
-
 // malformed is a document that could not be decoded: the problem, with line
 // numbers counted in the whole input, and the first line the parser named.
 type malformed struct {
@@ -170,12 +122,10 @@ func decode(d document) (obj map[string]any, raw []byte, err error) {
 	j, err := yaml.YAMLToJSONStrict([]byte(d.text))
 	if err != nil {
 		m := &malformed{line: d.line}
-		if sub := lineRE.FindStringSubmatch(err.Error()); sub != nil {
-			if n, convErr := strconv.Atoi(sub[1]); convErr == nil && n >= 1 && n <= lineCount(d.text) {
-				m.line = d.line + n - 1
-			}
+		if n, ok := yamlstream.ErrorLine(err.Error()); ok && n >= 1 && n <= yamlstream.LineCount(d.text) {
+			m.line = d.line + n - 1
 		}
-		msg := strings.Join(strings.Fields(absoluteLines(err.Error(), d.shownLine(1)-1)), " ")
+		msg := strings.Join(strings.Fields(yamlstream.ShiftLines(err.Error(), d.shownLine(1)-1)), " ")
 		if strings.Contains(d.text, "{{") {
 			msg = "the document holds template delimiters {{ }}: an unrendered Helm template cannot be validated, render it first (helm template); the parser says: " + msg
 		}
@@ -192,18 +142,6 @@ func decode(d document) (obj map[string]any, raw []byte, err error) {
 		return nil, nil, &malformed{line: d.line, msg: fmt.Sprintf("the document starting on line %d: %v", max(d.shownLine(1), 1), err)}
 	}
 	return obj, j, nil
-}
-
-// absoluteLines rewrites the parser's "line N" (counted in the document)
-// to the line of the whole input.
-func absoluteLines(msg string, offset int) string {
-	return lineRE.ReplaceAllStringFunc(msg, func(m string) string {
-		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
-		if err != nil {
-			return m
-		}
-		return "line " + strconv.Itoa(n+offset)
-	})
 }
 
 func jsonKind(v any) string {

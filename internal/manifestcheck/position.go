@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 // nodes is the YAML node tree of one document, for the line and column of
@@ -21,7 +23,7 @@ type nodes struct {
 // parseNodes parses a document's text; a document YAML v3 cannot read
 // gives a tree whose every path is the document's first line.
 func parseNodes(d document) nodes {
-	n := nodes{offset: d.line - 1, last: d.line + max(lineCount(d.text), 1) - 1}
+	n := nodes{offset: d.line - 1, last: d.line + max(yamlstream.LineCount(d.text), 1) - 1}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(d.text), &doc); err == nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		n.root = doc.Content[0]

@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/client-go/kubernetes/scheme"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 // Position is where an object starts in one element of an input list.
@@ -82,59 +84,21 @@ type inputError struct {
 	err   string
 }
 
-// separatorRE is a document separator line as Kubernetes' YAML reader
-// (k8s.io/apimachinery pkg/util/yaml) splits streams: "---" then nothing
-// but blanks or a comment.
-var separatorRE = regexp.MustCompile(`^---\s*(#.*)?$`)
-
 // readObjects splits one input element into its objects. JSON is YAML, so
 // both read alike. Content is read as kubectl reads it (sigs.k8s.io/yaml,
 // YAML 1.1 scalars, duplicate keys refused); positions come from a YAML
 // 1.2 node tree of the same text.
 func readObjects(input int, text string) (objs []object, errs []inputError) {
-	lines := strings.SplitAfter(text, "\n")
-	start, doc := 0, 0
-	flush := func(end int) {
-		body := strings.Join(lines[start:end], "")
-		if blankDocument(body) {
-			return
+	doc := 0
+	for _, d := range yamlstream.Split(text) {
+		if yamlstream.Blank(d.Text) {
+			continue
 		}
-		o, e := readDocument(input, doc, start+1, body)
+		o, e := readDocument(input, doc, d.Line, d.Text)
 		objs, errs = append(objs, o...), append(errs, e...)
 		doc++
 	}
-	for i, l := range lines {
-		if separatorRE.MatchString(strings.TrimRight(l, "\r\n")) {
-			flush(i)
-			start = i + 1
-		}
-	}
-	flush(len(lines))
 	return objs, errs
-}
-
-func blankDocument(s string) bool {
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "#") && l != "..." {
-			return false
-		}
-	}
-	return true
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-// shiftLines rewrites a parser's "line N" (counted in the document) to
-// the element's line.
-func shiftLines(msg string, first int) string {
-	return yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
-		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
-		if err != nil {
-			return m
-		}
-		return "line " + strconv.Itoa(n+first-1)
-	})
 }
 
 func readDocument(input, doc, first int, body string) ([]object, []inputError) {
@@ -147,11 +111,11 @@ func readDocument(input, doc, first int, body string) ([]object, []inputError) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal([]byte(body), &root); err != nil {
-		return fail(shiftLines(strings.TrimPrefix(err.Error(), "yaml: "), first))
+		return fail(yamlstream.ShiftLines(strings.TrimPrefix(err.Error(), "yaml: "), first-1))
 	}
 	j, err := sigsyaml.YAMLToJSONStrict([]byte(body))
 	if err != nil {
-		return fail(shiftLines(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: yaml: "), first))
+		return fail(yamlstream.ShiftLines(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: yaml: "), first-1))
 	}
 	var mapping *yaml.Node
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
