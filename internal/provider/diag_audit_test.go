@@ -114,7 +114,9 @@ func (s auditedServer) ConfigureProvider(ctx context.Context, r *tfprotov6.Confi
 }
 
 func (s auditedServer) ValidateResourceConfig(ctx context.Context, r *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	configureMu.RLock()
 	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, r)
+	configureMu.RUnlock()
 	if resp != nil {
 		audit.check("ValidateResourceConfig "+r.TypeName, resp.Diagnostics)
 	}
@@ -152,7 +154,9 @@ func (s auditedServer) ImportResourceState(ctx context.Context, r *tfprotov6.Imp
 }
 
 func (s auditedServer) ValidateDataResourceConfig(ctx context.Context, r *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	configureMu.RLock()
 	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, r)
+	configureMu.RUnlock()
 	if resp != nil {
 		audit.check("ValidateDataResourceConfig "+r.TypeName, resp.Diagnostics)
 	}
@@ -170,7 +174,8 @@ func (s auditedServer) ReadDataSource(ctx context.Context, r *tfprotov6.ReadData
 }
 
 // ReadResource, UpgradeResourceState and MoveResourceState read the configured
-// provider's data too (the framework configures the resource before each):
+// provider's data too (the framework configures the resource before each, as
+// before the validations Terraform repeats in the plan walk):
 // the refresh of one alias raced the other's ConfigureProvider in CI's -race
 // run of TestAccPlanSize.
 func (s auditedServer) ReadResource(ctx context.Context, r *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
