@@ -251,3 +251,49 @@ func kubernetesVersion(ctx context.Context, opt Options) (v versions.Kubernetes,
 	v, err = versions.ParseKubernetes(s)
 	return v, err == nil, err
 }
+
+// zoneFacts is what the zone cross-check of a NodePool reads with AWS: its
+// class's subnets (as the class's status would list them) and the region's
+// offerings.
+type zoneFacts struct {
+	subnets []readiness.Subnet
+	region  *offerings
+}
+
+// offerings answers the check only when the pool names families.
+func (z *zoneFacts) offerings(ctx context.Context, needed bool) map[string][]string {
+	if !needed {
+		return nil
+	}
+	return z.region.get(ctx)
+}
+
+// offerings reads the region's instance-type offerings per zone once per
+// run, when a pool first needs them. A denied read skips the family check
+// (the zones are still checked) and says so, as the provider's warning
+// does; another failure is a failed request of the run.
+type offerings struct {
+	aws  *awsclient.Cache
+	res  *Result
+	once sync.Once
+	zone map[string][]string
+}
+
+func (o *offerings) get(ctx context.Context) map[string][]string {
+	o.once.Do(func() {
+		off, err := o.aws.OfferingsByZone(ctx)
+		if action, denied := awsclient.Denied(err); denied {
+			o.res.Skipped = append(o.res.Skipped, fmt.Sprintf("the NodePools' instance families against the offerings of their zones "+
+				"(nodepool-families-not-offered): AWS denied %s (%v); grant it to the identity that runs the checks", action, err))
+			return
+		} else if err != nil {
+			o.res.Failures = append(o.res.Failures, fmt.Errorf("reading the region's instance-type offerings: %w", err))
+			return
+		}
+		// A fixture set without offerings says nothing about the zones.
+		if len(off) > 0 {
+			o.zone = off
+		}
+	})
+	return o.zone
+}

@@ -148,3 +148,106 @@ func TestRunWithDeniedReads(t *testing.T) {
 		})
 	}
 }
+
+// zonesManifests: a class on the demo subnets (us-east-1a-c), a pool that
+// requires us-east-1d, and one that names p4d, which no zone offers.
+const zonesManifests = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: demo
+spec:
+  role: KarpenterNodeRole-demo
+  amiSelectorTerms:
+    - alias: al2023@latest
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: zone-d
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: demo
+      requirements:
+        - key: topology.kubernetes.io/zone
+          operator: In
+          values: ["us-east-1d"]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: p4d
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: demo
+      requirements:
+        - key: karpenter.k8s.aws/instance-family
+          operator: In
+          values: ["p4d"]
+`
+
+// TestRunZonesWithAWS: with AWS, a pool's zones are checked against its
+// class's subnets and its families against the offerings of those zones,
+// as the resource checks them; offline neither is (and the result says
+// the checks that need AWS were skipped).
+func TestRunZonesWithAWS(t *testing.T) {
+	url, emu := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+	in := []Input{{Name: "zones.yaml", Text: zonesManifests}}
+	res := Run(context.Background(), in, Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: "1.32"})
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, fmt.Sprintf("%d %s %s", f.Line, f.Object, f.Rule.ID))
+	}
+	want := []string{"30 NodePool/zone-d nodepool-zones-without-subnet", "46 NodePool/p4d nodepool-families-not-offered"} // the lines of their values
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(res.Failures) > 0 || len(res.Skipped) > 0 {
+		t.Fatalf("got\n%s\nwant\n%s\nfailures %v skipped %q", strings.Join(got, "\n"), strings.Join(want, "\n"), res.Failures, res.Skipped)
+	}
+	for _, s := range []string{`The pool admits zones "us-east-1d"`, `Instance family "p4d" is offered in none of the zones`} {
+		if !strings.Contains(res.Findings[0].Message+res.Findings[1].Message, s) {
+			t.Errorf("messages do not say %q:\n%s\n%s", s, res.Findings[0].Message, res.Findings[1].Message)
+		}
+	}
+	if n := emu.Stats()["ec2:DescribeInstanceTypeOfferings"]; n != 1 {
+		t.Errorf("ec2:DescribeInstanceTypeOfferings: %d calls, want 1 per run", n)
+	}
+	res = Run(context.Background(), in, Options{Karpenter: versions.DefaultKarpenter})
+	for _, f := range res.Findings {
+		if f.Rule.ID == "nodepool-zones-without-subnet" || f.Rule.ID == "nodepool-families-not-offered" {
+			t.Errorf("offline: %d %s %s", f.Line, f.Object, f.Rule.ID)
+		}
+	}
+}
+
+// TestRunZonesOfferingsDenied: a role without
+// ec2:DescribeInstanceTypeOfferings still gets the zone check; the family
+// check is skipped and the result names the permission.
+func TestRunZonesOfferingsDenied(t *testing.T) {
+	url, _ := awsemutest.Start(t, awsemu.Options{Deny: []string{"ec2:DescribeInstanceTypeOfferings"}})
+	awsemutest.Setenv(t, url)
+	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+	res := Run(context.Background(), []Input{{Name: "zones.yaml", Text: zonesManifests}},
+		Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: "1.32"})
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Object+" "+f.Rule.ID)
+	}
+	if strings.Join(got, ",") != "NodePool/zone-d nodepool-zones-without-subnet" || len(res.Failures) > 0 ||
+		len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0], "ec2:DescribeInstanceTypeOfferings") {
+		t.Fatalf("got %q, failures %v, skipped %q", got, res.Failures, res.Skipped)
+	}
+}

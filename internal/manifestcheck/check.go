@@ -13,6 +13,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -199,7 +200,7 @@ func decodePool(raw []byte) (manifest.NodePool, error) {
 // checkPool runs the pool's rules, the cross-checks with its class when
 // the class is known (facts) against the instance types of cat, and the
 // CRD validation.
-func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepool.ClassFacts, cat *instancetype.Catalogue, kv versions.Karpenter) []Finding {
+func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepool.ClassFacts, zones *zoneFacts, cat *instancetype.Catalogue, kv versions.Karpenter) []Finding {
 	var own []Finding
 	if m, err := decodePool(raw); err == nil {
 		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: facts}
@@ -207,9 +208,17 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 		if nodepool.CrossChecksApply(fs) {
 			// As the resource: the cross-checks run unless an error is in
 			// what they read.
-			for _, f := range nodepool.Check(p, cat, kv).Findings {
+			res := nodepool.Check(p, cat, kv)
+			for _, f := range res.Findings {
 				if !notForManifests[f.Rule.ID] {
 					fs = append(fs, f)
+				}
+			}
+			// With AWS, the pool's zones against its class's subnets and
+			// the families offered there, as the resource checks them.
+			if zones != nil {
+				if pool, ok := nodepool.ZonePool(p, zones.subnets, res); ok {
+					fs = append(fs, readiness.CheckPool(pool, zones.subnets, zones.offerings(ctx, len(pool.Families) > 0))...)
 				}
 			}
 		}

@@ -166,6 +166,7 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 	} else {
 		res.Skipped = append(res.Skipped, offlineSkipped)
 	}
+	regionOfferings := &offerings{aws: opt.AWS, res: &res}
 	unmatched := map[string]bool{}
 	for _, it := range items {
 		switch it.kind {
@@ -177,8 +178,12 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 			it.findings = append(it.findings, checkClass(ctx, it.obj, it.class, extra, kv)...)
 		case manifest.NodePoolKind:
 			var facts nodepool.ClassFacts
+			var zones *zoneFacts
 			if name, ok := poolClass(it.raw); ok {
 				if c := classFor(items, it, name); c != nil {
+					if c.aws != nil && c.aws.ReadinessRead {
+						zones = &zoneFacts{subnets: c.aws.Readiness.Subnets, region: regionOfferings}
+					}
 					var amis []ami.AMI
 					if c.aws.imagesUsable() {
 						amis = c.aws.AMIs.AMIs
@@ -188,7 +193,7 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 					unmatched[name] = true
 				}
 			}
-			it.findings = append(it.findings, checkPool(ctx, it.obj, it.raw, facts, cat, kv)...)
+			it.findings = append(it.findings, checkPool(ctx, it.obj, it.raw, facts, zones, cat, kv)...)
 		}
 		res.Findings = append(res.Findings, it.finish()...)
 	}
