@@ -408,4 +408,3 @@ func poolReadiness(ctx context.Context, pd *ProviderData, p nodepool.Pool, zones
 	// requirement that names the families.
 	return append(denied, nodepool.Locate(p, readiness.CheckPool(pool, subnets, offerings))...), nil
 }
-
