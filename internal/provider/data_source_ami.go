@@ -25,7 +25,7 @@ var (
 // NewAMIDataSource is the factory of karpenter_ami.
 func NewAMIDataSource() datasource.DataSource { return &amiDataSource{} }
 
-type amiDataSource struct{ data *ProviderData }
+type amiDataSource struct{ configuredDataSource }
 
 type amiModel struct {
 	Terms             types.List   `tfsdk:"ami_selector_terms"`
@@ -75,12 +75,6 @@ func (d *amiDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"(e.g. `g5g.xlarge` with `al2@latest`, which has no arm64 GPU image) the read fails with the missing variant and the way out.",
 		Attributes: attrs,
 		Blocks:     amisBlocks(),
-	}
-}
-
-func (d *amiDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
-	if pd, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = pd
 	}
 }
 

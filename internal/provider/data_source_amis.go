@@ -22,7 +22,7 @@ var (
 // NewAMIsDataSource is the factory of karpenter_amis.
 func NewAMIsDataSource() datasource.DataSource { return &amisDataSource{} }
 
-type amisDataSource struct{ data *ProviderData }
+type amisDataSource struct{ configuredDataSource }
 
 type amisModel struct {
 	Terms             types.List   `tfsdk:"ami_selector_terms"`
@@ -108,12 +108,6 @@ func amisAttributes() map[string]schema.Attribute {
 				"reason": schema.StringAttribute{Computed: true, Description: "Why Karpenter would not use it."},
 			}},
 		},
-	}
-}
-
-func (d *amisDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
-	if pd, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = pd
 	}
 }
 

@@ -23,7 +23,7 @@ var (
 // NewInstanceTypesDataSource is the factory of karpenter_instance_types.
 func NewInstanceTypesDataSource() datasource.DataSource { return &instanceTypesDataSource{} }
 
-type instanceTypesDataSource struct{ data *ProviderData }
+type instanceTypesDataSource struct{ configuredDataSource }
 
 type instanceTypesModel struct {
 	Requirements  types.List   `tfsdk:"requirements"`
@@ -100,12 +100,6 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 			"source": schema.StringAttribute{Computed: true,
 				Description: "Which facts answered: `live` (ec2:DescribeInstanceTypes of the provider's region) or `embedded` (offline family facts)."},
 		},
-	}
-}
-
-func (d *instanceTypesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
-	if pd, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = pd
 	}
 }
 

@@ -35,7 +35,7 @@ var (
 // NewNodeDataSource is the factory of karpenter_node.
 func NewNodeDataSource() datasource.DataSource { return &nodeDataSource{} }
 
-type nodeDataSource struct{ data *ProviderData }
+type nodeDataSource struct{ configuredDataSource }
 
 type nodeModel struct {
 	NodePool      types.String `tfsdk:"node_pool"`
@@ -130,12 +130,6 @@ func (d *nodeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 				"eks:DescribeCluster), merged with the class's userData; a Custom class's userData unchanged. Null, with a warning, " +
 				"when the cluster facts are not known."},
 		},
-	}
-}
-
-func (d *nodeDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
-	if pd, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = pd
 	}
 }
 

@@ -27,7 +27,7 @@ var (
 // NewSchedulingDataSource is the factory of karpenter_scheduling.
 func NewSchedulingDataSource() datasource.DataSource { return &schedulingDataSource{} }
 
-type schedulingDataSource struct{ data *ProviderData }
+type schedulingDataSource struct{ configuredDataSource }
 
 type schedulingModel struct {
 	NodePools          types.List `tfsdk:"node_pools"`
@@ -106,12 +106,6 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			},
 			"skipped": list("Objects of `workloads` of kinds the decision does not read, `\"<namespace>/<kind>/<name>\"`."),
 		},
-	}
-}
-
-func (d *schedulingDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
-	if pd, ok := req.ProviderData.(*ProviderData); ok {
-		d.data = pd
 	}
 }
 

@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -56,3 +59,15 @@ func knownStrings(l types.List) ([]string, bool) {
 
 // parseKubernetes validates a Kubernetes version attribute.
 func parseKubernetes(s string) (versions.Kubernetes, error) { return versions.ParseKubernetes(s) }
+
+// configuredDataSource holds the provider's data for a data source that
+// embeds it, and is its Configure. ProviderData is nil during validate
+// and without a provider configuration; the data sources then use the
+// defaults (providerDataOrDefault).
+type configuredDataSource struct{ data *ProviderData }
+
+func (c *configuredDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
+	if pd, ok := req.ProviderData.(*ProviderData); ok {
+		c.data = pd
+	}
+}
