@@ -279,7 +279,7 @@ func zone(r Request, p nodepool.Pool, f Facts) (string, rules.Findings) {
 	z := r.Zone
 	if req := nodepool.Requirements(p).Get(requirements.LabelZone); !req.Has(z) {
 		return "", rules.Findings{rules.New(ruleZone, PathZone,
-			"NodePool %q does not allow zone %q: its requirements say %s. Ask for an allowed zone, or leave zone unset.", r.Pool.Metadata.Name, z, req)}
+			"NodePool %q does not allow zone %q: its requirements say %s, so Karpenter never launches a node of this pool there. Ask for an allowed zone, or leave zone unset.", r.Pool.Metadata.Name, z, req)}
 	}
 	id := ""
 	if f.Zones != nil {
@@ -326,7 +326,7 @@ func capacityFinding(r Request, err error) rules.Finding {
 		return rules.New(ruleCapacity, PathInstanceType,
 			"%v. Karpenter computes capacity from the type's vCPUs, memory, ENIs and devices as ec2:DescribeInstanceTypes reports them, and the provider does not guess them. Configure AWS for the provider (region and credentials, or an endpoint) so the region's instance types are read.", err)
 	}
-	return rules.New(ruleCapacity, PathNodeClass, "EC2NodeClass %q: %v; Karpenter cannot parse the value and fails to compute the type's capacity.", r.Class.Metadata.Name, err)
+	return rules.New(ruleCapacity, PathNodeClass, "EC2NodeClass %q: %v; Karpenter cannot parse the value and fails to compute the type's capacity. Write a Kubernetes quantity (\"100m\", \"512Mi\") for kube_reserved and system_reserved, and a quantity or a percentage (\"100Mi\", \"10%%\") for eviction thresholds.", r.Class.Metadata.Name, err)
 }
 
 // userData renders what Karpenter generates for the node: maxPods is the

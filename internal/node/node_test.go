@@ -218,7 +218,7 @@ func TestWhyNot(t *testing.T) {
 		{"offline type", poolYAML("general", ""), classYAML("default", ""), "m5.large",
 			func(r *Request, _ *Facts) { r.Type, _ = instancetype.Embedded().Type("m5.large") }, "node-capacity-unavailable", []string{"Configure AWS"}},
 		{"bad kubelet value", poolYAML("general", ""), classYAML("default", "  kubelet:\n    kubeReserved:\n      cpu: lots\n"), "m5.large", nil,
-			"node-capacity-unavailable", []string{`kube_reserved["cpu"] = "lots"`}},
+			"node-capacity-unavailable", []string{`kube_reserved["cpu"] = "lots"`, "Write a Kubernetes quantity"}},
 	}
 	for _, c := range cases {
 		if c.name == "spot not sold" {
