@@ -94,18 +94,6 @@ func decodeClass(raw []byte) (manifest.EC2NodeClass, error) {
 	return m, err
 }
 
-// ClassOf converts a manifest into the class the resource's checks take,
-// as the provider's classFromModel does from configuration: amiFamily and
-// the AMI terms apart, everything else in Spec.
-func ClassOf(m manifest.EC2NodeClass) nodeclass.Class {
-	c := nodeclass.Class{Name: m.Metadata.Name, Family: m.Spec.AMIFamily, Spec: m.Spec,
-		Labels: m.Metadata.Labels, Annotations: m.Metadata.Annotations}
-	for _, t := range m.Spec.AMISelectorTerms {
-		c.Terms = append(c.Terms, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
-	}
-	return c
-}
-
 // checkClass runs the class's offline rules, those of the AWS facts when
 // they were read (extra, in attribute paths), and the CRD validation.
 func checkClass(ctx context.Context, obj map[string]any, c *nodeclass.Class, extra rules.Findings, kv versions.Karpenter) []Finding {

@@ -242,7 +242,7 @@ func decodeItem(input string, d document) *item {
 	it.desc.Checked = true
 	if kind == manifest.EC2NodeClassKind {
 		if m, err := decodeClass(raw); err == nil {
-			c := ClassOf(m)
+			c := nodeclass.FromManifest(m)
 			it.class = &c
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -39,11 +40,11 @@ func FuzzCompute(f *testing.F) {
 		if !ok {
 			return
 		}
-		key := fmt.Sprint(Terms(c))
+		key := fmt.Sprint(nodeclass.Terms(c))
 		res, ok := images[key]
 		if !ok {
 			var err error
-			if res, err = (&ami.Resolver{Source: e.cache}).Resolve(context.Background(), ami.Request{Terms: Terms(c), Kubernetes: k8s, Karpenter: kv}); err != nil {
+			if res, err = (&ami.Resolver{Source: e.cache}).Resolve(context.Background(), ami.Request{Terms: nodeclass.Terms(c), Kubernetes: k8s, Karpenter: kv}); err != nil {
 				return
 			}
 			images[key] = res

@@ -21,6 +21,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -101,16 +102,7 @@ type Node struct {
 // Family is the class's amiFamily as Karpenter resolves it (amiFamily, else
 // the alias's family).
 func Family(c manifest.EC2NodeClass, kv versions.Karpenter) (amifamily.Family, bool) {
-	return ami.ResolvedFamily(c.Spec.AMIFamily, Terms(c), kv)
-}
-
-// Terms are the class's amiSelectorTerms.
-func Terms(c manifest.EC2NodeClass) []ami.Term {
-	out := make([]ami.Term, 0, len(c.Spec.AMISelectorTerms))
-	for _, t := range c.Spec.AMISelectorTerms {
-		out = append(out, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
-	}
-	return out
+	return ami.ResolvedFamily(c.Spec.AMIFamily, nodeclass.Terms(c), kv)
 }
 
 // Compute answers a request. Errors say why Karpenter would not launch
@@ -193,7 +185,7 @@ func classMatches(r Request) rules.Findings {
 // class.
 func pool(r Request, family amifamily.Family, f Facts) nodepool.Pool {
 	c := nodepool.ClassFacts{Known: true, Family: family, AMIs: f.Images.AMIs,
-		InstanceStorePolicy: r.Class.Spec.InstanceStorePolicy, AMIVersion: nodepool.AMIVersion(Terms(r.Class), f.Images.AMIs)}
+		InstanceStorePolicy: r.Class.Spec.InstanceStorePolicy, AMIVersion: nodepool.AMIVersion(nodeclass.Terms(r.Class), f.Images.AMIs)}
 	if r.Class.Spec.UserData != nil {
 		c.UserData = *r.Class.Spec.UserData
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -66,7 +67,7 @@ func (e env) ask(t *testing.T, poolYAML, classYAML, typ string, tweak func(*Requ
 	}
 	kv := versions.DefaultKarpenter
 	k8s := versions.Kubernetes{Minor: 32}
-	res, err := (&ami.Resolver{Source: e.cache}).Resolve(context.Background(), ami.Request{Terms: Terms(c), Kubernetes: k8s, Karpenter: kv})
+	res, err := (&ami.Resolver{Source: e.cache}).Resolve(context.Background(), ami.Request{Terms: nodeclass.Terms(c), Kubernetes: k8s, Karpenter: kv})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,3 +72,19 @@ func (c Class) Readiness() readiness.Class {
 	}
 	return out
 }
+
+// FromManifest is the class an EC2NodeClass manifest describes (YAML read
+// by the linter and the data sources).
+func FromManifest(m manifest.EC2NodeClass) Class {
+	return Class{Name: m.Metadata.Name, Family: m.Spec.AMIFamily, Spec: m.Spec, Terms: Terms(m),
+		Labels: m.Metadata.Labels, Annotations: m.Metadata.Annotations}
+}
+
+// Terms are a manifest's amiSelectorTerms as the resolver reads them.
+func Terms(m manifest.EC2NodeClass) []ami.Term {
+	var out []ami.Term
+	for _, t := range m.Spec.AMISelectorTerms {
+		out = append(out, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
+	}
+	return out
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/node"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/taints"
@@ -216,7 +217,7 @@ func (d *nodeDataSource) read(ctx context.Context, pd *ProviderData, m *nodeMode
 		return
 	}
 	f := node.Facts{Settings: pd.Controller, Karpenter: pd.Karpenter}
-	res, err := resolveAMIs(ctx, pd, node.Terms(r.Class), types.StringNull(), path.Empty(), diags)
+	res, err := resolveAMIs(ctx, pd, nodeclass.Terms(r.Class), types.StringNull(), path.Empty(), diags)
 	if err != nil {
 		addDeferredError(err, diags)
 		return

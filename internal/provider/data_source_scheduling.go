@@ -243,10 +243,7 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 	}
 	var all []pending
 	for _, c := range p.Classes {
-		nc := nodeclass.Class{Name: c.Manifest.Metadata.Name, Family: c.Manifest.Spec.AMIFamily, Spec: c.Manifest.Spec}
-		for _, t := range c.Manifest.Spec.AMISelectorTerms {
-			nc.Terms = append(nc.Terms, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
-		}
+		nc := nodeclass.FromManifest(c.Manifest)
 		all = append(all, pending{name: nc.Name, wait: startClassReadiness(ctx, pd, nc), terms: nc.Terms})
 	}
 	deniedSeen := map[string]bool{}

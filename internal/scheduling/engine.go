@@ -33,7 +33,6 @@ import (
 	// controller does (pkg/apis/v1 labels.go and doc.go init).
 	_ "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -512,14 +511,6 @@ func noTypeLeft(pool *v1.NodePool, its []*cloudprovider.InstanceType) (admitted 
 		}
 	}
 	return admitted, ""
-}
-
-func amiTerms(m manifest.EC2NodeClass) []ami.Term {
-	var out []ami.Term
-	for _, t := range m.Spec.AMISelectorTerms {
-		out = append(out, ami.Term{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner, SSMParameter: t.SSMParameter, Tags: t.Tags})
-	}
-	return out
 }
 
 // sortByPrice orders instance types cheapest first as OrderByPrice does

@@ -20,6 +20,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/requirements"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -113,7 +114,7 @@ func (c *Catalogue) Zones() []string { return c.zones }
 // scheduler receives them (sorted by name). The class's amiFamily is read
 // for Karpenter release kv (an alias names it when amiFamily is unset).
 func (c *Catalogue) InstanceTypes(m manifest.EC2NodeClass, st ClassStatus, s capacity.Settings, kv versions.Karpenter) ([]*cloudprovider.InstanceType, error) {
-	family, ok := ami.ResolvedFamily(m.Spec.AMIFamily, amiTerms(m), kv)
+	family, ok := ami.ResolvedFamily(m.Spec.AMIFamily, nodeclass.Terms(m), kv)
 	if !ok {
 		return nil, fmt.Errorf("the amiFamily of EC2NodeClass %q cannot be resolved (no amiFamily and no alias term)", m.Metadata.Name)
 	}

@@ -159,7 +159,7 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 	}()
 	classes := make([]nodeclass.Class, len(p.Classes))
 	for i, c := range p.Classes {
-		classes[i] = manifestcheck.ClassOf(c.Manifest)
+		classes[i] = nodeclass.FromManifest(c.Manifest)
 	}
 	read, notes, failures := manifestcheck.ReadClasses(ctx, classes, opt)
 	<-done
