@@ -2,7 +2,6 @@ package manifestcheck
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -113,7 +112,7 @@ func suppress(obj map[string]any) (*ignore, []Finding) {
 	case len(unknown) > 0:
 		var hints []string
 		for _, id := range unknown {
-			hints = append(hints, fmt.Sprintf("%q%s", id, suggest.Hint(id, ruleIDs())))
+			hints = append(hints, fmt.Sprintf("%q%s", id, suggest.Hint(id, rules.IDs())))
 		}
 		out = append(out, Finding{Rule: ruleIgnoreInvalid, Severity: ruleIgnoreInvalid.Severity, Path: pathIgnore, Message: fmt.Sprintf(
 			"%s: %s %s no rule of the catalogue, so the annotation silences nothing. Write the rule ids as the findings print them (karpenter-lint rules list), in the form %s.",
@@ -147,16 +146,6 @@ func annotation(meta map[string]any) (string, bool) {
 	a, _ := meta["annotations"].(map[string]any)
 	v, ok := a[IgnoreAnnotation].(string)
 	return v, ok
-}
-
-func ruleIDs() []string {
-	all := rules.All()
-	out := make([]string, 0, len(all))
-	for _, r := range all {
-		out = append(out, r.ID)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func plural(n int, one, many string) string {

@@ -106,3 +106,16 @@ func All() []*Rule {
 	})
 	return out
 }
+
+// IDs returns every rule id, sorted: the candidates of a "did you mean"
+// for a rule named in configuration or an annotation.
+func IDs() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]string, 0, len(catalogue))
+	for id := range catalogue {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -166,7 +166,7 @@ func check(o options) (versions.Karpenter, rules.Severity, error) {
 	if len(o.Outputs) > len(o.Formats) {
 		return kv, 0, fmt.Errorf("%d outputs for %d formats: each output goes with the format at the same position", len(o.Outputs), len(o.Formats))
 	}
-	ids := ruleIDs()
+	ids := rules.IDs()
 	for _, id := range append(append(list{}, o.Enable...), o.Disable...) {
 		if rules.Lookup(id) == nil {
 			return kv, 0, fmt.Errorf("no rule %q%s (karpenter-lint rules list)", id, suggest.Hint(id, ids))
@@ -181,12 +181,4 @@ func check(o options) (versions.Karpenter, rules.Severity, error) {
 		}
 	}
 	return kv, failLevel, nil
-}
-
-func ruleIDs() []string {
-	var ids []string
-	for _, r := range rules.All() {
-		ids = append(ids, r.ID)
-	}
-	return ids
 }

@@ -45,7 +45,7 @@ func runRules(e *env, args []string) int {
 		}
 		r := rules.Lookup(args[1])
 		if r == nil {
-			return e.errorf("no rule %q%s (karpenter-lint rules list)", args[1], suggest.Hint(args[1], ruleIDs()))
+			return e.errorf("no rule %q%s (karpenter-lint rules list)", args[1], suggest.Hint(args[1], rules.IDs()))
 		}
 		return showRule(e, r)
 	}
