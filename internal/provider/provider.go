@@ -389,6 +389,7 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		NewEC2NodeClassResource,
 		NewNodePoolResource,
+		NewSchedulingResource,
 	}
 }
 

@@ -51,6 +51,14 @@ func init() {
 // unschedulable pods are acknowledged.
 type Input struct {
 	NodePools, NodeClasses, Workloads []string
+	// WorkloadNames, when set, name the elements of Workloads (the keys
+	// of the map form of the argument, file names): findings are then at
+	// workloads["<name>"] and say "<name>, line N".
+	WorkloadNames []string
+	// Scale is how many pods a controller a HorizontalPodAutoscaler
+	// targets makes: ScaleReplicas ("" too) its manifest's replicas,
+	// ScaleMax the HPA's maxReplicas.
+	Scale string
 	// Karpenter, when not empty, replaces NodePools and NodeClasses: its
 	// elements hold NodePools and EC2NodeClasses together (karpenter-lint
 	// schedule's --pools, a GitOps directory); objects of other kinds in
@@ -78,10 +86,12 @@ type Parsed struct {
 	pools    []nodePool
 	poolList string // the list the pools were read from
 	describe func(list string, input int, pos Position) string
-	allowIn  string
-	world    *world
-	errors   map[string][]inputError // by input list
-	allow    map[string]bool
+	// names are Input.WorkloadNames.
+	names   []string
+	allowIn string
+	world   *world
+	errors  map[string][]inputError // by input list
+	allow   map[string]bool
 	// allowList is AllowUnschedulable as given.
 	allowList []string
 	// texts are every input element, for the zones they name.
@@ -92,8 +102,17 @@ type Parsed struct {
 // of Decide.
 func Parse(in Input) *Parsed {
 	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}, describe: in.Describe, poolList: ListNodePools, allowIn: cmp.Or(in.AllowedIn, ListAllow)}
+	p.names = in.WorkloadNames
 	if p.describe == nil {
-		p.describe = func(list string, input int, pos Position) string { return fmt.Sprintf("%s[%d], %s", list, input, pos) }
+		p.describe = func(list string, input int, pos Position) string {
+			if list == ListWorkloads && input >= 0 && input < len(p.names) {
+				if pos.Line == 0 {
+					return p.names[input]
+				}
+				return fmt.Sprintf("%s, line %d", p.names[input], pos.Line)
+			}
+			return fmt.Sprintf("%s[%d], %s", list, input, pos)
+		}
 	}
 	var errs []inputError
 	if len(in.Karpenter) > 0 {
@@ -106,7 +125,7 @@ func Parse(in Input) *Parsed {
 		p.Classes, errs = readClasses(in.NodeClasses)
 		p.errors[ListNodeClasses] = errs
 	}
-	p.world = readWorld(in.Workloads)
+	p.world = readWorld(in.Workloads, in.Scale)
 	p.errors[ListWorkloads] = p.world.errors
 	for _, k := range in.AllowUnschedulable {
 		p.allow[k] = true
@@ -127,7 +146,7 @@ func (p *Parsed) Findings() []Finding {
 	}
 	for i, k := range p.allowList {
 		if k != "" && !IsWorkloadKey(k) {
-			out = append(out, Finding{Finding: rules.New(RuleAllowKey, rules.Root(ListAllow).Index(i),
+			out = append(out, Finding{Finding: rules.New(RuleAllowKey, p.element(ListAllow, i),
 				"allow_unschedulable element %q is not a workload key, so it acknowledges no workload: the pods it was meant for "+
 					"would still fail the plan with pod-unschedulable. Write \"<namespace>/<kind>/<name>\", as `pods` is keyed "+
 					"(e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", k),
@@ -136,6 +155,21 @@ func (p *Parsed) Findings() []Finding {
 	}
 	return out
 }
+
+// element is the path of an element of an input list: workloads["<name>"]
+// for the map form of workloads, list[i] otherwise.
+func (p *Parsed) element(list string, input int) rules.Path {
+	if list == ListWorkloads && input >= 0 && input < len(p.names) {
+		return rules.Root(list).Key(p.names[input])
+	}
+	return rules.Root(list).Index(input)
+}
+
+// The values of Input.Scale.
+const (
+	ScaleReplicas = "replicas"
+	ScaleMax      = "max"
+)
 
 // IsWorkloadKey reports whether k has the form of a workload key,
 // "<namespace>/<kind>/<name>" (the namespace is empty for a cluster-scoped
@@ -250,7 +284,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 		for _, pod := range pods {
 			outcome[pod].err = errors.New("no dynamic nodepools found")
 		}
-		d.finish(p, outcome, nil, advice, nil)
+		d.finish(p, outcome, nil, advice, nil, nil)
 		return d, nil
 	}
 	// Provisioner.getVolumeTopologyRequirements: a pod whose volumes cannot
@@ -280,7 +314,16 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 			zoneIDs[sn.Zone] = sn.ZoneID
 		}
 	}
-	d.finish(p, outcome, results.NewNodeClaims, advice, symmetricZones(facts, zoneIDs, p.texts))
+	var allZones []string
+	for _, pf := range facts {
+		allZones = append(allZones, pf.zones...)
+	}
+	slices.Sort(allZones)
+	symmetric := symmetricZones(facts, zoneIDs, p.texts)
+	tied := newChance(unnamedZones(slices.Compact(allZones), zoneIDs, p.texts), symmetric, facts)
+	d.finish(p, outcome, results.NewNodeClaims, advice, symmetric, tied)
+	d.order(pools)
+	p.weightTies(d, facts, volumeReqs, daemons)
 	return d, nil
 }
 
@@ -464,13 +507,17 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 			skip("Karpenter resolves no instance type for it (\"skipping, no resolved instance types found\")")
 			continue
 		}
+		pools = append(pools, pool)
+		its[pool.Name] = list
+		// Karpenter's NewScheduler drops such a pool itself, after the
+		// provisioner handed it over: with no pool left, its pods fail
+		// with the scheduler's "nodepool requirements filtered out all
+		// available instance types", not "no dynamic nodepools found".
 		admitted, reason := noTypeLeft(pool, list)
 		if reason != "" {
 			skip(reason)
 			continue
 		}
-		pools = append(pools, pool)
-		its[pool.Name] = list
 		var zones []string
 		for _, s := range st.Subnets {
 			zones = append(zones, s.Zone)

@@ -1,0 +1,145 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// schedStack is a class, the pools (HCL bodies by name) as
+// karpenter_nodepool resources, and resource karpenter_scheduling "team"
+// over their manifests with workloads as a map of file name to content.
+func schedStack(pools map[string]string, files map[string]string, tail string) string {
+	var b strings.Builder
+	b.WriteString(`
+resource "karpenter_ec2nodeclass" "default" {
+  name = "default"
+  role = "KarpenterNodeRole-demo"
+
+  ami_selector_terms { alias = "al2023@latest" }
+  subnet_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+  security_group_selector_terms { tags = { "karpenter.sh/discovery" = "demo" } }
+}
+`)
+	var refs []string
+	for _, name := range sortedKeys(pools) {
+		fmt.Fprintf(&b, "\nresource \"karpenter_nodepool\" %q {\n  name       = %q\n  node_class = karpenter_ec2nodeclass.default.node_class\n%s}\n", name, name, pools[name])
+		refs = append(refs, "karpenter_nodepool."+name+".manifest")
+	}
+	fmt.Fprintf(&b, "\nresource \"karpenter_scheduling\" \"team\" {\n  node_pools   = [%s]\n  node_classes = [karpenter_ec2nodeclass.default.manifest]\n  workloads = {\n",
+		strings.Join(refs, ", "))
+	for _, f := range sortedKeys(files) {
+		fmt.Fprintf(&b, "    %q = %s\n", f, heredoc(files[f]))
+	}
+	b.WriteString("  }\n" + tail + "}\n")
+	return b.String()
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+const (
+	// zonesRequirement names the three zones of the demo subnets: the
+	// zones are named by an input, yet alike for every pod.
+	zonesRequirement = `
+  requirements {
+    key      = "topology.kubernetes.io/zone"
+    operator = "In"
+    values   = ["us-east-1a", "us-east-1b", "us-east-1c"]
+  }
+`
+	gpuTaint = `
+  taints {
+    key    = "dedicated"
+    value  = "team"
+    effect = "NoSchedule"
+  }
+`
+)
+
+// spreadWeb is a Deployment of 4 replicas spread over zones: Karpenter
+// breaks the tie of the fourth at random.
+var spreadWeb = schedDeployment("web", 4, "500m", "      topologySpreadConstraints:\n        - maxSkew: 1\n"+
+	"          topologyKey: topology.kubernetes.io/zone\n          whenUnsatisfiable: DoNotSchedule\n"+
+	"          labelSelector:\n            matchLabels:\n              app: web\n")
+
+var teamPods = tfjsonpath.New("pods")
+
+func landed(key string, pools map[string]int64) knownvalue.Check {
+	checks := map[string]knownvalue.Check{}
+	var n int64
+	for p, c := range pools {
+		checks[p] = knownvalue.Int64Exact(c)
+		n += c
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"pods": knownvalue.Int64Exact(n), "node_pools": knownvalue.MapExact(checks),
+		"unschedulable": knownvalue.Int64Exact(0), "reason": knownvalue.StringExact(""),
+	})
+}
+
+// TestAccSchedulingResource: the decision is made at plan from the
+// planned manifests of pools that change in the same run. A first plan of
+// a configuration whose workload cannot land fails with pod-unschedulable
+// at the workload's file; once applied, a change to a pool that leaves the
+// workload without a node fails the plan; a change that moves pods shows
+// the move in the plan; and an applied configuration with zone ties plans
+// no change, 20 times in a row.
+func TestAccSchedulingResource(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	files := map[string]string{"apps/web.yaml": spreadWeb}
+	general := map[string]string{"general": zonesRequirement}
+	tainted := map[string]string{"general": zonesRequirement + gpuTaint}
+	moved := map[string]string{"general": zonesRequirement, "spot": "  weight = 10\n" + zonesRequirement}
+	steps := []resource.TestStep{
+		{
+			// The very first plan: nothing exists yet, the pool is to be
+			// created, and the plan already fails at the file.
+			Config:      prov + schedStack(tainted, files, ""),
+			ExpectError: regexp.MustCompile(`pod-unschedulable(.|\n)*apps/web\.yaml, line 1(.|\n)*did not tolerate taint`),
+		},
+		{
+			Config: prov + schedStack(general, files, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"general": 4})),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"general": 4})),
+			},
+		},
+		{
+			// The pool gains a taint the workload does not tolerate: the
+			// pool has a pending change, and the plan fails anyway.
+			Config:      prov + schedStack(tainted, files, ""),
+			ExpectError: regexp.MustCompile(`pod-unschedulable(.|\n)*default/Deployment/web(.|\n)*did not tolerate taint`),
+		},
+		{
+			// A heavier pool takes the pods: the plan shows the move.
+			Config: prov + schedStack(moved, files, ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("karpenter_scheduling.team", plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"spot": 4})),
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", tfjsonpath.New("explanation").AtMapKey("spot"),
+					knownvalue.StringRegexp(regexp.MustCompile(`^1st of 2 \(weight 10\): took 4 pods on \d NodeClaims: default/Deployment/web 4$`))),
+			}},
+		},
+	}
+	for range 20 {
+		steps = append(steps, resource.TestStep{Config: prov + schedStack(moved, files, ""), PlanOnly: true, ExpectNonEmptyPlan: false})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
