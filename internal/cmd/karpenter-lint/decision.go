@@ -121,6 +121,8 @@ type decision struct {
 	// allow are the acknowledged workloads, unknownAllowed those of them
 	// no workload has.
 	allow, unknownAllowed []string
+	// baseline is the change from --baseline's pools, when given.
+	baseline *scheduling.Diff
 }
 
 func newDecision(p *scheduling.Parsed, d *scheduling.Decision, l *locator, allow []string) *decision {
@@ -259,6 +261,7 @@ func (d *decision) writeText(b *strings.Builder) {
 		fmt.Fprintf(b, " (%s)", strings.Join(pools, ", "))
 	}
 	b.WriteString("\n")
+	defer d.writeBaseline(b)
 	if len(groups) == 0 {
 		return
 	}
@@ -268,6 +271,45 @@ func (d *decision) writeText(b *strings.Builder) {
 		_, _ = fmt.Fprintf(w, "%d\t%s\n", g.count, g.row)
 	}
 	_ = w.Flush()
+}
+
+// writeBaseline writes what the change from --baseline's pools does.
+func (d *decision) writeBaseline(b *strings.Builder) {
+	if d.baseline == nil {
+		return
+	}
+	diff := d.baseline
+	fmt.Fprintf(b, "\nAgainst the baseline: %s move, NodeClaims +%d -%d\n", plural(len(diff.Moves), "workload"), len(diff.Added), len(diff.Removed))
+	if len(diff.Moves) > 0 {
+		w := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(w, "WORKLOAD\tBEFORE\tAFTER")
+		for _, m := range diff.Moves {
+			_, _ = fmt.Fprintf(w, "%s\t%s\t%s\n", m.Key, landing(m.Before), landing(m.After))
+		}
+		_ = w.Flush()
+	}
+	for _, c := range []struct {
+		sign   string
+		claims []scheduling.NodeClaim
+	}{{"+", diff.Added}, {"-", diff.Removed}} {
+		for _, nc := range c.claims {
+			types := nc.InstanceTypes
+			if len(types) > shownTypes {
+				types = types[:shownTypes]
+			}
+			fmt.Fprintf(b, "%s %s: %s in %s, %s, %s (%s)\n", c.sign, nc.NodePool, podsByWorkload(nc.Pods), strings.Join(nc.Zones, ", "),
+				strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), strings.Join(types, ", "))
+		}
+	}
+}
+
+// landing is a workload's pods per NodePool, "general=3, (not placed)=1".
+func landing(m map[string]int) string {
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%s=%d", p, m[p]))
+	}
+	return orDash(strings.Join(out, ", "))
 }
 
 // podsByWorkload is a NodeClaim's pods by workload: "default/Deployment/web ×2".
@@ -331,6 +373,23 @@ type jsonSchedule struct {
 	NodePools  []jsonPool          `json:"node_pools"`
 	Findings   []finding           `json:"findings"`
 	Summary    jsonScheduleSummary `json:"summary"`
+	// Baseline is the change from --baseline's pools, when given.
+	Baseline *jsonBaseline `json:"baseline,omitempty"`
+}
+
+// jsonBaseline is what the change from --baseline's pools does.
+type jsonBaseline struct {
+	Moves   []jsonMove      `json:"moves"`
+	Added   []jsonNodeClaim `json:"added"`
+	Removed []jsonNodeClaim `json:"removed"`
+}
+
+// jsonMove is a workload whose pods land elsewhere ("(not placed)" counts
+// the pods Karpenter would not place).
+type jsonMove struct {
+	Workload string         `json:"workload"`
+	Before   map[string]int `json:"before"`
+	After    map[string]int `json:"after"`
 }
 
 type jsonScheduleSummary struct {
@@ -357,9 +416,20 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 	for _, wl := range d.workloads {
 		out.Pods[wl.Key] = jsonPods{Pods: wl.Pods, NodePools: wl.NodePools, Unschedulable: wl.Unschedulable, Reason: wl.Reason}
 	}
-	for _, nc := range d.nodeClaims {
-		out.NodeClaims = append(out.NodeClaims, jsonNodeClaim{NodePool: nc.NodePool, InstanceTypes: nonNil(nc.InstanceTypes),
-			Pods: nonNil(nc.Pods), Zones: nonNil(nc.Zones), CapacityTypes: nonNil(nc.CapacityTypes), Architectures: nonNil(nc.Architectures)})
+	claims := func(ncs []scheduling.NodeClaim) []jsonNodeClaim {
+		out := []jsonNodeClaim{}
+		for _, nc := range ncs {
+			out = append(out, jsonNodeClaim{NodePool: nc.NodePool, InstanceTypes: nonNil(nc.InstanceTypes),
+				Pods: nonNil(nc.Pods), Zones: nonNil(nc.Zones), CapacityTypes: nonNil(nc.CapacityTypes), Architectures: nonNil(nc.Architectures)})
+		}
+		return out
+	}
+	out.NodeClaims = claims(d.nodeClaims)
+	if b := d.baseline; b != nil {
+		out.Baseline = &jsonBaseline{Moves: []jsonMove{}, Added: claims(b.Added), Removed: claims(b.Removed)}
+		for _, m := range b.Moves {
+			out.Baseline.Moves = append(out.Baseline.Moves, jsonMove{Workload: m.Key, Before: m.Before, After: m.After})
+		}
 	}
 	for _, p := range d.pools {
 		out.NodePools = append(out.NodePools, jsonPool{Name: p.Name, LeftOut: p.Skipped})
