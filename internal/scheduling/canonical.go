@@ -318,7 +318,6 @@ type chance struct {
 	pools map[string]poolFacts
 }
 
-//
 // Zones that are also interchangeable (symmetric: alike in every pool's
 // offerings) are left as drawn: the canonical relabelling already names
 // them the same on every run, and keeps which NodeClaims share a zone.
