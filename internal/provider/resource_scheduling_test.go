@@ -143,3 +143,67 @@ func TestAccSchedulingResource(t *testing.T) {
 	}
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 }
+
+// TestSchedulingDecidedOncePerPlan: a resource and a data source of the
+// same inputs in one plan decide once; the warnings of two acknowledged
+// workloads name each workload in their summary, so Terraform folds none
+// of them; findings of the map form name the file.
+func TestSchedulingDecidedOncePerPlan(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	bad := func(name string) string {
+		return schedDeployment(name, 1, "500m", "      nodeSelector:\n        team: payments\n")
+	}
+	body := fmt.Sprintf(`  node_pools   = [%s]
+  node_classes = [%s]
+  workloads = {
+    "a.yaml" = %s
+    "b.yaml" = %s
+  }
+  allow_unschedulable = ["default/Deployment/a", "default/Deployment/b"]
+`, heredoc(schedPool("default", "", "")), heredoc(schedClass), heredoc(bad("a")), heredoc(bad("b")))
+	before := decisionsMade.Load()
+	diags := planDiagnostics(t, prov+"resource \"karpenter_scheduling\" \"r\" {\n"+body+"}\n\ndata \"karpenter_scheduling\" \"d\" {\n"+body+"}\n")
+	if n := decisionsMade.Load() - before; n != 1 {
+		t.Errorf("%d decisions for one input asked twice", n)
+	}
+	summaries := map[string]int{}
+	for _, d := range diags {
+		if d.Severity == "error" {
+			t.Errorf("error %s: %s", d.Summary, d.Detail)
+		}
+		if strings.HasPrefix(d.Summary, "pod-unschedulable: ") {
+			summaries[d.Summary]++
+			if !strings.Contains(d.Detail, ".yaml, line 1)") {
+				t.Errorf("the finding does not name the file: %s", d.Detail)
+			}
+		}
+	}
+	for _, w := range []string{"a", "b"} {
+		want := `pod-unschedulable: Deployment "default/` + w + `": Karpenter would not place a workload's pods`
+		if summaries[want] != 2 {
+			t.Errorf("%q %d times (resource and data source), want 2; summaries %v", want, summaries[want], summaries)
+		}
+	}
+}
+
+// TestAccSchedulingScaleMax: with scale = "max" a HorizontalPodAutoscaler's
+// target is planned at maxReplicas; "replicas" (and no scale) keeps the
+// manifest's; a scale of another value fails validate.
+func TestAccSchedulingScaleMax(t *testing.T) {
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n" +
+		"    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 2\n  maxReplicas: 6\n"
+	files := map[string]string{"web.yaml": schedDeployment("web", 2, "500m", "") + "---\n" + hpa}
+	pools := map[string]string{"general": ""}
+	step := func(scale string, pods int64) resource.TestStep {
+		return resource.TestStep{Config: prov + schedStack(pools, files, scale),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web").AtMapKey("pods"), knownvalue.Int64Exact(pods)),
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", tfjsonpath.New("skipped"), knownvalue.ListExact(nil)),
+			}}}
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: []resource.TestStep{
+		{Config: prov + schedStack(pools, files, "  scale = \"maximum\"\n"), PlanOnly: true, ExpectError: regexp.MustCompile(`scheduling-arguments-invalid(.|\n)*scale = "maximum"`)},
+		step("", 2), step("  scale = \"replicas\"\n", 2), step("  scale = \"max\"\n", 6),
+	}})
+}

@@ -250,7 +250,7 @@ func (m schedulingModel) input(diags *diag.Diagnostics) (scheduling.Input, bool)
 	var err error
 	in.Workloads, in.WorkloadNames, ok[2], err = dynamicElements(m.Workloads)
 	if err != nil {
-		diags.AddAttributeError(path.Root(scheduling.ListWorkloads), "workloads is neither a list nor a map of strings", err.Error())
+		addRuleDiag(diags, path.Root(scheduling.ListWorkloads), ruleSchedulingArguments, err.Error())
 	}
 	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
 	in.Scale = m.Scale.ValueString()
@@ -267,7 +267,7 @@ func validateScheduling(ctx context.Context, config tfsdk.Config, diags *diag.Di
 		return
 	}
 	if s := m.Scale; !s.IsNull() && !s.IsUnknown() && s.ValueString() != scheduling.ScaleReplicas && s.ValueString() != scheduling.ScaleMax {
-		diags.AddAttributeError(path.Root("scale"), "scale is \"replicas\" or \"max\"",
+		addRuleDiag(diags, path.Root("scale"), ruleSchedulingArguments,
 			fmt.Sprintf("scale = %q: write \"replicas\" (the default: each workload's manifest replicas) or \"max\" (a HorizontalPodAutoscaler's target at its maxReplicas).", s.ValueString()))
 	}
 	in, _ := m.input(diags)
