@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -206,4 +207,28 @@ func TestAccSchedulingScaleMax(t *testing.T) {
 		{Config: prov + schedStack(pools, files, "  scale = \"maximum\"\n"), PlanOnly: true, ExpectError: regexp.MustCompile(`scheduling-arguments-invalid(.|\n)*scale = "maximum"`)},
 		step("", 2), step("  scale = \"replicas\"\n", 2), step("  scale = \"max\"\n", 6),
 	}})
+}
+
+// TestAccSchedulingResourceExample applies the resource's documentation
+// example: the HPA's target lands at maxReplicas on the heavier pool, as
+// its outputs' comments say.
+func TestAccSchedulingResourceExample(t *testing.T) {
+	src, err := os.ReadFile("../../examples/resources/karpenter_scheduling/resource.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: prov + inDemoAccount(string(src)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue("karpenter_scheduling.prod", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"general": 12})),
+				plancheck.ExpectKnownValue("karpenter_scheduling.prod", tfjsonpath.New("explanation"), knownvalue.MapExact(map[string]knownvalue.Check{
+					"general": knownvalue.StringRegexp(regexp.MustCompile(`^1st of 2 \(weight 10\): took 12 pods on \d+ NodeClaims: default/Deployment/web 12$`)),
+					"spot":    knownvalue.StringExact("2nd of 2 (weight 0): took no pod"),
+				})),
+			}},
+		}},
+	})
 }
