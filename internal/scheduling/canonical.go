@@ -156,7 +156,9 @@ func symmetricZones(pools []poolFacts, zoneIDs map[string]string, inputs []strin
 					continue
 				}
 				z := o.Zone()
-				sig[z] = append(sig[z], pf.pool.Name+"|"+it.Name+"|"+o.CapacityType()+"|"+o.ReservationID())
+				// The price too: zones whose spot prices differ are not
+				// interchangeable for the NodeClaims' cost.
+				sig[z] = append(sig[z], pf.pool.Name+"|"+it.Name+"|"+o.CapacityType()+"|"+o.ReservationID()+"|"+strconv.FormatFloat(o.Price, 'g', -1, 64))
 			}
 		}
 	}

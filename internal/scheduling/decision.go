@@ -31,6 +31,8 @@ type Decision struct {
 	Skipped []string
 	// Findings are the problems, in input order.
 	Findings []Finding
+	// Cost is what the NodeClaims cost per hour, per pool and in total.
+	Cost Cost
 
 	// unpredicted are the NodePools left out because their EC2NodeClass's
 	// status could not be predicted: they might take pods the decision
@@ -71,6 +73,8 @@ type NodeClaim struct {
 	// launch: the values of the offerings of its instance types that
 	// satisfy its requirements.
 	Zones, CapacityTypes, Architectures []string
+	// Price is what Karpenter would pay for it per hour (Price.of).
+	Price Price
 }
 
 // PoolResult is one NodePool of the input.
@@ -238,6 +242,7 @@ func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim
 	}
 	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
 	out.Architectures = slices.Sorted(maps.Keys(arches))
+	out.Price = priceOf(nc)
 	return out
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
 
 //go:generate go run ./internal/pricegen prices.txt
@@ -53,7 +55,7 @@ func parsePrices(text string) (map[string]map[string]float64, error) {
 	return out, sc.Err()
 }
 
-// Prices are the on-demand prices of one region.
+// Prices are the on-demand prices of one region, Karpenter's static table.
 type Prices struct {
 	Region string
 	table  map[string]float64
@@ -75,3 +77,59 @@ func (p Prices) OnDemand(instanceType string) (float64, bool) {
 	v, ok := p.table[instanceType]
 	return v, ok
 }
+
+// OnDemandPrice is Karpenter's pricing provider's on-demand question
+// (pkg/providers/pricing Provider.OnDemandPrice) on the static table.
+func (p Prices) OnDemandPrice(it ec2types.InstanceType) (float64, bool) {
+	return p.OnDemand(string(it))
+}
+
+// SpotPrice is the static table's answer for spot: the on-demand figure in
+// every zone, as Karpenter answers before its first spot price update
+// (pricing.go populateInitialSpotPricing, SpotPrice).
+func (p Prices) SpotPrice(it ec2types.InstanceType, _ string) (float64, bool) {
+	return p.OnDemand(string(it))
+}
+
+// StaticTableDate is when karpenter-provider-aws generated the table
+// (zz_generated.pricing_aws.go "generated at"); internal/differential holds
+// it equal to the pinned module's.
+const StaticTableDate = "2026-07-06"
+
+// Pricer answers the two questions Karpenter's offerings are priced with:
+// karpenter-provider-aws pkg/providers/pricing's Provider (its
+// DefaultProvider satisfies it), or the static table (Prices).
+type Pricer interface {
+	OnDemandPrice(ec2types.InstanceType) (float64, bool)
+	SpotPrice(ec2types.InstanceType, string) (float64, bool)
+}
+
+// PriceSource is what a decision is priced with and how to say so.
+type PriceSource struct {
+	Pricer Pricer
+	// Source names where the figures come from (the Pricing API and spot
+	// price history, or the static table and its date) and what they
+	// leave out; it becomes Cost.Source.
+	Source string
+}
+
+// LeftOut is what no figure of the decision includes.
+const LeftOut = "Not included: Savings Plans, Reserved Instance and EDP discounts, EBS volumes, data transfer, " +
+	"the EKS cluster fee, and nodes that already run."
+
+// StaticSource prices with the table Karpenter ships for the region (a
+// region without one gets us-east-1's, as Karpenter does); why says why
+// the live prices are not used ("" says nothing).
+func StaticSource(region, why string) PriceSource {
+	p := PricesFor(region)
+	s := fmt.Sprintf("Karpenter's static price table (karpenter-provider-aws %s, generated %s, %s on-demand prices; "+
+		"spot priced at the on-demand figure, as Karpenter does before its first spot price update)", karpenterAWSVersion, StaticTableDate, p.Region)
+	if why != "" {
+		s += ": " + why
+	}
+	return PriceSource{Pricer: p, Source: s + ". " + LeftOut}
+}
+
+// karpenterAWSVersion is the karpenter-provider-aws release the static
+// table is from (go.mod).
+const karpenterAWSVersion = "v1.14.1"
