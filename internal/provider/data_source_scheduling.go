@@ -30,13 +30,14 @@ func NewSchedulingDataSource() datasource.DataSource { return &schedulingDataSou
 type schedulingDataSource struct{ configuredDataSource }
 
 type schedulingModel struct {
-	NodePools          types.List `tfsdk:"node_pools"`
-	NodeClasses        types.List `tfsdk:"node_classes"`
-	Workloads          types.List `tfsdk:"workloads"`
-	AllowUnschedulable types.List `tfsdk:"allow_unschedulable"`
-	Pods               types.Map  `tfsdk:"pods"`
-	NodeClaims         types.List `tfsdk:"node_claims"`
-	Skipped            types.List `tfsdk:"skipped"`
+	NodePools          types.List   `tfsdk:"node_pools"`
+	NodeClasses        types.List   `tfsdk:"node_classes"`
+	Workloads          types.List   `tfsdk:"workloads"`
+	AllowUnschedulable types.List   `tfsdk:"allow_unschedulable"`
+	Pods               types.Map    `tfsdk:"pods"`
+	NodeClaims         types.List   `tfsdk:"node_claims"`
+	Skipped            types.List   `tfsdk:"skipped"`
+	Cost               types.Object `tfsdk:"cost"`
 }
 
 var (
@@ -48,6 +49,7 @@ var (
 	nodeClaimAttrTypes = map[string]attr.Type{
 		"node_pool": types.StringType, "instance_types": stringList, "pods": stringList,
 		"zones": stringList, "capacity_types": stringList, "architectures": stringList,
+		"hourly_price": types.Float64Type, "hourly_price_max": types.Float64Type,
 	}
 )
 
@@ -96,14 +98,17 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Description: "The NodeClaims Karpenter would create, sorted by NodePool, zones, capacity types, architectures and " +
 					"instance types; replicas of one workload are numbered in that order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"node_pool":      schema.StringAttribute{Computed: true, Description: "The NodePool."},
-					"instance_types": list("Its instance-type options, cheapest first (Karpenter's static prices; equal prices by name), at most 600."),
-					"pods":           list("Its pods, `\"<namespace>/<kind>/<name>/<index>\"`."),
-					"zones":          list("Zones it can launch in: of its instance types' offerings, those its requirements admit."),
-					"capacity_types": list("Capacity types (`on-demand`, `spot`, `reserved`) it can launch as."),
-					"architectures":  list("Architectures of the instance types it can launch."),
+					"node_pool":        schema.StringAttribute{Computed: true, Description: "The NodePool."},
+					"instance_types":   list("Its instance-type options, cheapest first (Karpenter's static prices; equal prices by name), at most 600."),
+					"pods":             list("Its pods, `\"<namespace>/<kind>/<name>/<index>\"`."),
+					"zones":            list("Zones it can launch in: of its instance types' offerings, those its requirements admit."),
+					"capacity_types":   list("Capacity types (`on-demand`, `spot`, `reserved`) it can launch as."),
+					"architectures":    list("Architectures of the instance types it can launch."),
+					"hourly_price":     nodeClaimPriceAttribute(),
+					"hourly_price_max": nodeClaimPriceMaxAttribute(),
 				}},
 			},
+			"cost":    costAttribute(),
 			"skipped": list("Objects of `workloads` of kinds the decision does not read, `\"<namespace>/<kind>/<name>\"`."),
 		},
 	}
@@ -186,6 +191,8 @@ func (d *schedulingDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	resp.Diagnostics.Append(diags...)
 	m.Skipped, diags = types.ListValueFrom(ctx, types.StringType, nonNil(dec.Skipped))
 	resp.Diagnostics.Append(diags...)
+	m.Cost, diags = costValue(dec.Cost)
+	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -235,7 +242,8 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		addRuleDiag(diags, path.Empty(), ruleAWSRequestFailed, awsErrorDetail(err))
 		return scheduling.Facts{}, false
 	}
-	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter}
+	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter,
+		Prices: decisionPrices(ctx, pd, cat.Region, diags)}
 	type pending struct {
 		name  string
 		wait  func() classReadiness
@@ -325,6 +333,7 @@ func nodeClaimsValue(ncs []scheduling.NodeClaim) (types.List, diag.Diagnostics) 
 		o, d := types.ObjectValue(nodeClaimAttrTypes, map[string]attr.Value{
 			"node_pool": types.StringValue(nc.NodePool), "instance_types": strs(nc.InstanceTypes), "pods": strs(nc.Pods),
 			"zones": strs(nc.Zones), "capacity_types": strs(nc.CapacityTypes), "architectures": strs(nc.Architectures),
+			"hourly_price": priceValue(nc.Price, nc.Price.Hourly), "hourly_price_max": priceValue(nc.Price, nc.Price.HourlyMax),
 		})
 		diags.Append(d...)
 		elems = append(elems, o)

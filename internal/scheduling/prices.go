@@ -133,3 +133,30 @@ func StaticSource(region, why string) PriceSource {
 // karpenterAWSVersion is the karpenter-provider-aws release the static
 // table is from (go.mod).
 const karpenterAWSVersion = "v1.14.1"
+
+// PriceRead is how one of Karpenter's two price updates went, for the
+// source text: Live when it replaced the static figures, else Why not.
+type PriceRead struct {
+	Live bool
+	Why  string
+}
+
+// LiveSource names prices from Karpenter's pricing provider after its
+// updates (UpdateOnDemandPricing, UpdateSpotPricing) in region: each half
+// from AWS, or the static table and why.
+func LiveSource(p Pricer, region string, onDemand, spot PriceRead) PriceSource {
+	table := fmt.Sprintf("Karpenter's static price table (karpenter-provider-aws %s, generated %s)", karpenterAWSVersion, StaticTableDate)
+	var b strings.Builder
+	if onDemand.Live {
+		fmt.Fprintf(&b, "On-demand: the AWS Price List API (pricing:GetProducts, Linux, shared tenancy and bare metal, %s), as Karpenter reads it.", region)
+	} else {
+		fmt.Fprintf(&b, "On-demand: %s, %s: %s.", table, PricesFor(region).Region, onDemand.Why)
+	}
+	if spot.Live {
+		b.WriteString(" Spot: ec2:DescribeSpotPriceHistory, the latest Linux/UNIX price per instance type and zone, as Karpenter reads it; " +
+			"a zone without a price has no spot offering.")
+	} else {
+		fmt.Fprintf(&b, " Spot: the static table's on-demand figure in every zone, as Karpenter before its first spot price update: %s.", spot.Why)
+	}
+	return PriceSource{Pricer: p, Source: b.String() + " " + LeftOut}
+}
