@@ -10,6 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	awspricing "github.com/aws/aws-sdk-go-v2/service/pricing"
+	"github.com/aws/smithy-go"
+	"github.com/go-logr/logr"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
 )
@@ -76,6 +79,9 @@ func (c *Cache) Prices(ctx context.Context) (*Prices, error) {
 }
 
 func (c *Cache) readPrices(ctx context.Context) (*Prices, error) {
+	// The provider's logs are Karpenter's to discard: without a logger in
+	// the context, controller-runtime prints a stack trace to stderr.
+	ctx = log.IntoContext(ctx, logr.Discard())
 	cfg, err := c.clients.load(ctx)
 	if err != nil {
 		return nil, err
@@ -200,3 +206,38 @@ func (spotHistoryAPI) CreateLaunchTemplate(context.Context, *ec2.CreateLaunchTem
 func (spotHistoryAPI) DeleteLaunchTemplate(context.Context, *ec2.DeleteLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.DeleteLaunchTemplateOutput, error) {
 	return nil, errNotCalled
 }
+
+// Status says why the read left the static figures ("" when it replaced
+// them), and the IAM action AWS denied, if that is why (a configuration
+// or endpoint failure, which would fail every read, is not a denial).
+func (r PriceRead) Status(action string) (why, denied string) {
+	switch {
+	case r.Live:
+		return "", ""
+	case r.Skipped != "":
+		return r.Skipped, ""
+	case r.Err == nil:
+		return "not read", ""
+	}
+	var ee *EndpointError
+	var ce *ConfigError
+	_, rejected := CredentialsRejected(r.Err)
+	if a, ok := Denied(r.Err); ok && !errors.As(r.Err, &ee) && !errors.As(r.Err, &ce) && !rejected {
+		return "AWS denied " + action, a
+	}
+	if errors.As(r.Err, &ee) {
+		return ee.Error(), ""
+	}
+	var ae smithy.APIError
+	if errors.As(r.Err, &ae) {
+		if notServed[ae.ErrorCode()] {
+			return "the endpoint does not serve " + action + " (" + ae.ErrorCode() + ")", ""
+		}
+		return action + " failed: " + ae.ErrorCode() + ": " + ae.ErrorMessage(), ""
+	}
+	return action + " failed: " + r.Err.Error(), ""
+}
+
+// notServed are the codes of an endpoint that does not implement an
+// operation (an emulator, a proxy).
+var notServed = map[string]bool{"UnsupportedOperation": true, "InvalidAction": true, "UnknownOperationException": true}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -24,23 +23,11 @@ func decisionPrices(ctx context.Context, pd *ProviderData, region string, diags 
 		return &src
 	}
 	read := func(action string, r awsclient.PriceRead) scheduling.PriceRead {
-		switch {
-		case r.Live:
-			return scheduling.PriceRead{Live: true}
-		case r.Skipped != "":
-			return scheduling.PriceRead{Why: r.Skipped}
+		why, denied := r.Status(action)
+		if denied != "" && (pd.reported == nil || pd.reported.claim("price-read-denied:"+denied)) {
+			appendFindings(diags, path.Empty(), rules.Findings{scheduling.PriceReadDenied(denied, r.Err)})
 		}
-		if denied, ok := awsclient.Denied(r.Err); ok && !awsFailureIsProviderWide(r.Err) {
-			if pd.reported == nil || pd.reported.claim("price-read-denied:"+denied) {
-				appendFindings(diags, path.Empty(), rules.Findings{scheduling.PriceReadDenied(denied, r.Err)})
-			}
-			return scheduling.PriceRead{Why: "AWS denied " + action}
-		}
-		var ee *awsclient.EndpointError
-		if errors.As(r.Err, &ee) {
-			return scheduling.PriceRead{Why: ee.Error()}
-		}
-		return scheduling.PriceRead{Why: "AWS did not give them (" + r.Err.Error() + ")"}
+		return scheduling.PriceRead{Live: r.Live, Why: why}
 	}
 	src := scheduling.LiveSource(p.Provider, p.Region, read("pricing:GetProducts", p.OnDemand), read("ec2:DescribeSpotPriceHistory", p.Spot))
 	return &src
