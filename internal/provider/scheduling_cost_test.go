@@ -67,7 +67,9 @@ func TestAccSchedulingCost(t *testing.T) {
 	claim := func(i int, attr string) tfjsonpath.Path {
 		return tfjsonpath.New("node_claims").AtSliceIndex(i).AtMapKey(attr)
 	}
-	contains := func(s string) knownvalue.Check { return knownvalue.StringRegexp(regexp.MustCompile(regexp.QuoteMeta(s))) }
+	contains := func(s string) knownvalue.Check {
+		return knownvalue.StringRegexp(regexp.MustCompile(regexp.QuoteMeta(s)))
+	}
 	static := emulatorProvider(t, `cluster { name = "demo" }`)
 	live, _ := pricedEmulator(t)
 	resource.UnitTest(t, resource.TestCase{
@@ -132,4 +134,40 @@ output "source" { value = data.karpenter_scheduling.a.cost.source }
 	if st := srv.Stats(); st["pricing:GetProducts"] > 2 || st["ec2:DescribeSpotPriceHistory"] != 1 {
 		t.Errorf("price reads: %v", st)
 	}
+}
+
+// TestAccNodePrice: karpenter_node's hourly_price is its capacity type's
+// and zone's: the static table without the Pricing API (spot at the
+// on-demand figure), the emulator's answers with it (spot per zone; the
+// cheapest zone's with zone unset), reserved a ten-millionth of on-demand.
+func TestAccNodePrice(t *testing.T) {
+	static := emulatorProvider(t, `cluster { name = "demo" }`)
+	live, _ := pricedEmulator(t)
+	class := nodeClassYAML("al2023@latest", "")
+	data := func(name, capacityType, zone string) string {
+		args := "  instance_type = \"m5.large\"\n  capacity_type = \"" + capacityType + "\""
+		if zone != "" {
+			args += "\n  zone = \"" + zone + "\""
+		}
+		return nodeData(name, nodePoolYAML("general", ""), class, args)
+	}
+	nodes := data("od", "on-demand", "us-east-1b") + data("spot", "spot", "us-east-1b") + data("anyzone", "spot", "")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: static + nodes,
+			ConfigStateChecks: []statecheck.StateCheck{
+				nodeAttr("od", "hourly_price", knownvalue.Float64Exact(0.096)),
+				nodeAttr("spot", "hourly_price", knownvalue.Float64Exact(0.096)),
+			},
+		}, {
+			Config: live + nodes,
+			ConfigStateChecks: []statecheck.StateCheck{
+				nodeAttr("od", "hourly_price", knownvalue.Float64Exact(0.1008)),
+				nodeAttr("spot", "hourly_price", knownvalue.Float64Exact(0.0343)),
+				// us-east-1a's 0.029 is the cheapest of the zones offering it.
+				nodeAttr("anyzone", "hourly_price", knownvalue.Float64Exact(0.029)),
+			},
+		}},
+	})
 }

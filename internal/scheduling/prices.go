@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
 //go:generate go run ./internal/pricegen prices.txt
@@ -159,4 +160,27 @@ func LiveSource(p Pricer, region string, onDemand, spot PriceRead) PriceSource {
 		fmt.Fprintf(&b, " Spot: the static table's on-demand figure in every zone, as Karpenter before its first spot price update: %s.", spot.Why)
 	}
 	return PriceSource{Pricer: p, Source: b.String() + " " + LeftOut}
+}
+
+// OfferingPrice is the hourly price Karpenter's offerings give an
+// instance type (BaseResolver, ReservedCapacityResolver): on-demand from
+// OnDemandPrice; spot from SpotPrice of the zone, the cheapest of zones
+// when several are given; reserved a ten-millionth of on-demand. ok is
+// false when Karpenter has no price, so no offering.
+func OfferingPrice(p Pricer, instanceType, capacityType string, zones ...string) (price float64, ok bool) {
+	it := ec2types.InstanceType(instanceType)
+	switch capacityType {
+	case karpv1.CapacityTypeSpot:
+		for _, z := range zones {
+			if v, has := p.SpotPrice(it, z); has && (!ok || v < price) {
+				price, ok = v, true
+			}
+		}
+		return price, ok
+	case karpv1.CapacityTypeReserved:
+		od, has := p.OnDemandPrice(it)
+		return od / 10_000_000.0, has
+	default:
+		return p.OnDemandPrice(it)
+	}
 }
