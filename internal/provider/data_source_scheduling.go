@@ -99,7 +99,7 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"instance types; replicas of one workload are numbered in that order.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"node_pool":        schema.StringAttribute{Computed: true, Description: "The NodePool."},
-					"instance_types":   list("Its instance-type options, cheapest first (Karpenter's static prices; equal prices by name), at most 600."),
+					"instance_types":   list("Its instance-type options, cheapest first (the prices `cost.source` names; equal prices by name), at most 600."),
 					"pods":             list("Its pods, `\"<namespace>/<kind>/<name>/<index>\"`."),
 					"zones":            list("Zones it can launch in: of its instance types' offerings, those its requirements admit."),
 					"capacity_types":   list("Capacity types (`on-demand`, `spot`, `reserved`) it can launch as."),
