@@ -210,6 +210,7 @@ func nodeClaimsValue(ncs []scheduling.NodeClaim) (types.List, diag.Diagnostics) 
 		o, d := types.ObjectValue(nodeClaimAttrTypes, map[string]attr.Value{
 			"node_pool": types.StringValue(nc.NodePool), "instance_types": strs(nc.InstanceTypes), "pods": strs(nc.Pods),
 			"zones": strs(nc.Zones), "capacity_types": strs(nc.CapacityTypes), "architectures": strs(nc.Architectures),
+			"hourly_price": priceValue(nc.Price, nc.Price.Hourly), "hourly_price_max": priceValue(nc.Price, nc.Price.HourlyMax),
 		})
 		diags.Append(d...)
 		elems = append(elems, o)

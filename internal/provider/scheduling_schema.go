@@ -40,6 +40,7 @@ type schedulingModel struct {
 	NodeClaims         types.List    `tfsdk:"node_claims"`
 	Skipped            types.List    `tfsdk:"skipped"`
 	Explanation        types.Map     `tfsdk:"explanation"`
+	Cost               types.Object  `tfsdk:"cost"`
 }
 
 var (
@@ -51,6 +52,7 @@ var (
 	nodeClaimAttrTypes = map[string]attr.Type{
 		"node_pool": types.StringType, "instance_types": stringList, "pods": stringList,
 		"zones": stringList, "capacity_types": stringList, "architectures": stringList,
+		"hourly_price": types.Float64Type, "hourly_price_max": types.Float64Type,
 	}
 )
 
@@ -102,15 +104,18 @@ func schedulingAttributes() map[string]rschema.Attribute {
 				"instance types; replicas of one workload are numbered in that order.",
 			NestedObject: rschema.NestedAttributeObject{Attributes: map[string]rschema.Attribute{
 				"node_pool":      rschema.StringAttribute{Computed: true, Description: "The NodePool."},
-				"instance_types": list("Its instance-type options, cheapest first (Karpenter's static prices; equal prices by name), at most 600."),
+				"instance_types": list("Its instance-type options, cheapest first (the prices `cost.source` names; equal prices by name), at most 600."),
 				"pods":           list("Its pods, `\"<namespace>/<kind>/<name>/<index>\"`."),
 				"zones": list("Zones it can launch in: of its instance types' offerings, those its requirements admit. Where " +
 					"Karpenter breaks a tie between zones at random (a topology spread or affinity with several zones equally " +
 					"good), all the tied zones are listed: which one it picks is chance, not configuration."),
-				"capacity_types": list("Capacity types (`on-demand`, `spot`, `reserved`) it can launch as."),
-				"architectures":  list("Architectures of the instance types it can launch."),
+				"capacity_types":   list("Capacity types (`on-demand`, `spot`, `reserved`) it can launch as."),
+				"architectures":    list("Architectures of the instance types it can launch."),
+				"hourly_price":     nodeClaimPriceAttribute(),
+				"hourly_price_max": nodeClaimPriceMaxAttribute(),
 			}},
 		},
+		"cost":    costAttribute(),
 		"skipped": list("Objects of `workloads` of kinds the decision does not read, `\"<namespace>/<kind>/<name>\"`."),
 		"explanation": rschema.MapAttribute{ElementType: types.StringType, Computed: true, Description: "Per NodePool, " +
 			"its place in Karpenter's order and what it took, or why Karpenter leaves it out. " + scheduling.OrderRule + "."},
@@ -354,6 +359,8 @@ func (m *schedulingModel) setDecision(ctx context.Context, dec *scheduling.Decis
 	diags.Append(d...)
 	m.Explanation, d = types.MapValueFrom(ctx, types.StringType, dec.Explain())
 	diags.Append(d...)
+	m.Cost, d = costValue(dec.Cost)
+	diags.Append(d...)
 	return diags
 }
 
@@ -363,6 +370,7 @@ func (m *schedulingModel) setUnknown() {
 	m.NodeClaims = types.ListUnknown(types.ObjectType{AttrTypes: nodeClaimAttrTypes})
 	m.Skipped = types.ListUnknown(types.StringType)
 	m.Explanation = types.MapUnknown(types.StringType)
+	m.Cost = types.ObjectUnknown(costAttrTypes)
 }
 
 // appendSchedulingFindings adds the findings; a warning's summary names

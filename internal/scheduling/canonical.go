@@ -169,7 +169,9 @@ func symmetricZones(pools []poolFacts, zoneIDs map[string]string, inputs []strin
 					continue
 				}
 				z := o.Zone()
-				sig[z] = append(sig[z], pf.pool.Name+"|"+it.Name+"|"+o.CapacityType()+"|"+o.ReservationID())
+				// The price too: zones whose spot prices differ are not
+				// interchangeable for the NodeClaims' cost.
+				sig[z] = append(sig[z], pf.pool.Name+"|"+it.Name+"|"+o.CapacityType()+"|"+o.ReservationID()+"|"+strconv.FormatFloat(o.Price, 'g', -1, 64))
 			}
 		}
 	}
@@ -379,6 +381,11 @@ func (c *chance) widen(nc *scheduler.NodeClaim, drawn NodeClaim) NodeClaim {
 		its = its[:scheduler.MaxInstanceTypes]
 	}
 	out := launchOptions(nc.NodePoolName, its, reqs)
+	// Priced over the tied zones: the low end is the cheapest of them,
+	// the high end the dearest.
+	wide := scheduler.NodeClaim{NodeClaimTemplate: nc.NodeClaimTemplate, Pods: nc.Pods}
+	wide.InstanceTypeOptions, wide.Requirements = its, reqs
+	out.Price = priceOf(&wide)
 	out.Pods = drawn.Pods
 	return out
 }

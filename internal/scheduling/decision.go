@@ -42,6 +42,8 @@ type Decision struct {
 	Skipped []string
 	// Findings are the problems, in input order.
 	Findings []Finding
+	// Cost is what the NodeClaims cost per hour, per pool and in total.
+	Cost Cost
 
 	// unpredicted are the NodePools left out because their EC2NodeClass's
 	// status could not be predicted: they might take pods the decision
@@ -82,6 +84,8 @@ type NodeClaim struct {
 	// launch: the values of the offerings of its instance types that
 	// satisfy its requirements.
 	Zones, CapacityTypes, Architectures []string
+	// Price is what Karpenter would pay for it per hour (Price.of).
+	Price Price
 }
 
 // PoolResult is one NodePool of the input.
@@ -231,6 +235,7 @@ func unschedulableDetail(r WorkloadResult, w *Workload, where, allowIn string, o
 // the offerings of its instance types that its requirements admit.
 func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim {
 	out := launchOptions(nc.NodePoolName, nc.InstanceTypeOptions, nc.Requirements)
+	out.Price = priceOf(nc)
 	for _, pod := range nc.Pods {
 		out.Pods = append(out.Pods, podKey[pod.UID])
 	}

@@ -229,6 +229,17 @@ type Facts struct {
 	Settings capacity.Settings
 	// Karpenter is the release the alias of a class is read for.
 	Karpenter versions.Karpenter
+	// Prices price the offerings and the decision's cost; nil is the
+	// static table of the catalogue's region (StaticSource).
+	Prices *PriceSource
+}
+
+// prices is f.Prices, or the static table.
+func (f Facts) prices() PriceSource {
+	if f.Prices != nil && f.Prices.Pricer != nil {
+		return *f.Prices
+	}
+	return StaticSource(f.Catalogue.Region, "")
 }
 
 // Decide runs Karpenter's provisioning decision for an empty cluster.
@@ -285,6 +296,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 			outcome[pod].err = errors.New("no dynamic nodepools found")
 		}
 		d.finish(p, outcome, nil, advice, nil, nil)
+		d.Cost = costOf(d.NodeClaims, f.prices().Source)
 		return d, nil
 	}
 	// Provisioner.getVolumeTopologyRequirements: a pod whose volumes cannot
@@ -324,6 +336,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	d.finish(p, outcome, results.NewNodeClaims, advice, symmetric, tied)
 	d.order(pools)
 	p.weightTies(d, facts, volumeReqs, daemons)
+	d.Cost = costOf(d.NodeClaims, f.prices().Source)
 	return d, nil
 }
 
@@ -446,6 +459,7 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		classes[c.Manifest.Metadata.Name] = c
 	}
 	byClass := map[string][]*cloudprovider.InstanceType{}
+	prices := f.prices()
 	var pools []*v1.NodePool
 	var facts []poolFacts
 	its := map[string][]*cloudprovider.InstanceType{}
@@ -497,7 +511,7 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		list, ok := byClass[ref.Name]
 		if !ok {
 			var err error
-			if list, err = f.Catalogue.InstanceTypes(c.Manifest, st, f.Settings, f.Karpenter); err != nil {
+			if list, err = f.Catalogue.PricedInstanceTypes(c.Manifest, st, f.Settings, f.Karpenter, prices.Pricer); err != nil {
 				skip(err.Error())
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -115,6 +116,7 @@ type decision struct {
 	workloads  []scheduling.WorkloadResult
 	nodeClaims []scheduling.NodeClaim
 	pools      []scheduling.PoolResult
+	cost       scheduling.Cost
 	classes    int
 	// skipped are the objects of kinds the decision does not read.
 	skipped []string
@@ -126,7 +128,7 @@ type decision struct {
 }
 
 func newDecision(p *scheduling.Parsed, d *scheduling.Decision, l *locator, allow []string) *decision {
-	out := &decision{workloads: d.Workloads, nodeClaims: d.NodeClaims, pools: d.NodePools, classes: len(p.Classes), allow: allow}
+	out := &decision{workloads: d.Workloads, nodeClaims: d.NodeClaims, pools: d.NodePools, cost: d.Cost, classes: len(p.Classes), allow: allow}
 	// A file given to both --pools and --workloads is read twice: each
 	// object counts where it is read.
 	workloadFiles := map[string]bool{}
@@ -242,8 +244,8 @@ func (d *decision) writeText(b *strings.Builder) {
 		if len(types) > shownTypes {
 			types, more = types[:shownTypes], fmt.Sprintf(" and %d more (%d)", len(nc.InstanceTypes)-shownTypes, len(nc.InstanceTypes))
 		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", nc.NodePool, podsByWorkload(nc.Pods), strings.Join(nc.Zones, ", "),
-			strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), strings.Join(types, ", ")+more)
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", nc.NodePool, podsByWorkload(nc.Pods), strings.Join(nc.Zones, ", "),
+			strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), priceText(nc.Price), strings.Join(types, ", ")+more)
 		if g := byRow[row]; g != nil {
 			g.count++
 			continue
@@ -266,11 +268,57 @@ func (d *decision) writeText(b *strings.Builder) {
 		return
 	}
 	w = tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
-	_, _ = fmt.Fprintln(w, "COUNT\tNODEPOOL\tPODS EACH\tZONES\tCAPACITY TYPES\tARCH\tINSTANCE TYPES (cheapest first)")
+	_, _ = fmt.Fprintln(w, "COUNT\tNODEPOOL\tPODS EACH\tZONES\tCAPACITY TYPES\tARCH\tPRICE/H EACH\tINSTANCE TYPES (cheapest first)")
 	for _, g := range groups {
 		_, _ = fmt.Fprintf(w, "%d\t%s\n", g.count, g.row)
 	}
 	_ = w.Flush()
+	d.writeCost(b)
+}
+
+// priceText is a NodeClaim's hourly price: "$0.0960 on-demand", a spot
+// range "$0.0290-0.0343 spot", "-" when nothing is left to price.
+func priceText(p scheduling.Price) string {
+	if !p.Known {
+		return "-"
+	}
+	if p.IsRange() {
+		return fmt.Sprintf("$%s-%s %s", money(p.Hourly), money(p.HourlyMax), p.CapacityType)
+	}
+	return fmt.Sprintf("$%s %s", money(p.Hourly), p.CapacityType)
+}
+
+// money prints a price to four decimals, or more when a smaller figure
+// (a reserved price) would print as zero.
+func money(v float64) string {
+	if v != 0 && v < 0.0001 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// rangeText is "$low" or "$low-high" of a cost.
+func rangeText(lo, hi float64, decimals int) string {
+	s := "$" + strconv.FormatFloat(lo, 'f', decimals, 64)
+	if hi != lo {
+		s += "-" + strconv.FormatFloat(hi, 'f', decimals, 64)
+	}
+	return s
+}
+
+// writeCost writes the totals, per pool, and where the prices come from.
+func (d *decision) writeCost(b *strings.Builder) {
+	c := d.cost
+	fmt.Fprintf(b, "\nCost of the NodeClaims: %s/h, %s/month (730 h)", rangeText(c.Hourly, c.HourlyMax, 4), rangeText(c.Monthly(), c.MonthlyMax(), 2))
+	var pools []string
+	for _, name := range slices.Sorted(maps.Keys(c.NodePools)) {
+		pc := c.NodePools[name]
+		pools = append(pools, fmt.Sprintf("%s %s/h", name, rangeText(pc.Hourly, pc.HourlyMax, 4)))
+	}
+	if len(pools) > 0 {
+		fmt.Fprintf(b, "; %s", strings.Join(pools, ", "))
+	}
+	b.WriteString("\nPrices: " + c.Source + "\n")
 }
 
 // writeBaseline writes what the change from --baseline's pools does.
@@ -354,6 +402,36 @@ type jsonNodeClaim struct {
 	Zones         []string `json:"zones"`
 	CapacityTypes []string `json:"capacity_types"`
 	Architectures []string `json:"architectures"`
+	// HourlyPrice and HourlyPriceMax are null when nothing is left to price.
+	HourlyPrice    *float64 `json:"hourly_price"`
+	HourlyPriceMax *float64 `json:"hourly_price_max"`
+}
+
+// jsonCost is the data source's cost.
+type jsonCost struct {
+	Hourly     float64                 `json:"hourly"`
+	HourlyMax  float64                 `json:"hourly_max"`
+	Monthly    float64                 `json:"monthly"`
+	MonthlyMax float64                 `json:"monthly_max"`
+	Source     string                  `json:"source"`
+	NodePools  map[string]jsonPoolCost `json:"node_pools"`
+}
+
+type jsonPoolCost struct {
+	Hourly     float64 `json:"hourly"`
+	HourlyMax  float64 `json:"hourly_max"`
+	Monthly    float64 `json:"monthly"`
+	MonthlyMax float64 `json:"monthly_max"`
+	NodeClaims int     `json:"node_claims"`
+}
+
+func costJSON(c scheduling.Cost) jsonCost {
+	out := jsonCost{Hourly: c.Hourly, HourlyMax: c.HourlyMax, Monthly: c.Monthly(), MonthlyMax: c.MonthlyMax(), Source: c.Source,
+		NodePools: map[string]jsonPoolCost{}}
+	for name, pc := range c.NodePools {
+		out.NodePools[name] = jsonPoolCost{Hourly: pc.Hourly, HourlyMax: pc.HourlyMax, Monthly: pc.Monthly(), MonthlyMax: pc.MonthlyMax(), NodeClaims: pc.NodeClaims}
+	}
+	return out
 }
 
 // jsonPool is a NodePool of the input, and why Karpenter leaves it out.
@@ -371,6 +449,7 @@ type jsonSchedule struct {
 	NodeClaims []jsonNodeClaim     `json:"node_claims"`
 	Skipped    []string            `json:"skipped"`
 	NodePools  []jsonPool          `json:"node_pools"`
+	Cost       jsonCost            `json:"cost"`
 	Findings   []finding           `json:"findings"`
 	Summary    jsonScheduleSummary `json:"summary"`
 	// Baseline is the change from --baseline's pools, when given.
@@ -420,7 +499,8 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 		out := []jsonNodeClaim{}
 		for _, nc := range ncs {
 			out = append(out, jsonNodeClaim{NodePool: nc.NodePool, InstanceTypes: nonNil(nc.InstanceTypes),
-				Pods: nonNil(nc.Pods), Zones: nonNil(nc.Zones), CapacityTypes: nonNil(nc.CapacityTypes), Architectures: nonNil(nc.Architectures)})
+				Pods: nonNil(nc.Pods), Zones: nonNil(nc.Zones), CapacityTypes: nonNil(nc.CapacityTypes), Architectures: nonNil(nc.Architectures),
+				HourlyPrice: knownPrice(nc.Price, nc.Price.Hourly), HourlyPriceMax: knownPrice(nc.Price, nc.Price.HourlyMax)})
 		}
 		return out
 	}
@@ -434,6 +514,7 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 	for _, p := range d.pools {
 		out.NodePools = append(out.NodePools, jsonPool{Name: p.Name, LeftOut: p.Skipped})
 	}
+	out.Cost = costJSON(d.cost)
 	pods, unschedulable, _ := d.counts()
 	errs, warnings := r.count()
 	out.Summary = jsonScheduleSummary{Files: r.Files, NodePools: len(d.pools), NodeClasses: d.classes, Workloads: len(d.workloads),
@@ -443,4 +524,11 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+func knownPrice(p scheduling.Price, v float64) *float64 {
+	if !p.Known {
+		return nil
+	}
+	return &v
 }

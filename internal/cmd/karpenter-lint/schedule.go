@@ -196,6 +196,9 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 	}
 	read, notes, failures := manifestcheck.ReadClasses(ctx, classes, opt)
 	<-done
+	var priceNotes []string
+	f.Prices, priceNotes = schedulePrices(ctx, opt.AWS, region)
+	notes = append(notes, priceNotes...)
 	if catErr != nil {
 		failures = append([]error{fmt.Errorf("reading the region's instance types and offerings: %w", catErr)}, failures...)
 	}
@@ -231,4 +234,25 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 			"or --cluster to read it with eks:DescribeCluster): their EC2NodeClasses were taken to resolve images (AMIsReady)")
 	}
 	return f, notes, nil
+}
+
+// schedulePrices are the decision's prices as the data source reads them
+// (Karpenter's pricing provider, each half AWS would not give on its
+// static table); notes name the reads AWS denied.
+func schedulePrices(ctx context.Context, aws *awsclient.Cache, region string) (*scheduling.PriceSource, []string) {
+	p, err := aws.Prices(ctx)
+	if err != nil {
+		src := scheduling.StaticSource(region, "the prices could not be read ("+err.Error()+")")
+		return &src, nil
+	}
+	var notes []string
+	read := func(action string, r awsclient.PriceRead) scheduling.PriceRead {
+		why, denied := r.Status(action)
+		if denied != "" {
+			notes = append(notes, "the live prices of "+denied+" (AWS denied it): the cost uses Karpenter's static price table")
+		}
+		return scheduling.PriceRead{Live: r.Live, Why: why}
+	}
+	src := scheduling.LiveSource(p.Provider, p.Region, read("pricing:GetProducts", p.OnDemand), read("ec2:DescribeSpotPriceHistory", p.Spot))
+	return &src, notes
 }

@@ -90,13 +90,14 @@ func TestScheduleUnschedulable(t *testing.T) {
 	code, out, stderr = lint(t, "", args...)
 	// The text output: a row per workload, the NodeClaims (equal ones
 	// once, with their count) with their instance types cheapest first,
-	// truncated with their number.
+	// truncated with their number, and each one's price; then the cost.
 	for _, re := range []string{`\ndefault/Job/finetune +1 +- +1\n`, `\ndefault/Deployment/web +3 +general=3 +\n`,
 		`\nNodeClaims Karpenter would create: 5 \(general 3, gpu 2\)\n`, `INSTANCE TYPES \(cheapest first\)\n`,
-		`\n2 +gpu +default/Job/train +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +g5g.xlarge, g4dn.xlarge, g5.xlarge\n`,
+		`\n2 +gpu +default/Job/train +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +\$0\.4200 spot +g5g.xlarge, g4dn.xlarge, g5.xlarge\n`,
 		// The web spread's zones are a coin (the region's types are not
 		// offered alike in the three): its NodeClaims name all three.
-		`\n2 +general +default/Deployment/web +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +m1.small, c7g.large, m6g.large, c5.large, m7i-flex.large and 6 more \(11\)\n`} {
+		`\n2 +general +default/Deployment/web +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +\$0\.0440 spot +m1.small, c7g.large, m6g.large, c5.large, m7i-flex.large and 6 more \(11\)\n`,
+		`\nCost of the NodeClaims: \$1\.0820/h, \$789\.86/month \(730 h\); general \$0\.2420/h, gpu \$0\.8400/h\nPrices: On-demand: Karpenter's static price table \(karpenter-provider-aws v1\.14\.1, generated 2026-07-06\), us-east-1: `} {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("text: lacks %s:\n%s", re, out)
 		}
