@@ -97,8 +97,8 @@ func (c *Cache) readPrices(ctx context.Context) (*Prices, error) {
 		pcfg.BaseEndpoint = aws.String(e)
 	}
 	p := &Prices{Region: cfg.Region, Provider: pricing.NewDefaultProvider(
-		pricingAPI{client: pricing.NewAPI(pcfg), requests: &requests},
-		spotHistoryAPI{client: ec2c, requests: &requests}, cfg.Region, isolated)}
+		pricingAPI{getProducts: pricing.NewAPI(pcfg).GetProducts, requests: &requests},
+		spotHistoryAPI{describe: ec2c.DescribeSpotPriceHistory, requests: &requests}, cfg.Region, isolated)}
 	switch {
 	case isolated:
 		p.OnDemand.Skipped = "the EC2 endpoint is overridden and the Pricing API's is not (endpoints.pricing, AWS_ENDPOINT_URL_PRICING): " +
@@ -134,28 +134,30 @@ func (c *Clients) pricingIsolated() bool {
 // provider never calls.
 var errNotCalled = errors.New("not called by the pricing provider")
 
-// pricingAPI is karpenter-provider-aws's PricingAPI on a Pricing client
-// (a struct, not the client itself, in the interface: see ec2Client).
+// pricingAPI is karpenter-provider-aws's PricingAPI on a Pricing client.
+// It holds the one operation as a func, not the client: a struct stored in
+// an interface exposes its fields' types to reflection, and the linker
+// then keeps every operation of the client (see ec2Client).
 type pricingAPI struct {
-	client   *awspricing.Client
-	requests *atomic.Int64
+	getProducts func(context.Context, *awspricing.GetProductsInput, ...func(*awspricing.Options)) (*awspricing.GetProductsOutput, error)
+	requests    *atomic.Int64
 }
 
 func (a pricingAPI) GetProducts(ctx context.Context, in *awspricing.GetProductsInput, opts ...func(*awspricing.Options)) (*awspricing.GetProductsOutput, error) {
 	a.requests.Add(1)
-	return a.client.GetProducts(ctx, in, opts...)
+	return a.getProducts(ctx, in, opts...)
 }
 
 // spotHistoryAPI is karpenter-provider-aws's EC2API for the pricing
-// provider: DescribeSpotPriceHistory only.
+// provider: DescribeSpotPriceHistory only (a func, as pricingAPI's).
 type spotHistoryAPI struct {
-	client   *ec2.Client
+	describe func(context.Context, *ec2.DescribeSpotPriceHistoryInput, ...func(*ec2.Options)) (*ec2.DescribeSpotPriceHistoryOutput, error)
 	requests *atomic.Int64
 }
 
 func (a spotHistoryAPI) DescribeSpotPriceHistory(ctx context.Context, in *ec2.DescribeSpotPriceHistoryInput, opts ...func(*ec2.Options)) (*ec2.DescribeSpotPriceHistoryOutput, error) {
 	a.requests.Add(1)
-	return a.client.DescribeSpotPriceHistory(ctx, in, opts...)
+	return a.describe(ctx, in, opts...)
 }
 
 func (spotHistoryAPI) DescribeCapacityReservations(context.Context, *ec2.DescribeCapacityReservationsInput, ...func(*ec2.Options)) (*ec2.DescribeCapacityReservationsOutput, error) {

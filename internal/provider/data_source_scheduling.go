@@ -120,6 +120,16 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		return scheduling.Facts{}, false, false
 	}
 	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter}
+	// The prices are read while the classes are (a first read pages
+	// through the region's price list).
+	var priceDiags diag.Diagnostics
+	var prices *scheduling.PriceSource
+	pricesRead := make(chan struct{})
+	go func() {
+		defer close(pricesRead)
+		prices = decisionPrices(ctx, pd, cat.Region, &priceDiags)
+	}()
+
 	type pending struct {
 		name  string
 		wait  func() classReadiness
@@ -154,6 +164,9 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		}
 		f.Classes[c.name] = scheduling.StatusOf(r.result, notReady)
 	}
+	<-pricesRead
+	f.Prices = prices
+	diags.Append(priceDiags...)
 	return f, !diags.HasError() && !deferred, deferred
 }
 
