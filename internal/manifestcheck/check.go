@@ -314,10 +314,13 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 		return []Finding{{Rule: ruleCRD, Severity: rules.Error, Message: fmt.Sprintf("Could not validate the %s against the CRD of karpenter-provider-aws %s: %v", k.Name(), crd.KarpenterVersion, err)}}
 	}
 	var out []Finding
+	more := false
 	for _, e := range res.Errors {
 		if e.Field == "" && e.Detail == crd.RulesNotChecked {
-			out = append(out, Finding{Rule: ruleCRD, Severity: rules.Warning,
-				Message: fmt.Sprintf("The API server would also say: %s (CRD of karpenter-provider-aws %s)", crd.RulesNotChecked, crd.KarpenterVersion)})
+			// Not a finding of its own (it has no field, so it would sit at
+			// the document's first line): the errors beside it are. It is
+			// said once, on the first of them.
+			more = true
 			continue
 		}
 		if covered(e.Field, own) {
@@ -325,6 +328,9 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 		}
 		out = append(out, Finding{Rule: ruleCRD, Severity: rules.Error, Path: e.Field,
 			Message: fmt.Sprintf("The API server would reject the %s: %s (CRD of karpenter-provider-aws %s)", k.Name(), e.Text, crd.KarpenterVersion)})
+	}
+	if more && len(out) > 0 {
+		out[0].Message += ". The API server checks the object's remaining rules only once it is valid, so more may follow"
 	}
 	for _, u := range res.Unknown {
 		out = append(out, Finding{Rule: ruleUnknownField, Severity: ruleUnknownField.Severity, Path: u, Message: fmt.Sprintf(
