@@ -37,6 +37,11 @@ var (
 	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true}
 )
 
+// Reports says whether a rule of the catalogue can be reported on a
+// manifest: false for those about the provider's own inputs, which
+// karpenter-lint does not list and an ignore annotation cannot silence.
+func Reports(id string) bool { return !notForManifests[id] }
+
 // Check validates every EC2NodeClass and NodePool document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the
 // offline rules of Karpenter release kv, and returns the findings in

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 )
@@ -47,6 +48,9 @@ func runRules(e *env, args []string) int {
 		if r == nil {
 			return e.errorf("no rule %q%s (karpenter-lint rules list)", args[1], suggest.Hint(args[1], rules.IDs()))
 		}
+		if !manifestcheck.Reports(r.ID) {
+			return e.errorf("%s is a rule of the Terraform provider's resources only: karpenter-lint never reports it on a manifest (%s#%s)", r.ID, guideURL, r.ID)
+		}
 		return showRule(e, r)
 	}
 	return e.errorf("unknown rules command %q: list or show", args[0])
@@ -64,7 +68,12 @@ type jsonRule struct {
 }
 
 func listRules(e *env, format string) int {
-	all := rules.All()
+	var all []*rules.Rule
+	for _, r := range rules.All() {
+		if manifestcheck.Reports(r.ID) { // the provider's own rules are not the CLI's
+			all = append(all, r)
+		}
+	}
 	switch format {
 	case "json":
 		out := []jsonRule{}
