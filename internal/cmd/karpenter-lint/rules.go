@@ -110,9 +110,13 @@ func showRule(e *env, r *rules.Rule) int {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s (%s, %s)\n\n", r.ID, r.Title, r.Severity, r.Category)
 	fmt.Fprintf(&b, "What happens: %s\n\nSource: %s\n\n", r.Behaviour, r.Source)
-	// The examples are the guide's, written for the provider (HCL); the
-	// manifest rules' examples hold YAML in validate_manifest.
-	fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(r.Bad), indentLines(r.Good))
+	// Manifests, as the linter reads them; a rule documented only with the
+	// provider's HCL says so rather than showing HCL as if it were YAML.
+	if bad, good, ok := r.YAMLExamples(); ok {
+		fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(bad), indentLines(good))
+	} else {
+		b.WriteString("No manifest example yet: the rules guide shows it in the Terraform provider's terms.\n\n")
+	}
 	fmt.Fprintf(&b, "More: %s#%s\n", guideURL, r.ID)
 	if _, err := io.WriteString(e.stdout, b.String()); err != nil {
 		return e.errorf("%v", err)
