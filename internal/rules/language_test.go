@@ -34,9 +34,12 @@ var frontEnds = []string{
 // HCL assignment of a snake_case attribute or an HCL object.
 var terraformWords = regexp.MustCompile(`(?i)terraform|acknowledged_warnings|karpenter_(nodepool|ec2nodeclass|scheduling|node|amis?|instance_types)\b|\b[a-z]+(_[a-z0-9]+)+ = |= \{ `)
 
-// notYetInTheirLanguage are the files whose messages still speak HCL: each
-// is to move its advice into a rules.Fix (the front ends render it) and
-// leave this list. The test fails for any other file, and for a file here
+// notYetInTheirLanguage are the files that still hold HCL in strings: some
+// write HCL advice into messages, which is to move into a rules.Fix (the
+// front ends render it); some build the provider's documentation examples
+// outside the rule literal (nodepool/examples.go; rules/markdown.go writes
+// the provider's rules guide), which is to move into the literal or its
+// manifest examples. Each leaves this list when it is done. The test fails for any other file, and for a file here
 // that no longer needs its entry.
 var notYetInTheirLanguage = map[string]bool{
 	"internal/ami/rules.go":              true,
@@ -63,7 +66,6 @@ var notYetInTheirLanguage = map[string]bool{
 	"internal/readiness/readiness.go":    true,
 	"internal/readiness/rules.go":        true,
 	"internal/requirements/rules.go":     true,
-	"internal/requirements/validate.go":  true,
 	"internal/rules/markdown.go":         true,
 	"internal/scheduling/rules.go":       true,
 	"internal/scheduling/workloads.go":   true,
