@@ -225,8 +225,10 @@ func deniedReadinessRead(err error) (string, bool) {
 // with strict_readiness.
 func (d *ProviderData) readDenied(action string, err error) rules.Finding {
 	f := readiness.ReadDenied(action, err)
+	f.Detail += " With strict_readiness = true this is an error."
 	if d.StrictReadiness {
 		f.Severity = rules.Error
+		f.Fix = nil // strict: the read is required, not to be acknowledged
 	}
 	return f
 }

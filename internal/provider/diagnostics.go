@@ -110,8 +110,11 @@ func hclFix(f rules.Finding) string {
 		}
 		b.WriteString(".")
 	}
-	if f.Fix.Acknowledge {
+	switch {
+	case f.Fix.Acknowledge && f.Severity == rules.Error:
 		fmt.Fprintf(&b, " If the value as written is meant, list %q in this resource's acknowledged_warnings.", f.Rule.ID)
+	case f.Fix.Acknowledge:
+		fmt.Fprintf(&b, " If this is meant, list %q in acknowledged_warnings: the resource's, or the provider's for every resource.", f.Rule.ID)
 	}
 	return b.String()
 }

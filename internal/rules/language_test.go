@@ -62,7 +62,6 @@ var notYetInTheirLanguage = map[string]bool{
 	"internal/nodepool/object.go":        true,
 	"internal/nodepool/sizing.go":        true,
 	"internal/readiness/checks.go":       true,
-	"internal/readiness/denied.go":       true,
 	"internal/readiness/readiness.go":    true,
 	"internal/readiness/rules.go":        true,
 	"internal/requirements/rules.go":     true,
