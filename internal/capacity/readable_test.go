@@ -29,6 +29,8 @@ func TestReadable(t *testing.T) {
 		{corev1.ResourceCPU, resource.MustParse("2048"), "2048"},
 		{corev1.ResourceCPU, resource.MustParse("100m"), "100m"},
 		{"hugepages-2Mi", resource.MustParse("4194304"), "4Mi"},
+		{corev1.ResourceEphemeralStorage, resource.MustParse("250G"), "250G"},
+		{corev1.ResourceMemory, resource.MustParse("4096"), "4096"},
 	} {
 		got := Readable(c.name, c.q)
 		if s := got.String(); s != c.want {
