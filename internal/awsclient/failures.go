@@ -80,10 +80,27 @@ type EndpointError struct {
 	// Cause is the transport's error text (not wrapped: a timeout error
 	// would read as a cancelled caller, which callers must not remember).
 	Cause string
+	// first is the error of the request that found the endpoint silent,
+	// when this request (of another service or operation, sharing the
+	// endpoint) was not sent because of it.
+	first *EndpointError
 }
 
 func (e *EndpointError) Error() string {
+	if e.first != nil {
+		return fmt.Sprintf("the %s endpoint %s %s for %s, as for %s before it in this run (%s)",
+			e.Service, e.Endpoint, e.Reason, e.Permission(), e.first.Permission(), e.Cause)
+	}
 	return fmt.Sprintf("the %s endpoint %s %s (%s)", e.Service, e.Endpoint, e.Reason, e.Cause)
+}
+
+// First is the error of the request that found the endpoint silent: e
+// itself, or the earlier request of another service or operation.
+func (e *EndpointError) First() *EndpointError {
+	if e.first != nil {
+		return e.first
+	}
+	return e
 }
 
 // Permission is the IAM action of the request, e.g. "ec2:DescribeImages".
@@ -177,6 +194,17 @@ func httpClient(t Timeouts) *awshttp.BuildableClient {
 		WithReadTimeout(t.Response)
 }
 
+// forRequest is e as the error of the request of ctx: named for that request,
+// since one endpoint may serve several services (an emulator, a proxy)
+// and the EKS call must not read as EC2's.
+func (e *EndpointError) forRequest(ctx context.Context) *EndpointError {
+	service, op := middleware.GetServiceID(ctx), middleware.GetOperationName(ctx)
+	if service == e.Service && op == e.Operation {
+		return e
+	}
+	return &EndpointError{Endpoint: e.Endpoint, Service: service, Operation: op, Reason: e.Reason, Cause: e.Cause, first: e}
+}
+
 // endpointGuard remembers the endpoints that did not answer. It is not a
 // BuildableClient, so the service clients use it as it is instead of
 // re-deriving their own timeouts.
@@ -193,11 +221,11 @@ func (g *endpointGuard) Do(req *http.Request) (*http.Response, error) {
 	g.mu.Lock()
 	e := g.down[key]
 	g.mu.Unlock()
+	ctx := req.Context()
 	if e != nil {
-		return nil, e
+		return nil, e.forRequest(ctx)
 	}
 	resp, err := g.next.Do(req)
-	ctx := req.Context()
 	if err == nil || ctx.Err() != nil {
 		return resp, err // a cancelled caller says nothing about the endpoint
 	}
@@ -210,7 +238,13 @@ func (g *endpointGuard) Do(req *http.Request) (*http.Response, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if prev := g.down[key]; prev != nil {
-		return nil, prev
+		// Failed in flight beside another request: its own error, tied to
+		// the first so that it is reported with it.
+		if e.Service == prev.Service && e.Operation == prev.Operation {
+			return nil, prev
+		}
+		e.first = prev
+		return nil, e
 	}
 	if g.down == nil {
 		g.down = map[string]*EndpointError{}

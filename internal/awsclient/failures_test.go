@@ -63,7 +63,8 @@ func staticKeys(t *testing.T) {
 // An endpoint that accepts and never answers fails the first request after
 // the response timeout, once (not retried, although 25 retries are
 // configured), and every later request to it, of any service, at once with
-// the same error naming the service, the operation and the endpoint.
+// an error naming its own service and operation, the endpoint and the
+// request that found it silent.
 func TestSilentEndpointFailsOnceAndFast(t *testing.T) {
 	staticKeys(t)
 	url, conns := silentListener(t)
@@ -95,11 +96,17 @@ func TestSilentEndpointFailsOnceAndFast(t *testing.T) {
 	if later := time.Since(start); later > 100*time.Millisecond {
 		t.Errorf("later requests to the silent endpoint took %s, want an immediate failure", later)
 	}
-	for _, err := range []error{err, err2} {
+	// Each names its own service and what found the endpoint silent, so
+	// an SSM or EKS call does not read as EC2's.
+	for err, want := range map[error]string{err: "ssm:GetParameters", err2: "iam:GetRole"} {
 		var again *EndpointError
-		if !errors.As(err, &again) || again != ee {
-			t.Errorf("a later request failed with %v, want the remembered %v", err, ee)
+		if !errors.As(err, &again) || again.First() != ee || again.Permission() != want ||
+			!strings.Contains(err.Error(), " endpoint "+url+" did not answer within 300ms for "+want+", as for ec2:DescribeInstanceTypes before it in this run") {
+			t.Errorf("a later request failed with %v, want one naming %s after the remembered %v", err, want, ee)
 		}
+	}
+	if _, err := c.DescribeInstanceTypes(ctx); !errors.Is(err, ee) && !strings.Contains(fmt.Sprint(err), ee.Error()) {
+		t.Errorf("the same request again: %v", err)
 	}
 	if n := conns.Load(); n != 1 {
 		t.Errorf("%d connections, want 1 (no retry, no second wait)", n)

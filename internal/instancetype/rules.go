@@ -90,7 +90,7 @@ func (a Admission) Findings() rules.Findings {
 	}
 	for _, m := range a.MinValues {
 		f := rules.New(ruleMinValuesUnsatisfiable, a.pathOf(m.Key, "min_values"),
-			"min_values = %d for %s, but the admitted instance types %s cover only %d distinct value(s); Karpenter refuses to launch (\"minValues requirement is not met for label(s)\"). Widen the other requirements or lower min_values.",
+			"minValues %d for %s, but the admitted instance types %s cover only %d distinct value(s); Karpenter refuses to launch (\"minValues requirement is not met for label(s)\"). Widen the other requirements or lower minValues.",
 			m.Want, m.Key, a.sourcePhrase(), m.Got)
 		if offline {
 			f = f.AsWarning()

@@ -37,6 +37,11 @@ var (
 	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true}
 )
 
+// Reports says whether a rule of the catalogue can be reported on a
+// manifest: false for those about the provider's own inputs, which
+// karpenter-lint does not list and an ignore annotation cannot silence.
+func Reports(id string) bool { return !notForManifests[id] }
+
 // Check validates every EC2NodeClass and NodePool document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the
 // offline rules of Karpenter release kv, and returns the findings in
@@ -281,7 +286,7 @@ func translate(k *crd.Kind, fs rules.Findings) []Finding {
 			// The object's own metadata block has the manifest's names.
 			p = literal(f.Path)
 		}
-		out = append(out, Finding{Rule: f.Rule, Severity: f.Severity, Path: p, Message: f.Detail})
+		out = append(out, Finding{Rule: f.Rule, Severity: f.Severity, Path: p, Message: f.Detail + yamlFix(k, f)})
 	}
 	return out
 }
@@ -314,10 +319,13 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 		return []Finding{{Rule: ruleCRD, Severity: rules.Error, Message: fmt.Sprintf("Could not validate the %s against the CRD of karpenter-provider-aws %s: %v", k.Name(), crd.KarpenterVersion, err)}}
 	}
 	var out []Finding
+	more := false
 	for _, e := range res.Errors {
 		if e.Field == "" && e.Detail == crd.RulesNotChecked {
-			out = append(out, Finding{Rule: ruleCRD, Severity: rules.Warning,
-				Message: fmt.Sprintf("The API server would also say: %s (CRD of karpenter-provider-aws %s)", crd.RulesNotChecked, crd.KarpenterVersion)})
+			// Not a finding of its own (it has no field, so it would sit at
+			// the document's first line): the errors beside it are. It is
+			// said once, on the first of them.
+			more = true
 			continue
 		}
 		if covered(e.Field, own) {
@@ -325,6 +333,9 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 		}
 		out = append(out, Finding{Rule: ruleCRD, Severity: rules.Error, Path: e.Field,
 			Message: fmt.Sprintf("The API server would reject the %s: %s (CRD of karpenter-provider-aws %s)", k.Name(), e.Text, crd.KarpenterVersion)})
+	}
+	if more && len(out) > 0 {
+		out[0].Message += ". The API server checks the object's remaining rules only once it is valid, so more may follow"
 	}
 	for _, u := range res.Unknown {
 		out = append(out, Finding{Rule: ruleUnknownField, Severity: ruleUnknownField.Severity, Path: u, Message: fmt.Sprintf(
@@ -368,4 +379,37 @@ func within(a, b string) bool {
 		return a != ""
 	}
 	return strings.HasPrefix(a, b+".")
+}
+
+// yamlFix is a finding's fix in the manifest's terms: the field to write
+// under its parent and, for a value that may be meant, the ignore
+// annotation.
+func yamlFix(k *crd.Kind, f rules.Finding) string {
+	if f.Fix == nil {
+		return ""
+	}
+	var b strings.Builder
+	mp, ok := k.ManifestPath(f.FixField())
+	_, last, hasLast := f.FixField().Parent()
+	if ok && hasLast && (last.Kind == rules.KeyStep || f.Fix.Value != "") {
+		value := f.Fix.Value
+		if value == "" {
+			value = "..."
+		}
+		parent, name := mp, mp
+		if i := strings.LastIndexAny(mp, ".["); i >= 0 {
+			parent, name = mp[:i], strings.TrimSuffix(mp[i+1:], "]")
+		} else {
+			parent = ""
+		}
+		fmt.Fprintf(&b, " Write `%s: %s`", name, value)
+		if parent != "" {
+			fmt.Fprintf(&b, " under %s", parent)
+		}
+		b.WriteString(".")
+	}
+	if f.Fix.Acknowledge {
+		fmt.Fprintf(&b, " If the value as written is meant, say why in the object's %s annotation: %q.", IgnoreAnnotation, f.Rule.ID+": <why>")
+	}
+	return b.String()
 }

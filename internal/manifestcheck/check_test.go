@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -499,14 +500,14 @@ func TestRunCrossChecksAcrossInputs(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	// AL2 has no arm64 GPU image; AL2023 has.
-	if got := rules(Input{"prod/pools.yaml", gpuPool}, Input{"prod/classes.yaml", class("default", "al2@v20251209")}); got != "prod/pools.yaml:arm64-gpu-no-image" {
+	if got := rules(Input{Name: "prod/pools.yaml", Text: gpuPool}, Input{Name: "prod/classes.yaml", Text: class("default", "al2@v20251209")}); got != "prod/pools.yaml:arm64-gpu-no-image" {
 		t.Errorf("class in another file: %s", got)
 	}
-	if got := rules(Input{"prod/pools.yaml", gpuPool}, Input{"prod/classes.yaml", class("default", "al2023@v20251209")},
-		Input{"dev/classes.yaml", class("default", "al2@v20251209")}); got != "" {
+	if got := rules(Input{Name: "prod/pools.yaml", Text: gpuPool}, Input{Name: "prod/classes.yaml", Text: class("default", "al2023@v20251209")},
+		Input{Name: "dev/classes.yaml", Text: class("default", "al2@v20251209")}); got != "" {
 		t.Errorf("the class in the same directory wins: %s", got)
 	}
-	res := Run(context.Background(), []Input{{"pools.yaml", gpuPool}, {"a/classes.yaml", class("default", "al2@v20251209")}, {"b/classes.yaml", class("default", "al2@v20251209")}}, Options{Karpenter: versions.DefaultKarpenter})
+	res := Run(context.Background(), []Input{{Name: "pools.yaml", Text: gpuPool}, {Name: "a/classes.yaml", Text: class("default", "al2@v20251209")}, {Name: "b/classes.yaml", Text: class("default", "al2@v20251209")}}, Options{Karpenter: versions.DefaultKarpenter})
 	if len(res.Findings) != 0 || !strings.Contains(strings.Join(res.Skipped, "\n"), `defined in several: "default"`) {
 		t.Errorf("two candidate classes: %v, skipped %q", res.Findings, res.Skipped)
 	}
@@ -543,4 +544,30 @@ func FuzzLocate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A context input (the pre-commit hook's repository) lends the class a
+// staged NodePool names, so the cross-checks are made, and reports
+// nothing of its own: not its other documents, not the class's findings.
+func TestRunContextInputsLendClasses(t *testing.T) {
+	const gpuPool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: gpu\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [g5g]\n"
+	const al2Class = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: default\nspec:\n  role: KarpenterNodeRole-demo\n  amiSelectorTerms:\n    - alias: al2@v20251209\n  metadataOptions:\n    httpTokens: require\n  subnetSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}\n  securityGroupSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}\n"
+	const otherPool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: other\nspec:\n  weight: 0\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n      requirements: []\n"
+	opt := Options{Karpenter: versions.DefaultKarpenter}
+	alone := Run(context.Background(), []Input{{Name: "pools/gpu.yaml", Text: gpuPool}}, opt)
+	if len(alone.Findings) != 0 || !slices.Equal(alone.Uncrossed, []string{"default"}) {
+		t.Fatalf("without its class: %+v uncrossed %v", alone.Findings, alone.Uncrossed)
+	}
+	res := Run(context.Background(), []Input{{Name: "pools/gpu.yaml", Text: gpuPool},
+		{Name: "classes/default.yaml", Text: al2Class + "---\n" + otherPool, Context: true}}, opt)
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Input+":"+f.Rule.ID)
+	}
+	if strings.Join(got, " ") != "pools/gpu.yaml:arm64-gpu-no-image" || len(res.Uncrossed) != 0 {
+		t.Errorf("with the class from the context: %v uncrossed %v", got, res.Uncrossed)
+	}
+	if len(res.Documents) != 1 || res.Documents[0].Input != "pools/gpu.yaml" {
+		t.Errorf("documents: %+v", res.Documents)
+	}
 }

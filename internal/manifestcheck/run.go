@@ -25,6 +25,12 @@ type Input struct {
 	// "" for validate_manifest's single string.
 	Name string
 	Text string
+	// Context marks an input read only for the EC2NodeClasses the other
+	// inputs' NodePools name (karpenter-lint --classes-from, the
+	// pre-commit hook's repository): such a class is checked, and its
+	// pools are cross-checked with it, but nothing of the input is
+	// reported or counted.
+	Context bool
 }
 
 // Options say what to check the inputs against.
@@ -99,6 +105,8 @@ type Document struct {
 	// Refused for a Karpenter object that cannot be one of them (a removed
 	// API version, a misspelled kind), which has a finding saying so.
 	Checked, Malformed, Refused bool
+
+	context bool
 }
 
 // Object is "<kind>/<name>", or the kind alone when the name is missing.
@@ -122,6 +130,10 @@ type Result struct {
 	// Failures are AWS requests that failed: the checks that needed them
 	// were not made.
 	Failures []error
+	// Uncrossed are the EC2NodeClass names NodePools refer to that no
+	// input (context inputs included) defines exactly once: those pools'
+	// cross-checks were not made.
+	Uncrossed []string
 }
 
 // item is one document on its way through a run.
@@ -131,6 +143,8 @@ type item struct {
 	desc  *Document
 	obj   map[string]any
 	raw   []byte
+	// context is set for a class read from a context input.
+	context bool
 	// kind is set for the documents checked.
 	kind     string
 	class    *nodeclass.Class
@@ -145,11 +159,18 @@ type item struct {
 func Run(ctx context.Context, inputs []Input, opt Options) Result {
 	var res Result
 	var items []*item
+	var context []*item
 	for _, in := range inputs {
 		for _, d := range split(in.Text) {
-			items = append(items, decodeItem(in.Name, d))
+			it := decodeItem(in.Name, d)
+			if in.Context {
+				context = append(context, it)
+			} else {
+				items = append(items, it)
+			}
 		}
 	}
+	items = append(items, neededClasses(items, context)...)
 	res.Documents = make([]Document, len(items))
 	for i, it := range items {
 		res.Documents[i] = *it.desc
@@ -195,9 +216,13 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 			}
 			it.findings = append(it.findings, checkPool(ctx, it.obj, it.raw, facts, zones, cat, kv)...)
 		}
-		res.Findings = append(res.Findings, it.finish()...)
+		if !it.context {
+			res.Findings = append(res.Findings, it.finish()...)
+		}
 	}
+	res.Documents = slices.DeleteFunc(res.Documents, func(d Document) bool { return d.context })
 	if len(unmatched) > 0 {
+		res.Uncrossed = slices.Sorted(maps.Keys(unmatched))
 		res.Skipped = append(res.Skipped, fmt.Sprintf("the NodePool/EC2NodeClass cross-checks (architectures and GPUs against the class's family and images, Custom userData taints) of the NodePools whose EC2NodeClass is not among the inputs, or is defined in several: \"%s\"",
 			strings.Join(slices.Sorted(maps.Keys(unmatched)), `", "`)))
 	}
@@ -247,6 +272,27 @@ func decodeItem(input string, d document) *item {
 		}
 	}
 	return it
+}
+
+// neededClasses are the EC2NodeClasses of the context inputs that the
+// NodePools of items name, marked as context.
+func neededClasses(items, context []*item) []*item {
+	named := map[string]bool{}
+	for _, it := range items {
+		if it.kind == manifest.NodePoolKind {
+			if name, ok := poolClass(it.raw); ok {
+				named[name] = true
+			}
+		}
+	}
+	var out []*item
+	for _, it := range context {
+		if it.class != nil && named[it.class.Name] {
+			it.context, it.desc.context = true, true
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // classFor finds the EC2NodeClass named name for the pool it: in the same

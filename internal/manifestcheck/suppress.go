@@ -50,7 +50,9 @@ var (
 		Title: "the lint.karpenter-tf.io/ignore annotation names no rule, or a rule that does not exist",
 		Behaviour: "The annotation's value is a comma-separated list of rule ids, a colon and the reason. A rule id that is " +
 			"not in the catalogue (a typo, or a rule renamed) silences nothing, so the finding it was meant for would come " +
-			"back unnoticed; the annotation is not applied and this finding names the nearest rule id.",
+			"back unnoticed; the annotation is not applied and this finding names the nearest rule id. A rule of the provider's " +
+			"resources only (such as `alias-latest-drift`, about pinning an alias the resource resolves) is never reported on " +
+			"a manifest: naming it is a warning, and the rest of the annotation applies.",
 		Source: "this project's convention (karpenter-lint and validate_manifest); rule ids are those of the rules guide",
 		Bad:    ignoreExample(`"nodepool-taint-karpenter-ownd: our node agent waits for it, removal tracked in PLAT-142"`, false),
 		Good:   ignoreExample(`"nodepool-taint-karpenter-owned: our node agent waits for it, removal tracked in PLAT-142"`, false),
@@ -96,16 +98,25 @@ func suppress(obj map[string]any) (*ignore, []Finding) {
 	}
 	ids, reason, hasColon := strings.Cut(v, ":")
 	ig := &ignore{rules: map[string]bool{}, reason: strings.TrimSpace(reason)}
-	var unknown []string
+	var unknown, never []string
 	for _, id := range strings.Split(ids, ",") {
 		id = strings.TrimSpace(id)
 		switch {
 		case id == "":
 		case rules.Lookup(id) == nil:
 			unknown = append(unknown, id)
+		case !Reports(id):
+			never = append(never, id)
 		default:
 			ig.rules[id] = true
 		}
+	}
+	if len(never) > 0 {
+		// A warning: the rest of the annotation still applies, and the id
+		// may be there for the Terraform resource's sake.
+		out = append(out, Finding{Rule: ruleIgnoreInvalid, Severity: rules.Warning, Path: pathIgnore, Message: fmt.Sprintf(
+			"%s: %q %s of the provider's resources only, which karpenter-lint and validate_manifest never report on a manifest, so naming %s here silences nothing. Remove %s from the annotation.",
+			IgnoreAnnotation, strings.Join(never, `", "`), plural(len(never), "is a rule", "are rules"), plural(len(never), "it", "them"), plural(len(never), "it", "them"))})
 	}
 	const form = `"<rule>[,<rule>]: <reason>"`
 	switch {

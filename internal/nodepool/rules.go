@@ -215,6 +215,8 @@ var (
 		Source:    "k8s.io/api core/v1 ResourceName (standard resources); kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling (NodePool limits ExceededBy)",
 		Bad:       example(`limits = { cpu = "1000", memroy = "4000Gi" }`),
 		Good:      example(`limits = { cpu = "1000", memory = "4000Gi" }`),
+		BadYAML:   rules.NodePoolYAML("  limits:\n    cpu: \"1000\"\n    memroy: 4000Gi\n", "      requirements: []\n"),
+		GoodYAML:  rules.NodePoolYAML("  limits:\n    cpu: \"1000\"\n    memory: 4000Gi\n", "      requirements: []\n"),
 	})
 	ruleReplicasNegative = rules.Register(rules.Rule{
 		ID: "nodepool-replicas-negative", Severity: rules.Error, Category: Category,

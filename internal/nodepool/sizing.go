@@ -88,8 +88,8 @@ func unknownLimit(k string, lp rules.Path) rules.Finding {
 	}
 	if near := suggest.Closest(k, standardResources); near != "" {
 		return rules.New(ruleLimitMisspelled, lp,
-			"limits[%q]: no node has a resource of that name (%s), so the pool gets no %s cap at all and grows until the EC2 quota stops it. Did you mean %q? Write limits = { %s = ... }. (If %q is meant, a karpenter_nodepool lists \"nodepool-limit-misspelled\" in its acknowledged_warnings.)",
-			k, names, near, near, near, k)
+			"limits[%q]: no node has a resource of that name (%s), so the pool gets no %s cap at all and grows until the EC2 quota stops it. Did you mean %q?",
+			k, names, near, near).WithFix(rules.Fix{Field: pathLimits.Key(near), Acknowledge: true})
 	}
 	return rules.New(ruleLimitResource, lp,
 		"limits[%q]: no node has a resource of that name (%s), so this limit never stops the pool from growing. Extended resources need their domain, e.g. \"nvidia.com/gpu\".", k, names)

@@ -311,7 +311,7 @@ func TestValidateSizing(t *testing.T) {
 			rule: ruleLimitResource.ID, sev: rules.Warning, detail: []string{`need their domain`}},
 		// One typo from a Kubernetes resource: the cap silently does not exist.
 		{name: "misspelled resource", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"cpu": "1000", "memroy": "4000Gi"} },
-			rule: ruleLimitMisspelled.ID, sev: rules.Error, path: `limits["memroy"]`, detail: []string{`Did you mean "memory"?`, "no memory cap", "acknowledged_warnings"}},
+			rule: ruleLimitMisspelled.ID, sev: rules.Error, path: `limits["memroy"]`, detail: []string{`Did you mean "memory"?`, "no memory cap"}},
 		{name: "misspelled resource, case", mutate: func(p *Pool) { p.Manifest.Spec.Limits = map[string]string{"CPU": "1000"} },
 			rule: ruleLimitMisspelled.ID, sev: rules.Error, path: `limits["CPU"]`, detail: []string{`Did you mean "cpu"?`}},
 		{name: "limit value unknown", mutate: func(p *Pool) {

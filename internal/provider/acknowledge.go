@@ -79,6 +79,11 @@ func acknowledgeNearMisses(fs rules.Findings, set map[string]bool) rules.Finding
 		if f.Rule.Acknowledgeable && f.Severity == rules.Error && set[f.Rule.ID] {
 			f = f.AsWarning()
 			f.Detail += " (Acknowledged in acknowledged_warnings: reported as a warning.)"
+			if f.Fix != nil { // already acknowledged: say it once
+				fix := *f.Fix
+				fix.Acknowledge = false
+				f.Fix = &fix
+			}
 		}
 		out[i] = f
 	}

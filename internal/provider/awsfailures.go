@@ -173,6 +173,10 @@ func awsFailureIsProviderWide(err error) bool {
 }
 
 func endpointDetail(e *awsclient.EndpointError) string {
+	// The request that found the endpoint silent: the first line is the
+	// same for every request the plan then did not send, so the error is
+	// reported once.
+	e = e.First()
 	return fmt.Sprintf("The %s endpoint %s %s (%s).\n\n%s\n\nNo request to that endpoint is retried or waited for again in "+
 		"this plan. Check the provider's `endpoints` block and AWS_ENDPOINT_URL_* (an emulator that is not running, a VPC "+
 		"endpoint or proxy that does not route), or the network between Terraform and AWS.",
@@ -221,8 +225,10 @@ func deniedReadinessRead(err error) (string, bool) {
 // with strict_readiness.
 func (d *ProviderData) readDenied(action string, err error) rules.Finding {
 	f := readiness.ReadDenied(action, err)
+	f.Detail += " With strict_readiness = true this is an error."
 	if d.StrictReadiness {
 		f.Severity = rules.Error
+		f.Fix = nil // strict: the read is required, not to be acknowledged
 	}
 	return f
 }

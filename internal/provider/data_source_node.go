@@ -14,10 +14,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -359,11 +359,7 @@ func quantitiesValue(l corev1.ResourceList, dropZero bool, diags *diag.Diagnosti
 		if dropZero && q.IsZero() {
 			continue
 		}
-		// Karpenter computes some thresholds through a float
-		// ("2.147483648e+09" bytes): the same value is shown in full.
-		if q.Format == resource.DecimalExponent {
-			q = *resource.NewMilliQuantity(q.MilliValue(), resource.DecimalSI)
-		}
+		q = capacity.Readable(name, q)
 		out[string(name)] = types.StringValue(q.String())
 	}
 	v, d := types.MapValue(types.StringType, out)

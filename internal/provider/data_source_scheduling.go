@@ -152,8 +152,7 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 			r.report(pd, diags)
 			continue
 		case r.state != readinessRead:
-			f.Classes[c.name] = scheduling.ClassStatus{Unknown: "the AWS endpoint does not answer the readiness reads " +
-				"(ec2:DescribeSubnets), so the class's subnets, and the zones its NodePools launch in, are not known"}
+			f.Classes[c.name] = scheduling.ReadinessNotServed
 			continue
 		}
 		for _, d := range r.denied {

@@ -1,6 +1,11 @@
 package provider
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -33,6 +38,7 @@ func tfPath(base path.Path, p rules.Path) path.Path {
 // (an empty base means the findings' paths are root paths).
 func appendFindings(diags *diag.Diagnostics, base path.Path, fs rules.Findings) {
 	for _, f := range fs {
+		f.Detail += hclFix(f)
 		p := tfPath(base, f.Path)
 		empty := len(p.Steps()) == 0
 		switch {
@@ -78,4 +84,47 @@ func objectName(kind string, name types.String) string {
 		return ""
 	}
 	return rules.Object(kind, name.ValueString())
+}
+
+// hclFix is a finding's fix in the resource's own terms: the argument to
+// write (in the block or map the finding's path names) and, for a value
+// that may be meant, the resource's acknowledged_warnings.
+func hclFix(f rules.Finding) string {
+	if f.Fix == nil {
+		return ""
+	}
+	var b strings.Builder
+	parent, last, ok := f.FixField().Parent()
+	value := f.Fix.Value
+	switch {
+	case !ok:
+	case last.Kind == rules.KeyStep:
+		if value == "" {
+			value = "..."
+		}
+		fmt.Fprintf(&b, " Write %s = { %s = %s }.", parent, hclKey(last.Name), value)
+	case last.Kind == rules.AttrStep && value != "":
+		fmt.Fprintf(&b, " Write %s = %s", last.Name, value)
+		if !parent.IsEmpty() {
+			fmt.Fprintf(&b, " in %s", parent)
+		}
+		b.WriteString(".")
+	}
+	switch {
+	case f.Fix.Acknowledge && f.Severity == rules.Error:
+		fmt.Fprintf(&b, " If the value as written is meant, list %q in this resource's acknowledged_warnings.", f.Rule.ID)
+	case f.Fix.Acknowledge:
+		fmt.Fprintf(&b, " If this is meant, list %q in acknowledged_warnings: the resource's, or the provider's for every resource.", f.Rule.ID)
+	}
+	return b.String()
+}
+
+var hclIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// hclKey is a map key as an HCL object key: quoted unless an identifier.
+func hclKey(k string) string {
+	if hclIdentRE.MatchString(k) {
+		return k
+	}
+	return strconv.Quote(k)
 }

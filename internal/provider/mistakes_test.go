@@ -129,6 +129,17 @@ resource "karpenter_nodepool" "x" {
 		expectAt(t, diags, "error", "nodepool-limit-misspelled", lineOf(t, cfg, "limits"), `limits["memroy"]`, `Did you mean "memory"?`, "no memory cap")
 		expectAt(t, diags, "error", "requirement-value-misspelled", lineOf(t, cfg, `values   = ["spot", "ondemand"]`),
 			`"ondemand"`, `uses only ["spot"]`, `Did you mean "on-demand"?`)
+		// The fix in the resource's terms, never the linter's.
+		expectDiagnostic(t, diags, "error", "nodepool-limit-misspelled", `Write limits = { memory = ... }.`,
+			`If the value as written is meant, list "nodepool-limit-misspelled" in this resource's acknowledged_warnings.`)
+		expectDiagnostic(t, diags, "error", "requirement-value-misspelled", `Write values = ["spot", "on-demand"] in requirements[0].`, "acknowledged_warnings")
+		for _, d := range diags {
+			for _, yamlOnly := range []string{"lint.karpenter-tf.io/ignore", "Write `", "spec.template", "under spec"} {
+				if strings.Contains(d.Detail, yamlOnly) {
+					t.Errorf("%s says the linter's %q: %s", d.Summary, yamlOnly, d.Detail)
+				}
+			}
+		}
 	})
 	t.Run("acknowledged", func(t *testing.T) {
 		prov := emulatorProvider(t, "")

@@ -114,7 +114,9 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional: true,
 				Description: fmt.Sprintf("The Karpenter (karpenter-provider-aws) release the cluster runs, `1.MINOR` or `1.MINOR.PATCH`. "+
 					"Rules and rendering follow that release (e.g. Gte/Lte operators need 1.9, arm64 NVIDIA AL2023 images need 1.4). "+
-					"Supported: 1.%d to 1.%d; default %s.", versions.MinKarpenterMinor, versions.MaxKarpenterMinor, versions.DefaultKarpenter),
+					"A release tag (`v1.14.1`) is read as the same release (`1.14.1`). Supported: 1.%d to 1.%d; default %s. A pre-v1 release "+
+					"(0.x, the v1beta1 API) is refused with the way to v1 ([Karpenter's v1 migration](%s)).",
+					versions.MinKarpenterMinor, versions.MaxKarpenterMinor, versions.DefaultKarpenter, versions.V1MigrationURL),
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -172,6 +174,20 @@ func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.Val
 	if s, ok := knownString(m.KarpenterVersion); ok {
 		if _, err := versions.ParseKarpenter(s); err != nil {
 			addRuleDiag(&resp.Diagnostics, path.Root("karpenter_version"), ruleProviderConfig, err.Error())
+		}
+	}
+	if s, ok := knownString(m.Region); ok {
+		if known, closest, shaped := awsclient.KnownRegion(s); !known {
+			msg := fmt.Sprintf("region = %q is not a region of any AWS partition this provider's AWS SDK knows", s)
+			switch {
+			case closest != "":
+				msg += fmt.Sprintf("; did you mean %q? The SDK would send every request to an endpoint built from the name as written, which does not resolve.", closest)
+			case shaped:
+				msg += ". It has the form of a region name: if AWS opened it after this provider's release, the requests will work; otherwise check the name."
+			default:
+				msg += ` and does not have a region's form ("us-east-1"): the SDK would send every request to an endpoint built from it, which does not resolve.`
+			}
+			addRuleDiag(&resp.Diagnostics, path.Root("region"), ruleRegionUnknown, msg)
 		}
 	}
 	if !m.MaxRetries.IsNull() && !m.MaxRetries.IsUnknown() {

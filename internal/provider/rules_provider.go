@@ -21,6 +21,14 @@ var (
 		Bad:       "provider \"karpenter\" {\n  karpenter_version = \"0.37\"\n  retry_mode        = \"fast\"\n}\n",
 		Good:      "provider \"karpenter\" {\n  karpenter_version = \"1.14\"\n  retry_mode        = \"adaptive\"\n}\n",
 	})
+	ruleRegionUnknown = rules.Register(rules.Rule{
+		ID: "region-unknown", Severity: rules.Warning, Category: categoryProvider,
+		Title:     "region is not a region of any AWS partition the provider knows",
+		Behaviour: "The AWS SDK builds the endpoint from any region name, so a misspelled region (`us-east1`) is only found when the first request fails to resolve or connect, and Karpenter's facts for it (instance types, images) cannot be read. The provider knows the regions of every partition as its AWS SDK release lists them; AWS opens regions between releases, so an unknown name is a warning, naming the known region one typo away.",
+		Source:    "aws-sdk-go-v2 internal/endpoints/awsrulesfn/partitions.json (the partitions' regions and regionRegex)",
+		Bad:       "provider \"karpenter\" {\n  region = \"us-east1\"\n}\n",
+		Good:      "provider \"karpenter\" {\n  region = \"us-east-1\"\n}\n",
+	})
 	ruleClusterConfig = rules.Register(rules.Rule{
 		ID: "cluster-config-invalid", Severity: rules.Error, Category: categoryProvider,
 		Title:     "a cluster fact in the provider's cluster block is malformed",

@@ -15,8 +15,10 @@ func TestAdapterRules(t *testing.T) {
 	t.Run("validate", func(t *testing.T) {
 		diags := terraformDiagnostics(t, `
 provider "karpenter" {
-  retry_mode  = "fast"
-  max_retries = 500
+  retry_mode        = "fast"
+  max_retries       = 500
+  region            = "us-east1"
+  karpenter_version = "0.37"
   cluster {
     service_cidr = "172.20.0.0"
   }
@@ -25,6 +27,8 @@ data "karpenter_instance_types" "all" {}
 `, "validate", "-json")
 		expectDiagnostic(t, diags, "error", "provider-config-invalid", `retry_mode = "fast"`, `"adaptive"`)
 		expectDiagnostic(t, diags, "error", "provider-config-invalid", "max_retries = 500")
+		expectDiagnostic(t, diags, "warning", "region-unknown", `region = "us-east1"`, `did you mean "us-east-1"?`)
+		expectDiagnostic(t, diags, "error", "provider-config-invalid", "Karpenter 0.37 is a pre-v1 release", "https://karpenter.sh/v1.0/upgrading/v1-migration/")
 		expectDiagnostic(t, diags, "error", "cluster-config-invalid", `"172.20.0.0" is not a CIDR`)
 		// Terraform validates resources only once the provider block passed.
 		diags = terraformDiagnostics(t, `

@@ -96,7 +96,7 @@ func ReadDenied(action string, answer error) rules.Finding {
 	}
 	b.WriteString(". The manifests and userData do not depend on this read and are planned as usual.\n\nAWS answered: ")
 	b.WriteString(answer.Error())
-	b.WriteString("\n\nGrant " + action + " to the identity that plans (the provider's index page lists the permission each check needs), " +
-		"or add \"" + RuleReadDenied.ID + "\" to acknowledged_warnings if it is meant to lack it. With strict_readiness = true this is an error.")
-	return rules.New(RuleReadDenied, rules.Path{}, "%s", b.String())
+	b.WriteString("\n\nGrant " + action + " to the identity that plans (the provider's index page lists the permission each check needs).")
+	// Whether the gap may be kept is the front end's to say, in its terms.
+	return rules.New(RuleReadDenied, rules.Path{}, "%s", b.String()).WithFix(rules.Fix{Acknowledge: true})
 }

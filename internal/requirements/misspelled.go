@@ -1,6 +1,8 @@
 package requirements
 
 import (
+	"strconv"
+
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 )
@@ -12,6 +14,8 @@ var ruleKeyMisspelled = rules.Register(rules.Rule{
 	Source:    "kubernetes-sigs/karpenter pkg/apis/v1/labels.go WellKnownLabels; pkg/scheduling/requirements.go (custom labels)",
 	Bad:       pool(req("kubernetes.io/archh", "In", `values = ["arm64"]`)),
 	Good:      pool(req("kubernetes.io/arch", "In", `values = ["arm64"]`)),
+	BadYAML:   rules.NodePoolYAML("", yamlReq("kubernetes.io/archh", "In", `["arm64"]`)),
+	GoodYAML:  rules.NodePoolYAML("", yamlReq("kubernetes.io/arch", "In", `["arm64"]`)),
 })
 
 // checkMisspelledKey warns about a key that is not well-known but is a typo
@@ -25,6 +29,6 @@ func checkMisspelledKey(key string, p rules.Path) rules.Findings {
 		return nil
 	}
 	return rules.Findings{rules.New(ruleKeyMisspelled, p,
-		"%q is not a label Karpenter knows, but %q is: Karpenter would treat %q as a custom label, so this requirement does not constrain %s, and nodes get the label %q. Did you mean %q? (If the custom label is deliberate, acknowledge the warning with acknowledged_warnings = [\"requirement-key-misspelled\"].)",
-		key, near, key, near, key, near)}
+		"%q is not a label Karpenter knows, but %q is: Karpenter would treat %q as a custom label, so this requirement does not constrain %s, and nodes get the label %q. Did you mean %q?",
+		key, near, key, near, key, near).WithFix(rules.Fix{Value: strconv.Quote(near), Acknowledge: true})}
 }

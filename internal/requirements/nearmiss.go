@@ -18,9 +18,17 @@ var ruleValueMisspelled = rules.Register(rules.Rule{
 		"`kubernetes.io/arch In [\"amd64\", \"arm\"]` silently loses arm64 (and with NotIn the typo excludes nothing). Nothing fails at apply: the pool just launches other nodes than meant.",
 	Source: "kubernetes-sigs/karpenter pkg/apis/v1/nodeclaim_validation.go validateWellKnownValues (WellKnownValuesForRequirements); " +
 		"aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements (kubernetes.io/arch amd64/arm64, kubernetes.io/os linux/windows)",
-	Bad:  pool(req(LabelCapacityType, "In", `values = ["spot", "ondemand"]`)),
-	Good: pool(req(LabelCapacityType, "In", `values = ["spot", "on-demand"]`)),
+	Bad:      pool(req(LabelCapacityType, "In", `values = ["spot", "ondemand"]`)),
+	Good:     pool(req(LabelCapacityType, "In", `values = ["spot", "on-demand"]`)),
+	BadYAML:  rules.NodePoolYAML("", yamlReq(LabelCapacityType, "In", `["spot", "ondemand"]`)),
+	GoodYAML: rules.NodePoolYAML("", yamlReq(LabelCapacityType, "In", `["spot", "on-demand"]`)),
 })
+
+// yamlReq is spec.template.spec.requirements with one requirement, for
+// the YAML examples.
+func yamlReq(key, op, values string) string {
+	return "      requirements:\n        - key: " + key + "\n          operator: " + op + "\n          values: " + values + "\n"
+}
 
 // closedValues are the well-known labels outside knownValues whose values
 // are a fixed set: what EC2 and Karpenter put on every instance type.
@@ -93,9 +101,12 @@ func checkNearMisses(s Spec, key string, op Operator, kv versions.Karpenter, p r
 	}
 	var fs rules.Findings
 	for _, m := range misses {
+		meant := slices.Clone(s.Values)
+		meant[slices.Index(meant, m.v)] = m.meant
 		fs = append(fs, rules.New(ruleValueMisspelled, p.Attr("values"),
-			"%s %s: %q is not a value of %s (%s); %s Did you mean %q? (If %q is meant, a karpenter_nodepool lists \"requirement-value-misspelled\" in its acknowledged_warnings.)",
-			s.Key, op, m.v, key, quoteList(set), effectOfMiss(key, op, valid, kv), m.meant, m.v))
+			"%s %s: %q is not a value of %s (%s); %s Did you mean %q?",
+			s.Key, op, m.v, key, quoteList(set), effectOfMiss(key, op, valid, kv), m.meant).
+			WithFix(rules.Fix{Value: quoteList(meant), Acknowledge: true}))
 	}
 	return fs
 }

@@ -159,11 +159,11 @@ func checkMinValues(s Spec, op Operator, opKnown, valuesKnown bool, p rules.Path
 	mv := *s.MinValues
 	if mv < MinMinValues || mv > MaxMinValues {
 		return rules.Findings{rules.New(ruleMinValuesRange, p.Attr("min_values"),
-			"min_values = %d is outside 1..50; the CRD rejects it. min_values is how many distinct values of %s the launched instance types must cover; write a number from 1 to 50 or leave it out.", mv, s.Key)}
+			"minValues %d is outside 1..50; the CRD rejects it. minValues is how many distinct values of %s the launched instance types must cover; write a number from 1 to 50 or leave it out.", mv, s.Key)}
 	}
 	if opKnown && valuesKnown && op == In && len(s.Values) < mv {
 		return rules.Findings{rules.New(ruleMinValuesCount, p.Attr("min_values"),
-			"min_values = %d but %s In lists only %d value(s) %s; the CRD rejects it (\"requirements with 'minValues' must have at least that many values specified in the 'values' field\"). List at least %d values or lower min_values.", mv, s.Key, len(s.Values), quoteList(s.Values), mv)}
+			"minValues %d but %s In lists only %d value(s) %s; the CRD rejects it (\"requirements with 'minValues' must have at least that many values specified in the 'values' field\"). List at least %d values or lower minValues.", mv, s.Key, len(s.Values), quoteList(s.Values), mv)}
 	}
 	return nil
 }
@@ -192,7 +192,7 @@ func checkKnownValues(s Spec, key string, kv versions.Karpenter, p rules.Path) r
 			"%s In %s lists no value Karpenter knows; it fails the NodePool (\"no valid values found in %v for %s, expected one of: %v\"). Use some of %s; unknown: %s.", key, quoteList(s.Values), s.Values, key, known, quoteList(known), strings.Join(invalid, ", "))}
 	case s.MinValues != nil && len(valid) < *s.MinValues:
 		return rules.Findings{rules.New(ruleMinValuesKnown, p.Attr("min_values"),
-			"min_values = %d but only %d of %s are values Karpenter knows for %s (%s); it fails the NodePool (\"not enough valid values found in %v for %s, expected at least %d valid values\"). Known values: %s.", *s.MinValues, len(valid), quoteList(s.Values), key, quoteList(valid), s.Values, key, *s.MinValues, quoteList(known))}
+			"minValues %d but only %d of %s are values Karpenter knows for %s (%s); it fails the NodePool (\"not enough valid values found in %v for %s, expected at least %d valid values\"). Known values: %s.", *s.MinValues, len(valid), quoteList(s.Values), key, quoteList(valid), s.Values, key, *s.MinValues, quoteList(known))}
 	case len(ignored) > 0:
 		return rules.Findings{rules.New(ruleUnknownValueIgnored, p.Attr("values"),
 			"%s: Karpenter ignores %s (\"please correct found invalid values, proceeding with valid values\") and uses only %s. Known values: %s.", key, quoteList(ignored), quoteList(valid), quoteList(known))}

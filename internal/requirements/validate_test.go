@@ -60,7 +60,7 @@ func TestValidateRules(t *testing.T) {
 		{"Lte on arch", spec(LabelArch, "Lte", "64"), v1_14, []string{"requirement-bound-on-non-numeric-label"}, "requirements[0].operator", "never integers"},
 		{"Exists with values", spec(LabelInstanceGPUCount, "Exists", "1"), v1_14, []string{"requirement-values-ignored"}, "requirements[0].values", `["1"]`},
 		{"DoesNotExist with values", spec("example.com/x", "DoesNotExist", "a"), v1_14, []string{"requirement-values-ignored"}, "requirements[0].values", "plain DoesNotExist"},
-		{"min_values 0", withMin(spec(LabelInstanceFamily, "Exists"), 0), v1_14, []string{"requirement-min-values-out-of-range"}, "requirements[0].min_values", "min_values = 0"},
+		{"min_values 0", withMin(spec(LabelInstanceFamily, "Exists"), 0), v1_14, []string{"requirement-min-values-out-of-range"}, "requirements[0].min_values", "minValues 0"},
 		{"min_values 51", withMin(spec(LabelInstanceFamily, "Exists"), 51), v1_14, []string{"requirement-min-values-out-of-range"}, "requirements[0].min_values", "1..50"},
 		{"min_values above In count", withMin(spec(LabelInstanceFamily, "In", "m7i"), 2), v1_14, []string{"requirement-min-values-exceeds-values"}, "requirements[0].min_values", "only 1 value(s)"},
 		{"capacity-type typo", spec(LabelCapacityType, "In", "ondemand"), v1_14, []string{"requirement-no-known-value"}, "requirements[0].values", `did you mean "on-demand"?`},

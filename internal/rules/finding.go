@@ -17,6 +17,9 @@ type Finding struct {
 	// Detail names the offending value, says what Karpenter/EC2/the kubelet
 	// does with it and what to write instead.
 	Detail string
+	// Fix, when set, is the change to write, rendered after Detail by the
+	// front end in the user's language (see Fix).
+	Fix *Fix
 }
 
 // New makes a finding of rule r at path p with its default severity.

@@ -46,6 +46,11 @@ type Rule struct {
 	// Bad and Good are HCL (or userData) snippets for the docs: the first
 	// triggers the rule, the second is the fix.
 	Bad, Good string
+	// BadYAML and GoodYAML are the same examples as manifests, for the
+	// front ends that read YAML (karpenter-lint rules show); a rule whose
+	// HCL examples are validate_manifest heredocs has them already (see
+	// YAMLExamples).
+	BadYAML, GoodYAML string
 	// Acknowledgeable marks an error about a value that is legal but almost
 	// certainly a typo of a well-known one (a near miss that silently
 	// changes what Karpenter does): listed in a resource's

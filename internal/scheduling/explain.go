@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
@@ -171,7 +173,7 @@ func resourceAdvice(requests, daemon corev1.ResourceList, candidates []*cloudpro
 		}
 		return fmt.Sprintf("the pod requests %s %s%s; the largest allocatable %s of an instance type the NodePool admits is %s (%s, after "+
 			"kube-reserved, system-reserved and the eviction threshold): lower the request, or admit larger instance types", name, req.String(),
-			withDaemons, name, bestQ.String(), best.Name)
+			withDaemons, name, readable(name, bestQ), best.Name)
 	}
 	return "no single instance type the NodePool admits holds all of the pod's requests together with its DaemonSet pods: lower the requests, or admit larger instance types"
 }
@@ -237,4 +239,10 @@ func adviseIgnored(msg string) string {
 		return ""
 	}
 	return ""
+}
+
+// readable is a quantity as the rest of the messages print it.
+func readable(name corev1.ResourceName, q resource.Quantity) string {
+	r := capacity.Readable(name, q)
+	return r.String()
 }

@@ -25,6 +25,12 @@ func ImagesNotReady(res ami.Result) string {
 	return ""
 }
 
+// ReadinessNotServed is the status of a class whose readiness reads the
+// endpoint does not serve (no ec2:DescribeSubnets, as on some emulators):
+// said once for the resource, the data source and karpenter-lint schedule.
+var ReadinessNotServed = ClassStatus{Unknown: "the AWS endpoint does not serve the readiness reads " +
+	"(ec2:DescribeSubnets), so the class's subnets, and the zones its NodePools launch in, are not known"}
+
 // StatusOf is the status readiness predicts for a class (package
 // readiness: subnets, security groups, instance profile, capacity
 // reservations) with the images' outcome: amisNotReady is "" when the AMI

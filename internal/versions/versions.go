@@ -28,11 +28,23 @@ const (
 // configuration does not name one.
 var DefaultKarpenter = Karpenter{Minor: MaxKarpenterMinor, Patch: -1}
 
-var karpenterRE = regexp.MustCompile(`^v?1\.(\d+)(?:\.(\d+))?$`)
+var (
+	karpenterRE = regexp.MustCompile(`^v?1\.(\d+)(?:\.(\d+))?$`)
+	preV1RE     = regexp.MustCompile(`^v?0\.\d+(?:\.\d+)?$`)
+)
 
-// ParseKarpenter accepts "1.14", "1.4.0" and "v1.3.2".
+// V1MigrationURL is Karpenter's guide to upgrading a pre-v1 release.
+const V1MigrationURL = "https://karpenter.sh/v1.0/upgrading/v1-migration/"
+
+// ParseKarpenter accepts "1.14", "1.4.0" and a release tag "v1.3.2",
+// which is the same release as "1.3.2" (String drops the "v").
 func ParseKarpenter(s string) (Karpenter, error) {
 	m := karpenterRE.FindStringSubmatch(s)
+	if m == nil && preV1RE.MatchString(s) {
+		return Karpenter{}, fmt.Errorf("Karpenter %s is a pre-v1 release (the v1beta1 API: karpenter.sh/v1beta1 NodePools, karpenter.k8s.aws/v1beta1 EC2NodeClasses); "+
+			"the rules and manifests here are those of the v1 API, which Karpenter serves from 1.0. Upgrade the cluster to v1 first: to the latest patch of "+
+			"your minor release, then to 1.0, converting the objects as %s describes; then give the v1 release the cluster runs, e.g. \"1.14\"", s, V1MigrationURL)
+	}
 	if m == nil {
 		return Karpenter{}, fmt.Errorf("%q is not a Karpenter version; write it as \"1.MINOR\" or \"1.MINOR.PATCH\", e.g. \"1.14\" or \"1.4.0\"", s)
 	}

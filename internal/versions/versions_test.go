@@ -1,6 +1,9 @@
 package versions
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseKarpenter(t *testing.T) {
 	cases := []struct {
@@ -57,5 +60,21 @@ func TestParseKubernetes(t *testing.T) {
 	}
 	if v, _ := ParseKubernetes("1.25"); v.SupportedByKarpenter() {
 		t.Error("1.25 is below Karpenter's minimum")
+	}
+}
+
+// A pre-v1 release is named as one, with the way to v1; a release tag
+// ("v1.14.1") is the same release as "1.14.1".
+func TestParseKarpenterPreV1AndTags(t *testing.T) {
+	for _, s := range []string{"0.37", "v0.37.0", "0.32.1"} {
+		_, err := ParseKarpenter(s)
+		if err == nil || !strings.Contains(err.Error(), "is a pre-v1 release") || !strings.Contains(err.Error(), V1MigrationURL) ||
+			strings.Contains(err.Error(), "is not a Karpenter version") {
+			t.Errorf("ParseKarpenter(%q): %v", s, err)
+		}
+	}
+	v, err := ParseKarpenter("v1.14.1")
+	if err != nil || v != (Karpenter{Minor: 14, Patch: 1}) || v.String() != "1.14.1" {
+		t.Errorf("v1.14.1: %v, %v", v, err)
 	}
 }

@@ -186,3 +186,47 @@ func TestRegionAgainstTheEmulator(t *testing.T) {
 		t.Errorf("offline: exit %d: %s; skipped %q", code, got, r.Summary.SkippedChecks)
 	}
 }
+
+// A rule of the provider's resources only (alias-latest-drift: pinning
+// the alias the resource resolves) is not listed by the CLI, which never
+// reports it, and an ignore annotation naming it gets a warning instead of
+// silencing nothing without a word.
+func TestProviderOnlyRulesAreNotTheCLIs(t *testing.T) {
+	code, out, _ := lint(t, "", "rules", "list")
+	if code != exitOK || strings.Contains(out, "alias-latest-drift") || !strings.Contains(out, "alias-version-shape") {
+		t.Errorf("rules list: exit %d\n%s", code, out)
+	}
+	code, _, stderr := lint(t, "", "rules", "show", "alias-latest-drift")
+	if code != exitCannot || !strings.Contains(stderr, "never reports it") {
+		t.Errorf("rules show: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile("testdata/corpus/30-ignored-with-reason.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Replace(string(b), "lint.karpenter-tf.io/ignore: \"", "lint.karpenter-tf.io/ignore: \"alias-latest-drift,", 1)
+	if in == string(b) {
+		t.Fatal("the corpus file has no ignore annotation")
+	}
+	_, r := jsonOf(t, in, "-")
+	var got []string
+	for _, f := range r.Findings {
+		got = append(got, f.Severity+" "+f.Rule+": "+f.Message)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], `warning lint-ignore-invalid: lint.karpenter-tf.io/ignore: "alias-latest-drift" is a rule of the provider's resources only`) ||
+		len(r.Suppressed) == 0 {
+		t.Errorf("annotation naming alias-latest-drift: %q, %d suppressed", got, len(r.Suppressed))
+	}
+}
+
+// Counted nouns: "2 EC2NodeClasses", not "EC2NodeClasss".
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{1: "1 EC2NodeClass", 2: "2 EC2NodeClasses"} {
+		if got := plural(n, "EC2NodeClass"); got != want {
+			t.Errorf("plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := plural(3, "error"); got != "3 errors" {
+		t.Errorf("plural(3, error) = %q", got)
+	}
+}

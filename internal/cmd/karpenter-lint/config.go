@@ -36,6 +36,11 @@ type options struct {
 	Cluster           string `json:"cluster"`
 	SourceRoot        string `json:"source-root"`
 	Paths             list   `json:"paths"`
+	// ClassesFrom are read only for the EC2NodeClasses the checked
+	// NodePools name; RequireCrossChecks fails the run when a NodePool's
+	// class is found nowhere (the pre-commit hook's settings).
+	ClassesFrom        list `json:"classes-from"`
+	RequireCrossChecks bool `json:"require-cross-checks"`
 
 	// The schedule command's.
 	Pools              list     `json:"pools"`
@@ -84,7 +89,12 @@ func (l *outputList) Set(v string) error { *l = append(*l, v); return nil }
 
 // lintFlags declares the lint command's flags into o.
 func lintFlags(o *options, configPath *string, outputs *outputList) *flag.FlagSet {
-	return commonFlags("lint", o, configPath, outputs)
+	fs := commonFlags("lint", o, configPath, outputs)
+	fs.Var(&o.ClassesFrom, "classes-from", "files or directories (recursive) read only for the EC2NodeClasses the checked NodePools name, "+
+		"so a pool is cross-checked with a class in a file that is not checked, e.g. . in a pre-commit hook (repeatable)")
+	fs.BoolVar(&o.RequireCrossChecks, "require-cross-checks", false, "exit 1 when a NodePool's EC2NodeClass is in no input "+
+		"(or in several), instead of noting that its cross-checks were not made")
+	return fs
 }
 
 // scheduleFlags declares the schedule command's flags into o: lint's and
@@ -218,6 +228,12 @@ func merge(file, flags options, set map[string]bool) options {
 	}
 	if set["reserved-enis"] {
 		o.ReservedENIs = flags.ReservedENIs
+	}
+	if set["classes-from"] {
+		o.ClassesFrom = flags.ClassesFrom
+	}
+	if set["require-cross-checks"] {
+		o.RequireCrossChecks = flags.RequireCrossChecks
 	}
 	if set["pools"] {
 		o.Pools = flags.Pools

@@ -192,14 +192,27 @@ func TestJUnitParses(t *testing.T) {
 	if failures != errs || skipped != 1 || suites.Skipped != 1 {
 		t.Errorf("%d failures for %d errors, %d skipped", failures, errs, skipped)
 	}
+	// The counts CI shows are the findings': failures="3" for 3 errors,
+	// never the objects that have them.
+	sum := 0
+	for _, s := range suites.Suites {
+		sum += s.Failures
+	}
+	if suites.Failures != errs || sum != errs {
+		t.Errorf("failures=%d (suites %d) for %d errors", suites.Failures, sum, errs)
+	}
 	// The clean pool passes; the pool with a warning below the fail level
 	// passes with the warning in its output.
 	if c, ok := cases["testdata/corpus/31-clean-general-purpose.yaml NodePool/general-purpose"]; !ok || len(c.Failures) > 0 {
 		t.Errorf("clean pool: %+v", c)
 	}
 	c := cases["testdata/corpus/28-ignore-without-reason.yaml NodePool/agent-taint"]
-	if len(c.Failures) != 1 || c.Failures[0].Type != "lint-ignore-reason-missing" || !strings.Contains(c.SystemOut, "nodepool-taint-karpenter-owned") && !strings.Contains(c.SystemOut, "startupTaints") {
+	if len(c.Failures) != 0 || !strings.Contains(c.SystemOut, "nodepool-taint-karpenter-owned") && !strings.Contains(c.SystemOut, "startupTaints") {
 		t.Errorf("pool with an error and a warning: %+v", c)
+	}
+	c = cases["testdata/corpus/28-ignore-without-reason.yaml NodePool/agent-taint lint-ignore-reason-missing metadata.annotations[lint.karpenter-tf.io/ignore]"]
+	if len(c.Failures) != 1 || c.Failures[0].Type != "lint-ignore-reason-missing" {
+		t.Errorf("the error's testcase: %+v", c)
 	}
 	// --fail-level warning makes the warning a failure.
 	_, out, _ = lint(t, "", "lint", "--format", "junit", "--fail-level", "warning", "testdata/corpus/28-ignore-without-reason.yaml")

@@ -4,12 +4,14 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // JUnit XML as GitLab, Jenkins and most CI systems read it: a testsuite per
-// file, a testcase per document (its object), a failure per finding at or
-// above the fail level; findings below it go to the testcase's
-// system-out, documents of kinds not checked are skipped testcases.
+// file, a testcase per document (its object) and one per finding at or
+// above the fail level (its failure); findings below it go to the
+// document's system-out, documents of kinds not checked are skipped
+// testcases.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
@@ -79,6 +81,12 @@ func writeJUnit(w io.Writer, r report) error {
 			c.Skipped = &junitSkipped{Message: "karpenter-lint checks EC2NodeClass and NodePool objects only"}
 		}
 	}
+	// A failing finding is a testcase of its own, named by its object,
+	// rule and path, so that the failures count the findings at or above
+	// the fail level (one <failure> per testcase, as JUnit readers expect);
+	// the object's own testcase then passes with what fell below the fail
+	// level in its output, or is dropped when nothing did.
+	failed := map[*junitCase]bool{}
 	for _, f := range r.Findings {
 		c := cases[[2]string{f.File, f.Object}]
 		if c == nil || f.Object == "" {
@@ -89,12 +97,23 @@ func writeJUnit(w io.Writer, r report) error {
 			c = add(f.File, name, f.Object)
 		}
 		text := fmt.Sprintf("%s: %s %s", f.where(), f.Severity, f.text())
-		if r.failing(f) {
-			c.Failures = append(c.Failures, junitFailure{Message: fmt.Sprintf("%s %s: %s", f.where(), f.Rule, f.rule.Title), Type: f.Rule, Text: text})
-		} else {
+		if !r.failing(f) {
 			c.SystemOut += text + "\n"
+			continue
+		}
+		failed[c] = true
+		name := strings.TrimSpace(strings.Join([]string{c.Name, f.Rule, f.Path}, " "))
+		fc := &junitCase{Name: name, Classname: f.File,
+			Failures: []junitFailure{{Message: fmt.Sprintf("%s %s: %s", f.where(), f.Rule, f.rule.Title), Type: f.Rule, Text: text}}}
+		all = append(all, fileCase{f.File, fc})
+	}
+	kept := all[:0]
+	for _, fc := range all {
+		if !failed[fc.c] || fc.c.SystemOut != "" {
+			kept = append(kept, fc)
 		}
 	}
+	all = kept
 	out := junitSuites{Name: "karpenter-lint"}
 	index := map[string]int{}
 	for _, fc := range all {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
@@ -52,6 +53,10 @@ func runLint(e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	checked := len(inputs)
+	if inputs, err = withClasses(inputs, o.ClassesFrom); err != nil {
+		return e.errorf("classes-from: %v", err)
+	}
 	opt := manifestcheck.Options{Karpenter: kv, Kubernetes: o.KubernetesVersion, Cluster: o.Cluster}
 	if o.Region != "" || o.Profile != "" {
 		opt.AWS = awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: o.Region, Profile: o.Profile, MaxRetries: -1}))
@@ -60,7 +65,37 @@ func runLint(e *env, args []string) int {
 	defer stop()
 	res := manifestcheck.Run(ctx, inputs, opt)
 	o.KarpenterVersion = kv.String()
-	return writeReport(e, o, newReport(res, len(inputs), o, failLevel))
+	exit := writeReport(e, o, newReport(res, checked, o, failLevel))
+	if o.RequireCrossChecks && len(res.Uncrossed) > 0 && exit != exitCannot {
+		// A hook that passes hides what it printed: fail so the note is read.
+		return e.errorf("require-cross-checks: no input defines EC2NodeClass \"%s\" exactly once, so the NodePools naming it were not cross-checked with it "+
+			"(architectures and GPUs against its family and images, Custom userData taints). Give the file that defines it, or --classes-from a directory holding it.",
+			strings.Join(res.Uncrossed, `", "`))
+	}
+	return exit
+}
+
+// withClasses adds the files of paths that are not among inputs as
+// context inputs: read for the classes the inputs' NodePools name only.
+func withClasses(inputs []manifestcheck.Input, paths []string) ([]manifestcheck.Input, error) {
+	if len(paths) == 0 {
+		return inputs, nil
+	}
+	extra, err := readInputs(strings.NewReader(""), slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" }))
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		seen[in.Name] = true
+	}
+	for _, in := range extra {
+		if !seen[in.Name] {
+			in.Context = true
+			inputs = append(inputs, in)
+		}
+	}
+	return inputs, nil
 }
 
 // parseSettings parses a command's flags (fs declares them into flags,

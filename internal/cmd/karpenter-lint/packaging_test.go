@@ -129,4 +129,32 @@ func TestPreCommitHook(t *testing.T) {
 	if code != exitFindings || !strings.HasPrefix(out, "testdata/corpus/19-g5g-on-al2.yaml:31:11: error arm64-gpu-no-image: ") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
+	// Only the pool staged: its class is read from the repository, and
+	// only the pool's findings are reported.
+	args = append(strings.Fields(hooks[0].Entry)[1:], filepath.Join(corpus, "19-g5g-on-al2.yaml"))
+	code, out, _ = lint(t, "", args...)
+	if code != exitFindings || !strings.HasPrefix(out, "testdata/corpus/19-g5g-on-al2.yaml:31:11: error arm64-gpu-no-image: ") ||
+		strings.Contains(out, "00-shared-class.yaml") {
+		t.Errorf("pool staged alone: exit %d\n%s", code, out)
+	}
+	// A pool whose class is nowhere fails the hook, loudly: pre-commit
+	// hides the output of a hook that passes.
+	dir := t.TempDir()
+	pool := filepath.Join(dir, "pool.yaml")
+	b, err := os.ReadFile(filepath.Join(corpus, "31-clean-general-purpose.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pool, []byte(strings.ReplaceAll(string(b), "name: shared", "name: elsewhere")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := lint(t, "", append(strings.Fields(hooks[0].Entry)[1:], pool)...)
+	if code != exitCannot || !strings.Contains(stderr, `no input defines EC2NodeClass "elsewhere"`) {
+		t.Errorf("class nowhere: exit %d\n%s%s", code, out, stderr)
+	}
+	// Without --require-cross-checks the same run passes with the note.
+	code, _, stderr = lint(t, "", "lint", "--format", "compact", pool)
+	if code != exitOK || !strings.Contains(stderr, "Not made: the NodePool/EC2NodeClass cross-checks") {
+		t.Errorf("without the hook's flags: exit %d\n%s", code, stderr)
+	}
 }

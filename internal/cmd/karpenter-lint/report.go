@@ -247,5 +247,8 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun) // EC2NodeClasses
+	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 )
@@ -47,6 +48,9 @@ func runRules(e *env, args []string) int {
 		if r == nil {
 			return e.errorf("no rule %q%s (karpenter-lint rules list)", args[1], suggest.Hint(args[1], rules.IDs()))
 		}
+		if !manifestcheck.Reports(r.ID) {
+			return e.errorf("%s is a rule of the Terraform provider's resources only: karpenter-lint never reports it on a manifest (%s#%s)", r.ID, guideURL, r.ID)
+		}
 		return showRule(e, r)
 	}
 	return e.errorf("unknown rules command %q: list or show", args[0])
@@ -64,7 +68,12 @@ type jsonRule struct {
 }
 
 func listRules(e *env, format string) int {
-	all := rules.All()
+	var all []*rules.Rule
+	for _, r := range rules.All() {
+		if manifestcheck.Reports(r.ID) { // the provider's own rules are not the CLI's
+			all = append(all, r)
+		}
+	}
 	switch format {
 	case "json":
 		out := []jsonRule{}
@@ -101,9 +110,13 @@ func showRule(e *env, r *rules.Rule) int {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s (%s, %s)\n\n", r.ID, r.Title, r.Severity, r.Category)
 	fmt.Fprintf(&b, "What happens: %s\n\nSource: %s\n\n", r.Behaviour, r.Source)
-	// The examples are the guide's, written for the provider (HCL); the
-	// manifest rules' examples hold YAML in validate_manifest.
-	fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(r.Bad), indentLines(r.Good))
+	// Manifests, as the linter reads them; a rule documented only with the
+	// provider's HCL says so rather than showing HCL as if it were YAML.
+	if bad, good, ok := r.YAMLExamples(); ok {
+		fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(bad), indentLines(good))
+	} else {
+		b.WriteString("No manifest example yet: the rules guide shows it in the Terraform provider's terms.\n\n")
+	}
 	fmt.Fprintf(&b, "More: %s#%s\n", guideURL, r.ID)
 	if _, err := io.WriteString(e.stdout, b.String()); err != nil {
 		return e.errorf("%v", err)

@@ -213,8 +213,7 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 	for i, c := range classes {
 		a := read[i]
 		if !a.ReadinessRead {
-			f.Classes[c.Name] = scheduling.ClassStatus{Unknown: "the AWS endpoint does not serve the readiness reads " +
-				"(ec2:DescribeSubnets), so the class's subnets, and the zones its NodePools launch in, are not known"}
+			f.Classes[c.Name] = scheduling.ReadinessNotServed
 			continue
 		}
 		images := ""

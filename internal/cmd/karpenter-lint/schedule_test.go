@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -216,5 +217,36 @@ func TestScheduleBaseline(t *testing.T) {
 	if code, out := run("before", "tainted"); code != exitFindings || !strings.Contains(out, "pod-unschedulable") ||
 		!regexp.MustCompile(`default/Deployment/web\s+general=3\s+\(not placed\)=3`).MatchString(out) {
 		t.Errorf("the new pools leave the pods out: exit %d, want %d\n%s", code, exitFindings, out)
+	}
+}
+
+// With the endpoint down, each failed read names its own service: the
+// EKS call (the cluster's Kubernetes version) is not blamed on EC2.
+func TestScheduleEndpointDownNamesEachService(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	_ = ln.Close() // nothing listens there now
+	awsemutest.Setenv(t, url)
+	pools, workloads, _ := scheduleFiles(t)
+	code, out, stderr := lint(t, "", "schedule", "--pools", pools, "--workloads", workloads, "--region", "us-east-1", "--cluster", "demo")
+	if code != exitCannot || !strings.Contains(stderr, "the decision needs AWS facts that could not be read") {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	for _, l := range strings.Split(stderr, "\n") {
+		// The request a line is about is the one its endpoint error names
+		// first; "when <action> was sent" names the one that found it down.
+		for _, svc := range []string{"EC2", "EKS", "SSM"} {
+			if strings.Contains(l, "operation error "+svc+":") && !strings.Contains(l, "the "+svc+" endpoint "+url) {
+				t.Errorf("a failed %s request blames another service's endpoint: %s", svc, l)
+			}
+			if i := strings.Index(l, "the "+svc+" endpoint "+url); i >= 0 {
+				if _, action, ok := strings.Cut(l[i:], " for "); ok && !strings.HasPrefix(action, strings.ToLower(svc)+":") {
+					t.Errorf("a line names the wrong request: %s", l)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,57 @@
+package provider
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// A finding's fix in the resource's terms: the argument, the block or map
+// it goes in, and which acknowledged_warnings keeps the value; never the
+// linter's field paths or annotation.
+func TestFindingFixInHCL(t *testing.T) {
+	r := &rules.Rule{ID: "x-misspelled", Severity: rules.Error, Acknowledgeable: true, Title: "t"}
+	w := &rules.Rule{ID: "x-warning", Severity: rules.Warning, Title: "t"}
+	for _, c := range []struct {
+		f    rules.Finding
+		want string
+	}{
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("limits").Key("memroy"), Detail: "d.",
+			Fix: &rules.Fix{Field: rules.Root("limits").Key("memory"), Acknowledge: true}},
+			`d. Write limits = { memory = ... }. If the value as written is meant, list "x-misspelled" in this resource's acknowledged_warnings.`},
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("limits").Key("gpu"), Detail: "d.",
+			Fix: &rules.Fix{Field: rules.Root("limits").Key("nvidia.com/gpu"), Value: `"8"`}},
+			`d. Write limits = { "nvidia.com/gpu" = "8" }.`},
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("requirements").Index(0).Attr("values"), Detail: "d.",
+			Fix: &rules.Fix{Value: `["spot", "on-demand"]`}},
+			`d. Write values = ["spot", "on-demand"] in requirements[0].`},
+		{rules.Finding{Rule: w, Severity: rules.Warning, Detail: "d.", Fix: &rules.Fix{Acknowledge: true}},
+			`d. If this is meant, list "x-warning" in acknowledged_warnings: the resource's, or the provider's for every resource.`},
+		{rules.Finding{Rule: w, Severity: rules.Warning, Detail: "d."}, "d."},
+	} {
+		var diags diag.Diagnostics
+		appendFindings(&diags, path.Empty(), rules.Findings{c.f})
+		if got := diags[0].Detail(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}
+
+// A denied readiness read: a warning that may be acknowledged, an error
+// under strict_readiness that may not.
+func TestReadDeniedFixFollowsStrictReadiness(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		d := &ProviderData{StrictReadiness: strict}
+		var diags diag.Diagnostics
+		appendFindings(&diags, path.Empty(), rules.Findings{d.readDenied("iam:GetRole", errors.New("AccessDenied"))})
+		detail := diags[0].Detail()
+		if strings.Contains(detail, "acknowledged_warnings") == strict || !strings.Contains(detail, "strict_readiness = true") {
+			t.Errorf("strict=%v: %s", strict, detail)
+		}
+	}
+}

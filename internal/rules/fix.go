@@ -1,0 +1,101 @@
+package rules
+
+import "strings"
+
+// Fix is what a finding asks the user to write, said once for every front
+// end, which renders it in the user's own language: the provider in
+// attribute names with its acknowledgement list, the manifest checks in
+// the manifest's field names with their ignore annotation. A check's
+// Detail says what is wrong and why; the Fix is the sentence after it.
+type Fix struct {
+	// Field is where to write, from the object's root, in the naming of
+	// Finding.Path (each front end converts it); empty: the finding's Path.
+	Field Path
+	// Value is the value meant, a literal both languages read alike (a
+	// number, a double-quoted string, a list of those); "" when the
+	// finding names the field only (the value is the user's).
+	Value string
+	// Acknowledge: the value as written may be deliberate (a near miss),
+	// so the front end says how to keep it: a warning, or an error of an
+	// Acknowledgeable rule.
+	Acknowledge bool
+}
+
+// WithFix returns f carrying fix.
+func (f Finding) WithFix(fix Fix) Finding {
+	f.Fix = &fix
+	return f
+}
+
+// FixField is where the fix writes: its Field, else the finding's Path.
+func (f Finding) FixField() Path {
+	if f.Fix == nil || f.Fix.Field.IsEmpty() {
+		return f.Path
+	}
+	return f.Fix.Field
+}
+
+// Parent is p without its last step, and that step; ok is false for the
+// empty path.
+func (p Path) Parent() (parent Path, last Step, ok bool) {
+	if len(p.steps) == 0 {
+		return p, Step{}, false
+	}
+	return Path{steps: p.steps[: len(p.steps)-1 : len(p.steps)-1]}, p.steps[len(p.steps)-1], true
+}
+
+// YAMLExamples are the rule's examples as manifests: BadYAML and GoodYAML,
+// else the YAML of validate_manifest heredocs in Bad and Good; ok is false
+// when the rule has none (its examples are the provider's only).
+func (r *Rule) YAMLExamples() (bad, good string, ok bool) {
+	if r.BadYAML != "" && r.GoodYAML != "" {
+		return r.BadYAML, r.GoodYAML, true
+	}
+	bad, okBad := heredocYAML(r.Bad)
+	good, okGood := heredocYAML(r.Good)
+	return bad, good, okBad && okGood
+}
+
+// heredocYAML is the body of the validate_manifest heredoc of an HCL
+// example, unindented as Terraform does.
+func heredocYAML(hcl string) (string, bool) {
+	_, rest, ok := strings.Cut(hcl, "validate_manifest(<<-EOT\n")
+	if !ok {
+		return "", false
+	}
+	lines := strings.SplitAfter(rest, "\n")
+	var body []string
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "EOT" {
+			break
+		}
+		body = append(body, l)
+	}
+	indent := -1
+	for _, l := range body {
+		if strings.TrimSpace(l) != "" {
+			n := len(l) - len(strings.TrimLeft(l, " "))
+			if indent < 0 || n < indent {
+				indent = n
+			}
+		}
+	}
+	var b strings.Builder
+	for _, l := range body {
+		if len(l) >= indent && indent > 0 {
+			l = l[min(indent, len(l)-len(strings.TrimLeft(l, " "))):]
+		}
+		b.WriteString(l)
+	}
+	return b.String(), b.Len() > 0
+}
+
+// NodePoolYAML is a NodePool manifest for a rule's YAML examples: spec
+// holds lines of spec (indented two spaces), templateSpec lines of
+// spec.template.spec (six spaces), either "" for none; its
+// EC2NodeClass is "default".
+func NodePoolYAML(spec, templateSpec string) string {
+	return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\nspec:\n" + spec +
+		"  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n" +
+		templateSpec
+}
