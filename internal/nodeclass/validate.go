@@ -308,6 +308,15 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) {
 		fs = append(fs, lint.UserData(family, *c.Spec.UserData, kv).Under(pathUserData)...)
+		// Custom userData reaches the alias's images unchanged: whatever
+		// amiFamily says, they read it as their own family does.
+		if i, isAlias := ami.AliasTerm(c.Terms); isAlias && !family.Model().KarpenterBootstraps() && !u.Within(pathAMITerms) {
+			if a, afs := ami.ParseAlias(c.Terms[i].Alias, kv, rules.Path{}); !afs.HasErrors() {
+				if g, ok := amifamily.OfAlias(a.Family); ok {
+					fs = append(fs, customOnImages(g, fmt.Sprintf("the images of alias %q, which are %s images", c.Terms[i].Alias, a.Family), *c.Spec.UserData, kv)...)
+				}
+			}
+		}
 	}
 	return fs
 }
