@@ -13,13 +13,13 @@ import (
 )
 
 // TestCorpusJudged runs the engine of karpenter-lint and validate_manifest
-// over testdata/corpus, written in the styles of published Karpenter v1
+// over testdata/corpus/v1, written in the styles of published Karpenter v1
 // configurations, and holds every finding to the judged table next to it
 // (FINDINGS.md): no finding outside the table (no false alarm, since every
 // entry is judged), no entry that is not found (the earlier true findings
 // and the classes this corpus was written for stay found).
 func TestCorpusJudged(t *testing.T) {
-	dir := filepath.Join("testdata", "corpus")
+	dir := filepath.Join("testdata", "corpus", "v1")
 	table, err := os.ReadFile(filepath.Join(dir, "FINDINGS.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -58,5 +58,40 @@ func TestCorpusJudged(t *testing.T) {
 	}
 	if objects < 40 {
 		t.Errorf("the corpus has %d objects; it is meant to have at least 40", objects)
+	}
+}
+
+// karpenter-lint --cluster names the cluster the classes are for: a
+// Custom bootstrap call naming another one (with no endpoint and CA) is an
+// error, whatever the discovery tag says.
+func TestBootstrapOtherClusterWithClusterOption(t *testing.T) {
+	doc := `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: custom
+spec:
+  amiFamily: Custom
+  role: KarpenterNodeRole-prod
+  amiSelectorTerms:
+    - id: ami-0123456789abcdef0
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  userData: |
+    #!/bin/bash
+    /etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'
+`
+	for cluster, want := range map[string]string{"": "", "demo": "", "prod": "error"} {
+		res := Run(context.Background(), []Input{{Name: "c.yaml", Text: doc}}, Options{Karpenter: versions.DefaultKarpenter, Cluster: cluster})
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, fmt.Sprintf("%s %s %d", f.Severity, f.Rule.ID, f.Line))
+		}
+		if w := map[string]string{"": "", "error": "error custom-bootstrap-other-cluster 16"}[want]; strings.Join(got, ";") != w {
+			t.Errorf("--cluster %q: got %v, want %q", cluster, got, w)
+		}
 	}
 }

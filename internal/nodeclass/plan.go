@@ -65,6 +65,7 @@ func Plan(in PlanInput) Planned {
 	} else if !bootstraps && c.Spec.UserData != nil {
 		out.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 	}
+	out.Findings = append(out.Findings, otherClusterFindings(c, family, in.Cluster.Name)...)
 	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
 	out.Findings = append(out.Findings, imageFamilyFindings(family, out.UserData, in.AMIs, kv)...)
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
