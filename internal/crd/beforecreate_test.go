@@ -64,3 +64,19 @@ func TestBeforeCreateNormalizesMetadata(t *testing.T) {
 		t.Fatalf("an invalid generateName was accepted: %v", res.Errors)
 	}
 }
+
+// nodepool.validateNodeClassRef quotes the API server's rejection of a
+// nodeClassRef.group with a slash; this holds the quote to the CRD.
+func TestNodeClassRefGroupPattern(t *testing.T) {
+	obj := object(t, nodePool(nil))
+	ref := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["nodeClassRef"].(map[string]any)
+	ref["group"] = "ec2nodeclasses.karpenter.k8s.aws/v1"
+	res, err := NodePool.Validate(context.Background(), obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `spec.template.spec.nodeClassRef.group: Invalid value: "ec2nodeclasses.karpenter.k8s.aws/v1": spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`
+	if len(res.Errors) == 0 || res.Errors[0].Text != want {
+		t.Fatalf("got %+v, want %s", res.Errors, want)
+	}
+}
