@@ -43,6 +43,15 @@ func FromImage(platform, name, description string) (ImageGuess, bool) {
 	return ImageGuess{}, false
 }
 
+// OfAlias is the guess for the images of an alias of family f: sure, as
+// EKS publishes them; false for a family without Linux userData to lint.
+func OfAlias(f Family) (ImageGuess, bool) {
+	if f.Model().Format() == FormatPowerShell {
+		return windowsGuess(true), false
+	}
+	return guess(f, true), f.Known()
+}
+
 func guess(f Family, sure bool) ImageGuess { return ImageGuess{Name: string(f), Sure: sure, Fix: f} }
 
 // windowsGuess suggests Windows2022: the server year is not in every name.

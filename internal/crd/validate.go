@@ -16,10 +16,13 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage/names"
 )
 
 // Kind is one Karpenter CRD kind the provider renders, with its validators
@@ -117,6 +120,10 @@ func (k *Kind) Validate(ctx context.Context, obj map[string]any) (Result, error)
 	}
 	res.Unknown = append(res.Unknown, paths...)
 	sort.Strings(res.Unknown)
+	if err := beforeCreate(u, c.namespaced); err != nil {
+		res.Errors = []Error{fromFieldError(field.Invalid(field.NewPath("metadata"), u["metadata"], err.Error()))}
+		return res, nil
+	}
 
 	// Validation: customResourceStrategy.Validate.
 	var errs field.ErrorList
@@ -186,6 +193,40 @@ func pruneMetadata(u map[string]any) ([]string, error) {
 		}
 	}
 	return unknown, nil
+}
+
+// beforeCreate normalizes the metadata of a decoded object as the API
+// server does between decoding a create and validating it, with the
+// server's own functions (those that change what validation sees): the handler wipes the system fields and makes
+// the namespace the request's (k8s.io/apiserver pkg/endpoints/handlers
+// create.go), the store fills the system fields and generates the name
+// from generateName (pkg/registry/generic/registry/store.go create), and
+// BeforeCreate sets the namespace the scope expects and runs the
+// strategy's PrepareForCreate, which sets generation 1
+// (apiextensions-apiserver pkg/registry/customresource/strategy.go). So a
+// NodePool or EC2NodeClass written with a metadata.namespace (both kinds
+// are cluster-scoped, and kubectl sends them without one) is stored
+// without it, not rejected.
+func beforeCreate(u map[string]any, namespaced bool) error {
+	md, ok := u["metadata"].(map[string]any)
+	if !ok {
+		return nil // ObjectMeta validation reports the missing name
+	}
+	obj := &unstructured.Unstructured{Object: u}
+	rest.WipeObjectMetaSystemFields(obj)
+	// The request of a cluster-scoped kind names no namespace.
+	if err := rest.EnsureObjectNamespaceMatchesRequestNamespace(rest.ExpectedNamespaceForScope(metav1.NamespaceNone, namespaced), obj); err != nil {
+		return err
+	}
+	if obj.GetGenerateName() != "" && obj.GetName() == "" {
+		obj.SetName(names.SimpleNameGenerator.GenerateName(obj.GetGenerateName()))
+	}
+	if _, ok := md["generation"]; ok {
+		// Set on every create; left out when not written, so Object stays
+		// the manifest as written plus the CRD's defaults.
+		obj.SetGeneration(1)
+	}
+	return nil
 }
 
 // blocking mirrors strategy.go hasBlockingErr.

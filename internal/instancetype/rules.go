@@ -98,6 +98,7 @@ func (a Admission) Findings() rules.Findings {
 		}
 		fs = append(fs, f)
 	}
+	fs = append(fs, a.excludedValues()...)
 	if offline && len(a.Families) > 0 {
 		for _, key := range a.Undecided {
 			fs = append(fs, rules.New(ruleOfflineMayMatch, a.pathOf(key, "key"),

@@ -34,7 +34,9 @@ var (
 	// cross-checked when it is among the inputs, else never), the embedded
 	// instance facts standing in for an AWS configuration, and the advice
 	// to pin an alias with the resource's pin_amis.
-	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true}
+	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true,
+		// checkClass makes it, with the --cluster given, online or not.
+		"custom-bootstrap-other-cluster": true}
 )
 
 // Reports says whether a rule of the catalogue can be reported on a
@@ -101,10 +103,17 @@ func decodeClass(raw []byte) (manifest.EC2NodeClass, error) {
 
 // checkClass runs the class's offline rules, those of the AWS facts when
 // they were read (extra, in attribute paths), and the CRD validation.
-func checkClass(ctx context.Context, obj map[string]any, c *nodeclass.Class, extra rules.Findings, kv versions.Karpenter) []Finding {
+func checkClass(ctx context.Context, obj map[string]any, c *nodeclass.Class, extra rules.Findings, kv versions.Karpenter, cluster string) []Finding {
 	var own []Finding
 	if c != nil {
-		own = translate(crd.EC2NodeClass, append(nodeclass.Validate(*c, kv), extra...))
+		fs := append(nodeclass.Validate(*c, kv), extra...)
+		if !fs.HasErrors() {
+			// The cluster the class is for: --cluster, else the class's
+			// discovery tag (nodeclass.Plan makes the same check for the
+			// resource, and not for manifests: aws.go leaves it out).
+			fs = append(fs, nodeclass.BootstrapClusterFindings(*c, kv, cluster)...)
+		}
+		own = translate(crd.EC2NodeClass, fs)
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.EC2NodeClass, obj, own))
 }

@@ -196,7 +196,7 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 			if it.aws != nil {
 				extra = it.aws.Findings
 			}
-			it.findings = append(it.findings, checkClass(ctx, it.obj, it.class, extra, kv)...)
+			it.findings = append(it.findings, checkClass(ctx, it.obj, it.class, extra, kv, opt.Cluster)...)
 		case manifest.NodePoolKind:
 			var facts nodepool.ClassFacts
 			var zones *zoneFacts

@@ -188,7 +188,7 @@ var needPlan = map[string]bool{
 	"alias-al2-unsupported-kubernetes": true, "alias-windows2025-unsupported-kubernetes": true, "alias-not-published": true,
 	"alias-first-match-capacity-bug": true, "alias-latest-drift": true, "ami-not-found": true, "ami-not-available": true,
 	"ami-pending-selectable": true, "ami-term-name-default-owners": true, "ami-terms-one-per-architecture": true,
-	"block-device-smaller-than-snapshot": true, "image-family-mismatch": true,
+	"block-device-smaller-than-snapshot": true, "image-family-mismatch": true, "custom-bootstrap-other-cluster": true,
 }
 
 func TestDocsExamples(t *testing.T) {

@@ -65,6 +65,7 @@ func Plan(in PlanInput) Planned {
 	} else if !bootstraps && c.Spec.UserData != nil {
 		out.RegisteredTaints = lint.RegisteredTaints(*c.Spec.UserData, kv)
 	}
+	out.Findings = append(out.Findings, otherClusterFindings(c, family, in.Cluster.Name)...)
 	out.Findings = append(out.Findings, customNoUserDataFindings(c, family, in.AMIs)...)
 	out.Findings = append(out.Findings, imageFamilyFindings(family, out.UserData, in.AMIs, kv)...)
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
@@ -218,8 +219,10 @@ func buildManifest(c Class, family amifamily.Family, userData *string, res ami.R
 // "amiFamily"), which the image must be able to read.
 func imageFamilyFindings(family amifamily.Family, userData *string, res ami.Result, kv versions.Karpenter) rules.Findings {
 	bootstraps := family.Model().KarpenterBootstraps()
-	if res.Alias != nil && bootstraps {
-		return nil // alias images are the alias family, which CEL ties to amiFamily
+	if res.Alias != nil {
+		// Alias images are the alias family, which CEL ties to amiFamily;
+		// Custom userData on them was linted at validate (validateUserData).
+		return nil
 	}
 	var fs rules.Findings
 	byFamily := map[string][]awsclient.Image{}
@@ -261,18 +264,33 @@ func imageFamilyFindings(family amifamily.Family, userData *string, res ami.Resu
 		if userData == nil || !g.Linted() {
 			continue
 		}
-		for _, lf := range lint.CustomOn(g.Fix, *userData, kv) {
-			if lf.Rule.ID != "userdata-format-mismatch" && lf.Rule.ID != "al2023-bootstrap-sh" {
-				continue
-			}
-			fd := rules.New(ruleImageFamily, pathUserData,
-				"the Custom userData is launched on %s, which %s a %s image: %s",
-				describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[g.Sure], f, lf.Detail)
-			if !g.Sure {
-				fd = fd.AsWarning()
-			}
-			fs = append(fs, fd)
+		fs = append(fs, customOnImages(g, describeImages(imgs)+", which "+map[bool]string{true: "is", false: "looks like"}[g.Sure]+" a "+f+" image", *userData, kv)...)
+	}
+	return fs
+}
+
+// customOnImages lints a Custom class's userData as the images it launches
+// on (of guess g, described by on) read it. Karpenter passes Custom
+// userData unchanged, so the image's own reader decides: a format it cannot
+// read is image-family-mismatch; the other rules of that reader (nodeadm's
+// MIME reading, AL2's kubelet mechanisms on AL2023) keep their own ids.
+func customOnImages(g amifamily.ImageGuess, on, userData string, kv versions.Karpenter) rules.Findings {
+	var fs rules.Findings
+	for _, lf := range lint.CustomOn(g.Fix, userData, kv) {
+		var fd rules.Finding
+		switch lf.Rule.ID {
+		case "userdata-format-mismatch", "al2023-bootstrap-sh":
+			fd = rules.New(ruleImageFamily, pathUserData, "the Custom userData is launched on %s: %s", on, lf.Detail)
+		case "mime-unterminated", "al2023-al2-kubelet-config":
+			fd = rules.Findings{lf}.Under(pathUserData)[0]
+			fd.Detail = "the Custom userData is launched on " + on + ": " + lf.Detail
+		default:
+			continue
 		}
+		if !g.Sure {
+			fd = fd.AsWarning()
+		}
+		fs = append(fs, fd)
 	}
 	return fs
 }

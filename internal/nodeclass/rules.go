@@ -175,6 +175,22 @@ var (
 		Bad:       rules.Body(`ami_family = "AL2023"`, rules.Block("ami_selector_terms", `name = "bottlerocket-aws-k8s-1.32-x86_64-*"`, `owner = "amazon"`)),
 		Good:      rules.Body(`ami_family = "Bottlerocket"`, rules.Block("ami_selector_terms", `name = "bottlerocket-aws-k8s-1.32-x86_64-*"`, `owner = "amazon"`)),
 	})
+	ruleRAID0Twice = rules.Register(rules.Rule{
+		ID: "instance-store-raid0-assembled-twice", Severity: rules.Warning, Category: category,
+		Title:     "instanceStorePolicy RAID0 and userData that also assembles or formats the instance-store disks",
+		Behaviour: "With `instanceStorePolicy: RAID0` Karpenter has the node's bootstrap assemble the instance-store NVMe disks into one RAID0 array, format and mount it for the kubelet and containerd (AL2: `bootstrap.sh --local-disks raid0`; AL2023: NodeConfig `localStorage.strategy: RAID0`; Bottlerocket: its ephemeral-storage settings). A userData script that runs its own `mdadm --create` or `mkfs` on the same disks races with it: the second fails on busy disks or destroys the first's array. A warning: which one runs second depends on the image's boot order. With amiFamily Custom Karpenter renders nothing, so there the script is how RAID0 happens and nothing is reported.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap (eksbootstrap.go --local-disks raid0, nodeadm.go localStorage RAID0, bottlerocket.go); awslabs/amazon-eks-ami setup-local-disks",
+		Bad:       rules.Body(`ami_family = "AL2023"`, `instance_store_policy = "RAID0"`, `user_data = "#!/bin/bash\nmdadm --create /dev/md0 --level=0 --raid-devices=2 /dev/nvme1n1 /dev/nvme2n1\nmkfs.xfs /dev/md0\n"`),
+		Good:      rules.Body(`ami_family = "AL2023"`, `instance_store_policy = "RAID0"`),
+	})
+	ruleOtherCluster = rules.Register(rules.Rule{
+		ID: "custom-bootstrap-other-cluster", Severity: rules.Error, Category: category,
+		Title:     "Custom userData bootstraps a cluster other than the class's, with no endpoint and CA",
+		Behaviour: "Karpenter passes Custom userData unchanged, so the cluster the node joins is the one its bootstrap.sh call names. Without `--apiserver-endpoint` and `--b64-cluster-ca` bootstrap.sh looks that cluster up with eks:DescribeCluster at boot: a name copied from an example (`bootstrap.sh my-cluster`) fails the bootstrap, another cluster's name joins the node there; the NodeClaim never registers and Karpenter deletes it after 15 minutes. An error against the provider's cluster (its `cluster` block, or `karpenter-lint --cluster`); without one, a warning when the name differs from the class's `karpenter.sh/discovery` selector tag, which names the cluster by convention only.",
+		Source:    "awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh (CLUSTER_NAME from the first argument; aws eks describe-cluster when the endpoint or CA is missing); aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
+		Bad:       rules.Body(`ami_family = "Custom"`, `ami_selector_terms { id = "ami-0123456789abcdef0" }`, rules.Block("subnet_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), rules.Block("security_group_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), `user_data = "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"`),
+		Good:      rules.Body(`ami_family = "Custom"`, `ami_selector_terms { id = "ami-0123456789abcdef0" }`, rules.Block("subnet_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), rules.Block("security_group_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), `user_data = "#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"`),
+	})
 	ruleLatestDrift = rules.Register(rules.Rule{
 		ID: "alias-latest-drift", Severity: rules.Warning, Category: category,
 		Title:     "`@latest` replaces every node when EKS publishes an image",

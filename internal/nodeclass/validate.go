@@ -306,8 +306,24 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 		fs = append(fs, rules.New(ruleCustomNoUserData, pathUserData,
 			"ami_family is Custom and neither user_data nor bootstrap is set, and alias %q selects EKS-optimized images, which do not bootstrap themselves. %s", c.Terms[i].Alias, customNoUserDataEffect))
 	}
+	if hasUserData && familyKnown && !u.Is(pathUserData) && !u.Is(pathStorePolicy) && c.Spec.InstanceStorePolicy == "RAID0" && family.Model().KarpenterBootstraps() {
+		if cmds := lint.DiskAssembly(*c.Spec.UserData); len(cmds) > 0 {
+			fs = append(fs, rules.New(ruleRAID0Twice, pathUserData,
+				"instance_store_policy is RAID0, so the %s bootstrap Karpenter renders already assembles the instance-store disks into one RAID0 array, formats and mounts it for the kubelet and containerd, and the userData assembles or formats them too (%s). The two race for the same disks: whichever runs second fails (the disks are busy or their array is gone) or wipes the other's filesystem. Keep one: drop instance_store_policy and keep the script, or drop the script's mdadm/mkfs.",
+				family, strings.Join(cmds, "; ")))
+		}
+	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) {
 		fs = append(fs, lint.UserData(family, *c.Spec.UserData, kv).Under(pathUserData)...)
+		// Custom userData reaches the alias's images unchanged: whatever
+		// amiFamily says, they read it as their own family does.
+		if i, isAlias := ami.AliasTerm(c.Terms); isAlias && !family.Model().KarpenterBootstraps() && !u.Within(pathAMITerms) {
+			if a, afs := ami.ParseAlias(c.Terms[i].Alias, kv, rules.Path{}); !afs.HasErrors() {
+				if g, ok := amifamily.OfAlias(a.Family); ok {
+					fs = append(fs, customOnImages(g, fmt.Sprintf("the images of alias %q, which are %s images", c.Terms[i].Alias, a.Family), *c.Spec.UserData, kv)...)
+				}
+			}
+		}
 	}
 	return fs
 }

@@ -81,6 +81,14 @@ func checkNodeClassRef(p Pool) rules.Findings {
 	if p.Unknown.Is(gp) || p.Unknown.Is(kp) || ref.Group == "" || ref.Kind == "" {
 		return fs
 	}
+	if strings.Contains(ref.Group, "/") {
+		// The CRD's pattern on nodeClassRef.group (karpenter.sh_nodepools.yaml,
+		// pattern ^[^/]*$): the API server refuses the pool, so Karpenter
+		// never sees it; that is the reason to give, not Karpenter ignoring it.
+		return append(fs, rules.New(ruleNodeClassRef, gp,
+			"node_class.group %q: the API server rejects the NodePool (`spec.template.spec.nodeClassRef.group: Invalid value: %q: spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`): a group names the API group only, with no resource or version. Write group = %q (or leave it out: it defaults to it).",
+			ref.Group, ref.Group, NodeClassGroup))
+	}
 	if ref.Group != NodeClassGroup || ref.Kind != NodeClassKind {
 		at := gp
 		if ref.Group == NodeClassGroup {

@@ -77,6 +77,9 @@ func TestValidateObject(t *testing.T) {
 		{name: "class name not a DNS name", mutate: func(p *Pool) { tmpl(p).NodeClassRef.Name = "My_Class" },
 			rule: ruleNodeClassRef.ID, sev: rules.Error, path: "node_class.name"},
 		{name: "class name unknown", mutate: func(p *Pool) { tmpl(p).NodeClassRef.Name = ""; p.Unknown.Add(pathNodeClass.Attr("name")) }},
+		{name: "group with a resource and version", mutate: func(p *Pool) {
+			tmpl(p).NodeClassRef = NodeClassRef(strp("ec2nodeclasses.karpenter.k8s.aws/v1"), strp("EC2NodeClass"), "default")
+		}, rule: ruleNodeClassRef.ID, sev: rules.Error, path: "node_class.group", detail: []string{"the API server rejects the NodePool", "should match '^[^/]*$'"}},
 		{name: "class of another provider", mutate: func(p *Pool) {
 			tmpl(p).NodeClassRef = NodeClassRef(strp("karpenter.azure.com"), strp("AKSNodeClass"), "default")
 		}, rule: ruleNodeClassUnsupported.ID, sev: rules.Error, path: "node_class.group", detail: []string{"silently ignores"}},

@@ -260,6 +260,11 @@ func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c 
 			}
 		}
 	}
+	if facts.Name == "" && !pd.Cluster.Unknown[cluster.FieldName] {
+		// The configured name alone (no eks:DescribeCluster): the cluster a
+		// Custom userData's bootstrap call must name.
+		facts.Name = pd.Cluster.Name
+	}
 	p := nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res.result, Cluster: facts, Karpenter: pd.Karpenter})
 	appendFindings(diags, path.Empty(), p.Findings)
 	if diags.HasError() {

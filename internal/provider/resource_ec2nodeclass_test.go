@@ -82,6 +82,13 @@ func TestAccEC2NodeClassErrors(t *testing.T) {
 		"custom no taint":    {"ami_family = \"Custom\"\n  ami_selector_terms { alias = \"al2023@latest\" }\n  user_data = \"apiVersion: node.eks.aws/v1alpha1\\nkind: NodeConfig\\nspec:\\n  cluster:\\n    name: demo\\n\"", wrapped("unregistered-taint-missing")},
 		"custom no userData": {"ami_family = \"Custom\"\n  ami_selector_terms { alias = \"al2023@latest\" }", wrapped("custom-user-data-missing")},
 		"selector tags":      {"ami_family = \"AL2023\"\n  ami_selector_terms { tags = { team = \"\" } }", wrapped("ami-term-tags-invalid", `To match any value of the tag write "team" = "*"`)},
+		// Custom userData reaches the alias's images unchanged: a script on
+		// Bottlerocket images never runs, whatever ami_family says.
+		"custom shell on bottlerocket": {"ami_family = \"Custom\"\n  ami_selector_terms { alias = \"bottlerocket@latest\" }\n  user_data = \"#!/bin/bash\\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\\n\"",
+			wrapped("image-family-mismatch", "settings TOML")},
+		// The provider's cluster is demo; the call asks for my-cluster.
+		"custom other cluster": {"ami_family = \"Custom\"\n  ami_selector_terms { id = \"" + awsemu.CustomTieWinnerID + "\" }\n  user_data = \"#!/bin/bash\\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\\n\"",
+			wrapped("custom-bootstrap-other-cluster", `cluster "demo"`)},
 		// At plan the error names the family the selected images have.
 		"family missing": {`ami_selector_terms {
     name  = "bottlerocket-aws-k8s-1.32-x86_64-*"

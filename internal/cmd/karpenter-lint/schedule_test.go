@@ -250,3 +250,28 @@ func TestScheduleEndpointDownNamesEachService(t *testing.T) {
 		}
 	}
 }
+
+// lint and schedule read the same files alike: a NodePool and an
+// EC2NodeClass written with a metadata.namespace (common in charts and
+// GitOps trees) are cluster-scoped, so the API server clears the
+// namespace before it validates (k8s.io/apiserver BeforeCreate); neither
+// command rejects them.
+func TestLintAndScheduleAgreeOnNamespacedObjects(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	dir := t.TempDir()
+	pools, workloads := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "apps.yaml")
+	ns := func(doc string) string {
+		return strings.Replace(doc, "metadata:\n", "metadata:\n  namespace: karpenter\n", 1)
+	}
+	write(t, pools, ns(schedulingtest.Class)+"---\n"+ns(schedulingtest.Pool("general", "", "      requirements:\n        - key: kubernetes.io/arch\n          operator: In\n          values: [amd64]\n")))
+	write(t, workloads, schedulingtest.Deployment("web", 2, "500m", ""))
+	if code, out, stderr := lint(t, "", "lint", "--format", "compact", pools); code != exitOK || out != "" {
+		t.Errorf("lint: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr := lint(t, "", "schedule", "--pools", pools, "--workloads", workloads, "--region", "us-east-1", "--cluster", "demo", "--format", "json")
+	var r jsonSchedule
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK || r.Summary.NodePools != 1 || r.Summary.Pods != 2 || r.Summary.Unschedulable != 0 {
+		t.Errorf("schedule: exit %d, %v\n%s%s", code, err, out, stderr)
+	}
+}

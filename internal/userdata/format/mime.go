@@ -40,6 +40,22 @@ func LooksLikeMIME(s string) bool {
 type MIMEError struct {
 	Step string // "unreadable", "content-type", "not-multipart", "part"
 	Err  error
+	// Boundary is the archive's boundary, once its header is read.
+	Boundary string
+}
+
+// Unterminated reports whether the archive failed only because its input
+// ends inside the last part: no boundary line follows it (Go's reader
+// wants "--B" and a line break, or "--B--").
+func (e *MIMEError) Unterminated() bool {
+	return e.Step == "part" && (errors.Is(e.Err, io.ErrUnexpectedEOF) || errors.Is(e.Err, io.EOF))
+}
+
+// ReadUnterminated reads an archive whose input ends inside its last part
+// as cloud-init's parser does (Python's email package takes the rest of
+// the input as the last part): as if the closing boundary followed.
+func ReadUnterminated(s string, e *MIMEError) (Archive, error) {
+	return ReadArchive(strings.TrimRight(s, "\n") + "\n--" + e.Boundary + "--\n")
 }
 
 func (e *MIMEError) Error() string {
@@ -58,9 +74,6 @@ func (e *MIMEError) Error() string {
 type Archive struct {
 	Parts    []Part
 	Boundary string
-	// Closed is false when the archive ends without "--boundary--", which
-	// Go's reader (hence Karpenter) tolerates.
-	Closed bool
 }
 
 // ReadArchive reads a multipart archive the way Karpenter does (net/mail
@@ -86,15 +99,14 @@ func ReadArchive(s string) (Archive, error) {
 			break
 		}
 		if err != nil {
-			return Archive{}, &MIMEError{Step: "part", Err: err}
+			return Archive{}, &MIMEError{Step: "part", Err: err, Boundary: a.Boundary}
 		}
 		body, err := io.ReadAll(p)
 		if err != nil {
-			return Archive{}, &MIMEError{Step: "part", Err: err}
+			return Archive{}, &MIMEError{Step: "part", Err: err, Boundary: a.Boundary}
 		}
 		a.Parts = append(a.Parts, Part{Header: p.Header, Body: string(body)})
 	}
-	a.Closed = a.Boundary != "" && strings.Contains(s, "--"+a.Boundary+"--")
 	return a, nil
 }
 

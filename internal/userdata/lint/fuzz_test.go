@@ -21,6 +21,9 @@ func FuzzShellLint(f *testing.F) {
 		"#!/bin/bash\nT=x; T+=y; export A=\"$T\"\nif a; then B=(1 2); fi\nf() { local C; read -r D; }\n/etc/eks/bootstrap.sh c --kubelet-extra-args \"--register-with-taints=$T\" $A ${B:-$(c)} ${!E} ${F[0]}\n",
 		"#!/bin/bash\nfor T in a b; do export KUBELET_EXTRA_ARGS=$T; done\nsudo -E env Y=1 /etc/eks/bootstrap.sh c | tee x &\n",
 		"/etc/eks/bootstrap.sh c --kubelet-extra-args '--register-with-taints=k:NoExecute --register-with-taints=' --kubelet-extra-args y\n",
+		"#!/bin/bash\ncat <<'EOF' > /etc/systemd/system/kubelet.service.d/9.conf\nEnvironment='KUBELET_EXTRA_ARGS=--x'\nEOF\njq . /etc/kubernetes/kubelet/kubelet-config.json\n",
+		"#!/bin/bash\nmdadm --create /dev/md0 --level=0 $(ls /dev/disk/by-id/*Instance_Storage*)\nmkfs.xfs /dev/md0\n",
+		"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n/etc/eks/bootstrap.sh my-cluster --apiserver-endpoint\n",
 	} {
 		f.Add(s)
 	}
@@ -32,6 +35,19 @@ func FuzzShellLint(f *testing.F) {
 				}
 			}
 		}
+		// Custom userData on AL2023 images (nodeadm's reading, AL2's
+		// kubelet mechanisms) and the readers of the class checks.
+		for _, fi := range CustomOn(amifamily.AL2023, s, v1_14) {
+			if fi.Rule == nil || fi.Detail == "" {
+				t.Fatalf("finding without rule or detail: %#v", fi)
+			}
+		}
+		for _, c := range BootstrapCalls(s) {
+			if c.Line < 1 || (c.ClusterKnown && c.Cluster == "") {
+				t.Fatalf("call %+v", c)
+			}
+		}
+		_ = DiskAssembly(s)
 		// The systemd splitter must terminate on any input.
 		_, _, _ = shell.SplitSystemd(s)
 	})

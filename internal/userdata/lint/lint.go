@@ -148,6 +148,15 @@ func (c *lintCtx) lintBottlerocketFamily(ud string) {
 	// A "#!" line is a TOML comment: only input that fails to parse is
 	// reported as the wrong format.
 	if _, _, err := format.ParseBottlerocket(ud); err != nil {
+		if c.custom {
+			if got := c.notTOML(ud); got != "" {
+				// Karpenter passes Custom userData unchanged: Bottlerocket
+				// itself is its reader.
+				c.add(rules.New(RuleFormatMismatch, rules.Path{},
+					"the userData is %s, but Bottlerocket reads its userData only as settings TOML and runs no shell scripts: no settings.kubernetes values (cluster name, API server, CA) reach the node, nothing bootstraps it, and it never joins. Write Bottlerocket settings TOML, or select images of the family the userData is written for.", got))
+				return
+			}
+		}
 		switch {
 		case format.LooksLikeMIME(ud):
 			c.add(c.formatMismatch("a MIME archive", "Karpenter fails with \"invalid UserData\" because Bottlerocket userData must be settings TOML"))
@@ -158,6 +167,19 @@ func (c *lintCtx) lintBottlerocketFamily(ud string) {
 		}
 	}
 	c.lintBottlerocket(ud)
+}
+
+// notTOML names the format of userData that is not Bottlerocket's, or "".
+func (c *lintCtx) notTOML(ud string) string {
+	switch {
+	case format.LooksLikeMIME(ud):
+		return "a MIME archive"
+	case strings.HasPrefix(strings.TrimSpace(ud), "#!"):
+		return "a shell script"
+	case format.IsNodeConfigKind(ud):
+		return "a nodeadm NodeConfig"
+	}
+	return ""
 }
 
 func (c *lintCtx) lintWindows(ud string) {

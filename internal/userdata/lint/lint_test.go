@@ -308,12 +308,26 @@ func TestMIMEAndSizeChecks(t *testing.T) {
 		expectRule(t, lintFor(t, amifamily.Custom, "Content-Type: text/plain\n\nx"), "mime-invalid", rules.Warning)
 	})
 	t.Run("unterminated", func(t *testing.T) {
-		// Custom userData reaches the node as written.
-		expectRule(t, lintFor(t, amifamily.Custom, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B\n"), "mime-unterminated", rules.Warning, "--B--")
-		// Karpenter re-serialises AL2 and AL2023 archives with its own
-		// closing boundary: no false alarm there.
-		expectNone(t, lintFor(t, amifamily.AL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\necho hi\n--B\n"), "mime-unterminated")
-		expectNone(t, lintFor(t, amifamily.AL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n--B\n"), "mime-unterminated")
+		open := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B\n"
+		// Karpenter's own Custom examples end with "--B": Go's reader and
+		// cloud-init's both read it; no finding for any consumer.
+		for _, f := range []amifamily.Family{amifamily.AL2, amifamily.AL2023, amifamily.Custom} {
+			expectNone(t, lintFor(t, f, open), "mime-unterminated")
+		}
+		expectNone(t, CustomOn(amifamily.AL2023, open, versions.DefaultKarpenter), "mime-unterminated")
+		// No boundary line after the last part at all: cloud-init reads
+		// it (and the part is still linted); nodeadm, on AL2023 images,
+		// fails.
+		cut := "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n"
+		expectNone(t, lintFor(t, amifamily.Custom, cut), "mime-unterminated")
+		expectNone(t, lintFor(t, amifamily.Custom, cut), "mime-invalid")
+		expectNone(t, CustomOn(amifamily.AL2, cut, versions.DefaultKarpenter), "mime-unterminated")
+		expectRule(t, CustomOn(amifamily.AL2023, cut, versions.DefaultKarpenter), "mime-unterminated", rules.Error, "nodeadm", "unexpected EOF", "--B--")
+		shell := strings.Replace(cut, "Content-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n", "Content-Type: text/x-shellscript\n\n#!/bin/bash\nif true; then\n", 1)
+		expectRule(t, lintFor(t, amifamily.Custom, shell), "shell-syntax-error", rules.Error)
+		// For AL2 and AL2023 Karpenter reads the archive with Go's reader
+		// and fails on the same input.
+		expectRule(t, lintFor(t, amifamily.AL2023, cut), "mime-invalid", rules.Error, "unexpected EOF")
 	})
 	t.Run("size", func(t *testing.T) {
 		big := "#!/bin/bash\n" + strings.Repeat("# padding\n", 1700)
@@ -331,4 +345,18 @@ func TestWindowsChecks(t *testing.T) {
 	expectRule(t, fs, "windows-powershell-tags", rules.Warning, "<powershell>")
 	expectRule(t, fs, "windows-powershell-tags", rules.Warning, "</powershell>")
 	expectNone(t, lintFor(t, amifamily.Windows2019, "Write-Host hi\n"), "windows-powershell-tags")
+}
+
+// AL2's kubelet mechanisms in a script on AL2023 nodes: the file and the
+// variables do not exist there. On AL2 the same script is fine, and a
+// drop-in that does not use AL2's variables is not reported.
+func TestAL2MechanismsOnAL2023(t *testing.T) {
+	jq := "#!/bin/bash\nset -e\njq '.maxPods = 110' /etc/kubernetes/kubelet/kubelet-config.json > /tmp/k.json\nmv /tmp/k.json /etc/kubernetes/kubelet/kubelet-config.json\n"
+	expectRule(t, lintFor(t, amifamily.AL2023, jq), "al2023-al2-kubelet-config", rules.Error, "Line 3", "kubelet-config.json")
+	expectNone(t, lintFor(t, amifamily.AL2, jq), "al2023-al2-kubelet-config")
+	expectRule(t, CustomOn(amifamily.AL2023, jq, versions.DefaultKarpenter), "al2023-al2-kubelet-config", rules.Error)
+	echo := "#!/bin/bash\nmkdir -p /etc/systemd/system/kubelet.service.d\necho -e \"[Service]\\nEnvironment='KUBELET_ARGS=--max-pods=50'\" > /etc/systemd/system/kubelet.service.d/99-pods.conf\n"
+	expectRule(t, lintFor(t, amifamily.AL2023, echo), "al2023-al2-kubelet-config", rules.Error, "Line 3", "KUBELET_ARGS")
+	other := "#!/bin/bash\ncat <<EOF > /etc/systemd/system/kubelet.service.d/99-limits.conf\n[Service]\nLimitNOFILE=1048576\nEOF\n"
+	expectNone(t, lintFor(t, amifamily.AL2023, other), "al2023-al2-kubelet-config")
 }

@@ -6,28 +6,48 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 )
 
-// readMIME reads a MIME archive for linting, reporting what Karpenter (or,
-// for Custom, cloud-init) would make of a broken one.
+// readMIME reads a MIME archive for linting, reporting what the archive's
+// reader would make of a broken one: Karpenter's for AL2 and AL2023 (it
+// parses the archive and writes it anew with its closing boundary,
+// pkg/providers/amifamily/bootstrap/mime), and for Custom userData, which
+// Karpenter passes unchanged, the node's own readers: cloud-init on every
+// Linux EKS image, and nodeadm too on AL2023 images.
 func (c *lintCtx) readMIME(ud string) (format.Archive, bool) {
 	a, err := format.ReadArchive(ud)
-	if err != nil {
-		me, _ := err.(*format.MIMEError)
-		if me == nil {
-			me = &format.MIMEError{Step: "part", Err: err}
-		}
+	if err == nil {
+		// Go's reader (Karpenter's and nodeadm's) read every part, and
+		// cloud-init's Python email parser reads a part that no closing
+		// boundary ends: nobody fails on a missing "--B--".
+		return a, true
+	}
+	me, _ := err.(*format.MIMEError)
+	if me == nil {
+		me = &format.MIMEError{Step: "part", Err: err}
+	}
+	switch {
+	case !c.isCustom():
 		c.add(MIMEFinding(c.format, me))
-		return a, false
-	}
-	// For AL2 and AL2023 Karpenter parses the archive and writes it anew
-	// with its own closing boundary (pkg/providers/amifamily/bootstrap/mime):
-	// only Custom userData reaches the node as written.
-	if !a.Closed && (c.format == amifamily.FormatCustom || c.custom) {
+	case c.format == amifamily.FormatNodeadm && me.Unterminated():
 		c.add(rules.New(ruleMIMEUnterminated, rules.Path{},
-			"The MIME archive never closes with \"--%s--\". Karpenter's reader accepts that, but cloud-init records a defect and stricter readers drop the last part; end the archive with the closing boundary line \"--%s--\".",
-			a.Boundary, a.Boundary))
+			"The MIME archive's last part is not followed by a boundary line (\"--%s--\", or at least \"--%s\" and a line break). Karpenter passes Custom userData unchanged, and on AL2023 images nodeadm reads it with Go's mime/multipart, which fails with \"%s\": nodeadm init stops, the kubelet is never configured, the node never joins and Karpenter deletes the NodeClaim after 15 minutes. End the archive with the line \"--%s--\".",
+			me.Boundary, me.Boundary, me.Err, me.Boundary))
+	case c.format == amifamily.FormatNodeadm:
+		c.add(rules.New(ruleMIMEInvalid, rules.Path{},
+			"The userData starts with a MIME header but is not a readable multipart archive (%s). Karpenter passes Custom userData unchanged, and on AL2023 images nodeadm reads it with Go's mime/multipart and fails, so the node never joins. Write a complete multipart/mixed archive (Content-Type: multipart/mixed; boundary=\"...\", parts separated by --boundary, closed by --boundary--).", me.Error()))
+	case me.Unterminated():
+		// cloud-init's parser reads the parts up to the end of the input.
+		if a, err := format.ReadUnterminated(ud, me); err == nil {
+			return a, true
+		}
+	default:
+		c.add(MIMEFinding(amifamily.FormatCustom, me))
 	}
-	return a, true
+	return a, false
 }
+
+// isCustom reports whether the userData is a Custom class's, which the
+// node reads as written.
+func (c *lintCtx) isCustom() bool { return c.custom || c.format == amifamily.FormatCustom }
 
 // MIMEFinding words a MIME read failure as the reader of the family's
 // userData format reports it.

@@ -32,16 +32,21 @@ const (
 // nodeClass renders a class with an ami_family argument and a heredoc
 // user_data.
 func nodeClass(family, userData string) string {
+	return classWith(family, heredoc("user_data", userData))
+}
+
+// heredoc renders an argument whose value is a heredoc of text.
+func heredoc(name, text string) string {
 	var b strings.Builder
-	b.WriteString("user_data = <<-EOT\n")
-	for _, l := range strings.Split(strings.TrimSuffix(userData, "\n"), "\n") {
+	b.WriteString(name + " = <<-EOT\n")
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		if l != "" {
 			b.WriteString("  " + l)
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("EOT")
-	return classWith(family, b.String())
+	return b.String()
 }
 
 // bootstrapClass renders a Custom class with a bootstrap block of the
@@ -195,6 +200,14 @@ var (
 		Bad:       nodeClass(onAL2023, "#!/bin/bash\n"+al2Call+"\n"),
 		Good:      nodeClass(onAL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n"),
 	})
+	ruleAL2MechanismOnAL2023 = rules.Register(rules.Rule{
+		ID: "al2023-al2-kubelet-config", Severity: rules.Error, Category: category,
+		Title:     "AL2023 userData configures the kubelet the AL2 way",
+		Behaviour: "AL2 nodes read the kubelet's configuration from /etc/kubernetes/kubelet/kubelet-config.json and its flags from KUBELET_ARGS/KUBELET_EXTRA_ARGS, which kubelet.service.d drop-ins set. AL2023 nodes have neither: nodeadm writes /etc/kubernetes/kubelet/config.json from NodeConfig documents and the kubelet unit runs `kubelet $NODEADM_KUBELET_ARGS`. A script that edits kubelet-config.json fails (the file does not exist) and a drop-in setting KUBELET_EXTRA_ARGS changes nothing: the setting never reaches the kubelet. Reported for the AL2023 family and for Custom userData on AL2023 images.",
+		Source:    "awslabs/amazon-eks-ami templates/al2023/runtime/rootfs/etc/systemd/system/kubelet.service and nodeadm/internal/kubelet (config.json, NODEADM_KUBELET_ARGS); templates/al2/runtime/bootstrap.sh (kubelet-config.json, KUBELET_EXTRA_ARGS)",
+		Bad:       nodeClass(onAL2023, "#!/bin/bash\ncat <<'EOF' > /etc/systemd/system/kubelet.service.d/90-extra.conf\n[Service]\nEnvironment='KUBELET_EXTRA_ARGS=--image-gc-high-threshold=70'\nEOF\n"),
+		Good:      nodeClass(onAL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      imageGCHighThresholdPercent: 70\n"),
+	})
 	ruleAL2BootstrapCall = rules.Register(rules.Rule{
 		ID: "al2-bootstrap-sh-call", Severity: rules.Warning, Category: category,
 		Title:     "AL2 userData calls bootstrap.sh itself",
@@ -268,12 +281,12 @@ var (
 		Good:      nodeClass(onAL2, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript; charset=\"us-ascii\"\n\n#!/bin/bash\necho hello\n--B--\n"),
 	})
 	ruleMIMEUnterminated = rules.Register(rules.Rule{
-		ID: "mime-unterminated", Severity: rules.Warning, Category: category,
-		Title:     "MIME archive lacks its closing boundary",
-		Behaviour: "Custom userData reaches the node as written: cloud-init records a defect for an archive ending in `--B` instead of `--B--`, and other MIME readers may drop the last part. For AL2 and AL2023 Karpenter parses the archive (Go's reader accepts the missing close) and writes it anew with its own closing boundary, so there it is not reported.",
-		Source:    "RFC 2046 §5.1.1 (close-delimiter); Go mime/multipart; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/mime (NewArchive, Serialize)",
-		Bad:       nodeClass(onCustom, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n--B\n"),
-		Good:      nodeClass(onCustom, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n--B--\n"),
+		ID: "mime-unterminated", Severity: rules.Error, Category: category,
+		Title:     "Custom MIME userData ends inside its last part on AL2023 images",
+		Behaviour: "Karpenter passes Custom userData unchanged. On AL2023 images nodeadm reads it with Go's mime/multipart, which needs a boundary line after the last part (`--B--`, or at least `--B` and a line break): without one it fails (`unexpected EOF`, `multipart: NextPart: EOF`), nodeadm init stops and the node never joins. cloud-init's parser (AL2 images, and the scripts on AL2023) reads such a part anyway, and for the AL2 and AL2023 families Karpenter writes the archive anew with its own closing boundary, so there an open end is not reported; an archive ending in `--B` and a line break, as Karpenter's own Custom examples do, is read by every reader.",
+		Source:    "awslabs/amazon-eks-ami nodeadm/internal/configprovider/mime.go (ParseMultipart: mime/multipart NextPart); Go mime/multipart; cloud-init cloudinit/user_data.py (email.message_from_string); aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go (userData unchanged)",
+		Bad:       classWith(onCustom, `ami_selector_terms { alias = "al2023@latest" }`, heredoc("user_data", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: demo\n    apiServerEndpoint: https://example.eks.amazonaws.com\n    certificateAuthority: Y2E=\n    cidr: 10.100.0.0/16\n  kubelet:\n    config:\n      registerWithTaints:\n        - key: karpenter.sh/unregistered\n          effect: NoExecute\n")),
+		Good:      classWith(onCustom, `ami_selector_terms { alias = "al2023@latest" }`, heredoc("user_data", "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster:\n    name: demo\n    apiServerEndpoint: https://example.eks.amazonaws.com\n    certificateAuthority: Y2E=\n    cidr: 10.100.0.0/16\n  kubelet:\n    config:\n      registerWithTaints:\n        - key: karpenter.sh/unregistered\n          effect: NoExecute\n--B--\n")),
 	})
 	ruleMIMEEncoding = rules.Register(rules.Rule{
 		ID: "mime-transfer-encoding-dropped", Severity: rules.Warning, Category: category,

@@ -43,6 +43,9 @@ func (c *lintCtx) lintShell(script, where string) {
 }
 
 func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
+	if c.format == amifamily.FormatNodeadm {
+		c.checkAL2Mechanisms(f, where)
+	}
 	vars := shell.CollectVars(f)
 	for _, call := range shell.Calls(f) {
 		c.checkContinuation(call, where)
