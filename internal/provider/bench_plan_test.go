@@ -55,7 +55,9 @@ func realisticFleet(tb testing.TB) planFleet {
 		tb.Fatal(err)
 	}
 	ptyp := schemas["karpenter_nodepool"].schema.ValueType()
-	req := func(k, op string, vs ...any) map[string]any { return map[string]any{"key": k, "operator": op, "values": vs} }
+	req := func(k, op string, vs ...any) map[string]any {
+		return map[string]any{"key": k, "operator": op, "values": vs}
+	}
 	for name, reqs := range map[string][]any{
 		"families": {req("karpenter.k8s.aws/instance-family", "In", "m5", "c5", "t3")},
 		"wide": {req("karpenter.k8s.aws/instance-category", "In", "c", "m", "r"), req("karpenter.k8s.aws/instance-generation", "Gt", "4"),
