@@ -22,6 +22,10 @@ func main() {
 
 	// SDK trace logs nobody reads cost a fifth of a large plan's CPU.
 	provider.QuietUnreadSDKLogs()
+	// Serve returns when Terraform stops the plugin, so the profile covers
+	// the process's whole work (log.Fatal below skips it: nothing to keep).
+	stopProfile := startCPUProfile()
+	defer stopProfile()
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())

@@ -27,7 +27,8 @@ type Admission struct {
 	Architectures []string
 	ByArch        map[string][]string
 	// Types admitted, sorted by name; live only (offline types have no
-	// vCPU/memory figures, so listing them would mislead).
+	// vCPU/memory figures, so listing them would mislead). Shared with
+	// every admission of the same requirement set (read only).
 	Types []Type
 	// Unknown are requirement values that name no type, family, size,
 	// category, architecture, OS or GPU manufacturer of the catalogue (e.g.
@@ -53,6 +54,8 @@ type Admission struct {
 // accelerator kind as Exists/DoesNotExist, names, sizes), which is enough
 // for strict AMI-variant matching (requirements.Requirements.Compatible
 // against an image's requirements) per family.
+// The list is shared with every admission of the same requirement set:
+// read only.
 func (a Admission) Admitted() []Type { return a.admitted }
 
 // UnknownValue is a requirement value that names nothing in the catalogue.
@@ -200,17 +203,18 @@ func ptrString(p *int) string {
 }
 
 // clone copies what a caller could modify, so a remembered admission stays
-// as computed.
+// as computed. The admitted types (Types, Admitted) are shared, read only:
+// a copy per pool was hundreds of instance types copied for every pool of a
+// plan against a region's catalogue, and the shared list identifies the
+// admission for the answers derived from it (nodepool's image matching).
 func (a Admission) clone() Admission {
 	a.Families = slices.Clone(a.Families)
 	a.Architectures = slices.Clone(a.Architectures)
-	a.Types = slices.Clone(a.Types)
 	a.Undecided = slices.Clone(a.Undecided)
 	a.MinValues = slices.Clone(a.MinValues)
 	a.Unknown = slices.Clone(a.Unknown)
 	a.specs = slices.Clone(a.specs)
 	a.extra = slices.Clone(a.extra)
-	a.admitted = slices.Clone(a.admitted)
 	a.Facts = maps.Clone(a.Facts)
 	byArch := make(map[string][]string, len(a.ByArch))
 	for k, v := range a.ByArch {

@@ -41,6 +41,9 @@ const (
 	// "aws_ami", per pool a data "aws_ec2_instance_types" (the families
 	// exist), and a terraform_data holding each rendered manifest.
 	StackConventional Stack = "conventional"
+	// StackCompare: StackKarpenter planned by the -compare binary (a
+	// before/after in the same rounds).
+	StackCompare Stack = "karpenter-compare"
 	// StackTime: 2N hashicorp/time time_static, a framework provider with a
 	// trivial schema: the floor of any plugin provider.
 	StackTime Stack = "time_static"
@@ -105,7 +108,7 @@ func BenchFixtures(n int) (*awsemu.Fixtures, error) {
 func Config(stack Stack, v Variant, n int, url string) string {
 	var b strings.Builder
 	switch stack {
-	case StackKarpenter:
+	case StackKarpenter, StackCompare:
 		fmt.Fprintf(&b, `terraform {
   required_providers {
     karpenter = { source = "karpenter-tf/karpenter" }

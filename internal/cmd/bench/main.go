@@ -47,7 +47,12 @@ func main() {
 	flag.BoolVar(&o.NoPlan, "no-plan", false, "skip the terraform plan measurements")
 	flag.StringVar(&o.TimeCache, "time-cache", defaultTimeCache(), "where hashicorp/time "+timeVersion+" is built (go install through the module proxy) for the time_static peer row; empty skips the row")
 	flag.StringVar(&o.Provider, "provider", "", "measure this provider binary instead of building the working tree (e.g. an older build, for a before/after)")
+	flag.StringVar(&o.Compare, "compare", "", "also measure this provider binary (e.g. a build of main, for a before/after) as the stack karpenter-compare, in the same rounds as the others")
+	flag.StringVar(&o.CompareLabel, "compare-label", "", "what -compare's binary is, for the report (default: its path)")
 	flag.Parse()
+	if o.CompareLabel == "" {
+		o.CompareLabel = o.Compare
+	}
 	for _, p := range strings.Split(benchPkgs, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			o.GoBenchPkgs = append(o.GoBenchPkgs, p)

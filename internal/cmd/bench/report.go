@@ -30,6 +30,13 @@ func (r *Report) Markdown() string {
 	} else {
 		b.WriteString("\n")
 	}
+	if len(r.Cells) > 0 {
+		b.WriteString("\"× time_static CPU\" is the median of the rounds' ratios (each round plans every stack of the row once, one after the other, so a change of the machine's load weighs on both plans of a pair alike).")
+		if r.Options.Compare != "" {
+			b.WriteString(" The karpenter-compare row is `-compare` " + r.Options.CompareLabel + ", measured in the same rounds.")
+		}
+		b.WriteString("\n\n")
+	}
 	if r.AWSAbsent != "" {
 		fmt.Fprintf(&b, "Conventional stack skipped: %s.\n\n", r.AWSAbsent)
 	}
@@ -40,9 +47,13 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "Variant R skipped: %s.\n\n", r.RealisticAbsent)
 	}
 	if n, ok := r.CatalogueTypes[VariantR]; ok && len(r.Cells) > 0 {
-		fmt.Fprintf(&b, "Variant R: variant A's fleet against an emulator serving %d instance types (../shared/data/instance-types.csv; %d DescribeInstanceTypes pages of 100) instead of the fixtures' %d. "+
+		fixtures := ""
+		if a, ok := r.CatalogueTypes[VariantA]; ok {
+			fixtures = fmt.Sprintf(" instead of the fixtures' %d", a)
+		}
+		fmt.Fprintf(&b, "Variant R: variant A's fleet against an emulator serving %d instance types (../shared/data/instance-types.csv; %d DescribeInstanceTypes pages of 100)%s. "+
 			"The time_static row is hashicorp/time %s (a terraform-plugin-framework provider with a trivial schema and no remote calls: the floor of any framework provider), built with go install through the module proxy.\n\n",
-			n, pages(n), r.CatalogueTypes[VariantA], timeVersion)
+			n, pages(n), fixtures, timeVersion)
 	}
 
 	if len(r.Cells) > 0 {
@@ -57,8 +68,8 @@ func (r *Report) Markdown() string {
 		}
 		if t := r.find(c.Variant, c.N, StackTime); t != nil && c.Stack != StackBaseline && c.Stack != StackTime {
 			peer = fmt.Sprintf("%.1f×", float64(c.Median())/float64(t.Median()))
-			if t.TotalCPU > 0 {
-				peerCPU = fmt.Sprintf("%.1f×", float64(c.TotalCPU)/float64(t.TotalCPU))
+			if ratio, ok := pairedCPURatio(&c, t); ok {
+				peerCPU = fmt.Sprintf("%.2f×", ratio)
 			}
 		}
 		rss, cpu, starts := "–", "–", "–"
@@ -217,17 +228,22 @@ func (r *Report) costTargets() [][3]string {
 		out = append(out, [3]string{bt.label, measured, yesNo(met)})
 	}
 	for _, v := range []Variant{VariantA, VariantR} {
-		c, t := r.find(v, 60, StackKarpenter), r.find(v, 60, StackTime)
-		if c == nil || t == nil {
-			continue
+		for _, s := range []Stack{StackKarpenter, StackCompare} {
+			c, t := r.find(v, 60, s), r.find(v, 60, StackTime)
+			if c == nil || t == nil {
+				continue
+			}
+			cpu, ok := pairedCPURatio(c, t)
+			if !ok {
+				continue
+			}
+			label := fmt.Sprintf("CPU of the plan of 60 classes + 60 pools ≤ 1.5× that of 120 time_static (variant %s, median of the rounds' ratios)", v)
+			if s == StackCompare {
+				label = "the same, -compare's binary (" + r.Options.CompareLabel + ")"
+			}
+			out = append(out, [3]string{label,
+				fmt.Sprintf("%.2f× (%s vs %s CPU; wall %.1f×)", cpu, seconds(c.TotalCPU), seconds(t.TotalCPU), float64(c.Median())/float64(t.Median())), yesNo(cpu <= 1.5)})
 		}
-		ratio := float64(c.Median()) / float64(t.Median())
-		cpu := "–"
-		if t.TotalCPU > 0 {
-			cpu = fmt.Sprintf("%.1f×", float64(c.TotalCPU)/float64(t.TotalCPU))
-		}
-		out = append(out, [3]string{fmt.Sprintf("plan of 60 classes + 60 pools ≤ 1.5× the plan of 120 time_static (variant %s)", v),
-			fmt.Sprintf("%.1f× (%s vs %s; CPU of all processes %s)", ratio, seconds(c.Median()), seconds(t.Median()), cpu), yesNo(ratio <= 1.5)})
 	}
 	if n, ok := r.CatalogueTypes[VariantR]; ok {
 		for _, size := range r.Options.Sizes {
@@ -327,6 +343,30 @@ func fewer(theirs, ours int) string {
 		return fmt.Sprintf("%.1f× fewer", float64(theirs)/float64(max(1, ours)))
 	}
 	return fmt.Sprintf("%.1f× more", float64(ours)/float64(max(1, theirs)))
+}
+
+// pairedCPURatio is the median over the rounds of c's CPU (all processes)
+// over t's in the same round: the plans of a round ran one after the
+// other, so the pair shares the machine's load of the moment.
+func pairedCPURatio(c, t *Cell) (float64, bool) {
+	n := min(len(c.totalCPUs), len(t.totalCPUs))
+	if n == 0 {
+		return 0, false
+	}
+	ratios := make([]float64, 0, n)
+	for i := range n {
+		if t.totalCPUs[i] > 0 {
+			ratios = append(ratios, float64(c.totalCPUs[i])/float64(t.totalCPUs[i]))
+		}
+	}
+	if len(ratios) == 0 {
+		return 0, false
+	}
+	slices.Sort(ratios)
+	if len(ratios)%2 == 1 {
+		return ratios[len(ratios)/2], true
+	}
+	return (ratios[len(ratios)/2-1] + ratios[len(ratios)/2]) / 2, true
 }
 
 func (r *Report) find(v Variant, n int, s Stack) *Cell {

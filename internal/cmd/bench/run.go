@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -37,6 +38,9 @@ type Options struct {
 	GoBenchPkgs []string
 	NoPlan      bool
 	Provider    string
+	// Compare is a second provider binary measured as StackCompare;
+	// CompareLabel names it in the report.
+	Compare, CompareLabel string
 	// TimeCache is where hashicorp/time is built (empty: no peer row).
 	TimeCache string
 }
@@ -120,6 +124,10 @@ type env struct {
 	overDir    string // dev_overrides: wrappers by file name
 	recDir     string // wrapper records
 	tfEnv      []string
+	// compareEnv is tfEnv with the CLI configuration and wrapper of
+	// -compare's binary: dev_overrides maps a provider address to one
+	// directory, so the second binary needs a configuration of its own.
+	compareEnv []string
 	emus       map[Variant]emulator
 	log        io.Writer
 }
@@ -209,23 +217,25 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	} else if o.TimeCache == "" {
 		rep.TimeAbsent = "no -time-cache given"
 	}
-	var tfrc strings.Builder
-	tfrc.WriteString("provider_installation {\n  dev_overrides {\n")
-	for addr, file := range providers {
-		if err := os.Symlink(e.bin, filepath.Join(e.overDir, file)); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(&tfrc, "    %q = %q\n", addr, e.overDir)
-	}
-	tfrc.WriteString("  }\n  direct {}\n}\n")
-	cliConfig := filepath.Join(e.work, "cli.tfrc")
-	if err := os.WriteFile(cliConfig, []byte(tfrc.String()), 0o644); err != nil {
+	if e.tfEnv, err = e.cliEnv("", e.realDir, providers); err != nil {
 		return nil, err
 	}
-	e.tfEnv = append(cleanEnv(),
-		"TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
-		"AWS_ACCESS_KEY_ID=bench", "AWS_SECRET_ACCESS_KEY=bench", "AWS_EC2_METADATA_DISABLED=true",
-		envWrapReal+"="+e.realDir, envWrapOut+"="+e.recDir)
+	if o.Compare != "" {
+		abs, err := filepath.Abs(o.Compare)
+		if err != nil {
+			return nil, err
+		}
+		realDir := filepath.Join(e.work, "real-compare")
+		if err := os.MkdirAll(realDir, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.Symlink(abs, filepath.Join(realDir, "terraform-provider-karpenter")); err != nil {
+			return nil, err
+		}
+		if e.compareEnv, err = e.cliEnv("compare", realDir, map[string]string{"karpenter-tf/karpenter": "terraform-provider-karpenter"}); err != nil {
+			return nil, err
+		}
+	}
 
 	maxN := 0
 	for _, n := range o.Sizes {
@@ -259,6 +269,9 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	stacks := []Stack{StackBaseline, StackKarpenter}
 	if _, ok := providers["hashicorp/time"]; ok {
 		stacks = []Stack{StackBaseline, StackTime, StackKarpenter}
+	}
+	if o.Compare != "" {
+		stacks = append(stacks, StackCompare)
 	}
 	if rep.AWS != "" {
 		stacks = append(stacks, StackConventional)
@@ -337,6 +350,36 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	return rep, nil
 }
 
+// cliEnv writes a CLI configuration whose dev_overrides serve providers
+// (address: plugin file name) through this program's wrapper, which runs
+// the real plugins of realDir, and returns terraform's environment for it.
+// name tells configurations apart ("" for the main one).
+func (e *env) cliEnv(name, realDir string, providers map[string]string) ([]string, error) {
+	overDir, cliConfig := e.overDir, filepath.Join(e.work, "cli.tfrc")
+	if name != "" {
+		overDir, cliConfig = filepath.Join(e.work, "override-"+name), filepath.Join(e.work, "cli-"+name+".tfrc")
+		if err := os.MkdirAll(overDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	var tfrc strings.Builder
+	tfrc.WriteString("provider_installation {\n  dev_overrides {\n")
+	for _, addr := range slices.Sorted(maps.Keys(providers)) {
+		if err := os.Symlink(e.bin, filepath.Join(overDir, providers[addr])); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&tfrc, "    %q = %q\n", addr, overDir)
+	}
+	tfrc.WriteString("  }\n  direct {}\n}\n")
+	if err := os.WriteFile(cliConfig, []byte(tfrc.String()), 0o644); err != nil {
+		return nil, err
+	}
+	return append(cleanEnv(),
+		"TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
+		"AWS_ACCESS_KEY_ID=bench", "AWS_SECRET_ACCESS_KEY=bench", "AWS_EC2_METADATA_DISABLED=true",
+		envWrapReal+"="+realDir, envWrapOut+"="+e.recDir), nil
+}
+
 // plan measures runs plans of one cell.
 func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, error) {
 	c := Cell{Variant: v, N: n, Stack: s, Resources: 2 * n}
@@ -358,7 +401,11 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 		// The provider block names no IAM endpoint (the bench runs older
 		// builds too, through -provider); the readiness checks' IAM reads
 		// go to the emulator through the SDK's environment variable.
-		cmd.Dir, cmd.Env = dir, append(e.tfEnv, "AWS_ENDPOINT_URL_IAM="+em.url)
+		tfEnv := e.tfEnv
+		if s == StackCompare {
+			tfEnv = e.compareEnv
+		}
+		cmd.Dir, cmd.Env = dir, append(slices.Clip(tfEnv), "AWS_ENDPOINT_URL_IAM="+em.url)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
@@ -366,6 +413,11 @@ func (e *env) plan(ctx context.Context, s Stack, v Variant, n, runs int) (Cell, 
 		wall := time.Since(start)
 		if err != nil {
 			return c, fmt.Errorf("terraform plan (%s, N=%d, %s) failed: %w\n%s", v, n, s, err, tail(out.String(), 60))
+		}
+		// With -keep, what the last plan printed (its warnings, say) is
+		// there to read next to its main.tf.
+		if err := os.WriteFile(filepath.Join(dir, "plan.log"), out.Bytes(), 0o644); err != nil {
+			return c, err
 		}
 		c.Walls = append(c.Walls, wall)
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
