@@ -124,7 +124,7 @@ func spotHistory() []ec2types.SpotPrice {
 				return ec2types.SpotPrice{AvailabilityZone: ptr(zone), InstanceType: info.InstanceType, ProductDescription: product,
 					SpotPrice: ptr(strconv.FormatFloat(p, 'f', 6, 64)), Timestamp: ptr(at)}
 			}
-			out = append(out, rec(price, spotUpdated.Add((timeOfDay(it+zone) / 24).Truncate(time.Second)), "Linux/UNIX"),
+			out = append(out, rec(price, spotUpdated.Add((timeOfDay(it+zone)/24).Truncate(time.Second)), "Linux/UNIX"),
 				rec(math.Round(price*1.2*1e4)/1e4, spotUpdated.Add(-24*time.Hour), "Linux/UNIX"))
 			if zone == "us-east-1a" {
 				out = append(out, rec(math.Round(od*1.5*1e4)/1e4, spotUpdated, "Windows"))
