@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -30,13 +31,15 @@ func NewSchedulingDataSource() datasource.DataSource { return &schedulingDataSou
 type schedulingDataSource struct{ configuredDataSource }
 
 type schedulingModel struct {
-	NodePools          types.List `tfsdk:"node_pools"`
-	NodeClasses        types.List `tfsdk:"node_classes"`
-	Workloads          types.List `tfsdk:"workloads"`
-	AllowUnschedulable types.List `tfsdk:"allow_unschedulable"`
-	Pods               types.Map  `tfsdk:"pods"`
-	NodeClaims         types.List `tfsdk:"node_claims"`
-	Skipped            types.List `tfsdk:"skipped"`
+	NodePools          types.List   `tfsdk:"node_pools"`
+	NodeClasses        types.List   `tfsdk:"node_classes"`
+	Workloads          types.List   `tfsdk:"workloads"`
+	AllowUnschedulable types.List   `tfsdk:"allow_unschedulable"`
+	Pods               types.Map    `tfsdk:"pods"`
+	NodeClaims         types.List   `tfsdk:"node_claims"`
+	Skipped            types.List   `tfsdk:"skipped"`
+	ClusterState       types.String `tfsdk:"cluster_state"`
+	ExistingNodes      types.Map    `tfsdk:"existing_nodes"`
 }
 
 var (
@@ -107,6 +110,7 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"skipped": list("Objects of `workloads` of kinds the decision does not read, `\"<namespace>/<kind>/<name>\"`."),
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, clusterStateAttributes())
 }
 
 // knownElements returns a list's elements, "" for the unknown ones, and
@@ -132,7 +136,7 @@ func (m schedulingModel) input() (scheduling.Input, bool) {
 	in.NodeClasses, ok[1] = knownElements(m.NodeClasses)
 	in.Workloads, ok[2] = knownElements(m.Workloads)
 	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
-	return in, ok[0] && ok[1] && ok[2] && ok[3]
+	return in, ok[0] && ok[1] && ok[2] && ok[3] && clusterStateInput(&in, m.ClusterState)
 }
 
 // ValidateConfig reports the documents that cannot be read (terraform
@@ -185,6 +189,8 @@ func (d *schedulingDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	m.NodeClaims, diags = nodeClaimsValue(dec.NodeClaims)
 	resp.Diagnostics.Append(diags...)
 	m.Skipped, diags = types.ListValueFrom(ctx, types.StringType, nonNil(dec.Skipped))
+	resp.Diagnostics.Append(diags...)
+	m.ExistingNodes, diags = existingNodesValue(dec.ExistingNodes)
 	resp.Diagnostics.Append(diags...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,8 +23,9 @@ import (
 //   - NodeClaims are sorted by pool, zones, capacity types, architectures,
 //     instance types and pods.
 func canonicalise(d *Decision, distinct map[string]bool, symmetric [][]string) {
+	start := numberExisting(d.ExistingNodes, distinct)
 	best := slices.Clone(d.NodeClaims)
-	order(best, distinct)
+	order(best, distinct, start)
 	bestKey := claimsKey(best)
 	for _, perm := range relabellings(symmetric) {
 		cand := make([]NodeClaim, len(d.NodeClaims))
@@ -39,7 +41,7 @@ func canonicalise(d *Decision, distinct map[string]bool, symmetric [][]string) {
 			slices.Sort(nc.Zones)
 			cand[i] = nc
 		}
-		order(cand, distinct)
+		order(cand, distinct, start)
 		if k := claimsKey(cand); k < bestKey {
 			best, bestKey = cand, k
 		}
@@ -47,8 +49,26 @@ func canonicalise(d *Decision, distinct map[string]bool, symmetric [][]string) {
 	d.NodeClaims = best
 }
 
-// order sorts NodeClaims and numbers interchangeable replicas.
-func order(claims []NodeClaim, distinct map[string]bool) {
+// numberExisting sorts the existing nodes by name and numbers the
+// interchangeable replicas on them first; it returns the next number of
+// each workload, where the new NodeClaims' numbering starts.
+func numberExisting(nodes []ExistingNode, distinct map[string]bool) map[string]int {
+	slices.SortFunc(nodes, func(a, b ExistingNode) int { return cmp.Compare(a.Name, b.Name) })
+	next := map[string]int{}
+	for _, n := range nodes {
+		slices.Sort(n.Pods)
+		for j, p := range n.Pods {
+			if w, _ := splitPodKey(p); !distinct[w] {
+				n.Pods[j] = w + "/" + strconv.Itoa(next[w])
+				next[w]++
+			}
+		}
+	}
+	return next
+}
+
+// order sorts NodeClaims and numbers interchangeable replicas, from start.
+func order(claims []NodeClaim, distinct map[string]bool, start map[string]int) {
 	anon := func(p string) string {
 		w, i := splitPodKey(p)
 		if distinct[w] {
@@ -80,7 +100,7 @@ func order(claims []NodeClaim, distinct map[string]bool) {
 	for i := range ks {
 		claims[i] = ks[i].nc
 	}
-	next := map[string]int{}
+	next := maps.Clone(start)
 	for _, nc := range claims {
 		for j, p := range nc.Pods {
 			if w, _ := splitPodKey(p); !distinct[w] {

@@ -23,6 +23,9 @@ type Decision struct {
 	// NodeClaims are the NodeClaims Karpenter would create, in the
 	// canonical order (see the package documentation).
 	NodeClaims []NodeClaim
+	// ExistingNodes are the nodes and NodeClaims of the cluster state that
+	// take pods, by name.
+	ExistingNodes []ExistingNode
 	// NodePools are the pools of the input, in input order, with why
 	// Karpenter would leave one out.
 	NodePools []PoolResult
@@ -44,8 +47,11 @@ type WorkloadResult struct {
 	Input    int
 	Position Position
 	Pods     int
-	// NodePools counts the pods each pool would take.
+	// NodePools counts the pods each pool would take on new NodeClaims.
 	NodePools map[string]int
+	// ExistingNodes counts the pods that go to nodes (or NodeClaims) of the
+	// cluster state, by node name.
+	ExistingNodes map[string]int
 	// Unschedulable counts the pods Karpenter would not place (or never
 	// sees); Reason is Karpenter's message for the first of them.
 	Unschedulable int
@@ -71,6 +77,15 @@ type NodeClaim struct {
 	// launch: the values of the offerings of its instance types that
 	// satisfy its requirements.
 	Zones, CapacityTypes, Architectures []string
+}
+
+// ExistingNode is a node (or a launched NodeClaim not yet a node) of the
+// cluster state that takes pods.
+type ExistingNode struct {
+	// Name is the node's name, or the NodeClaim's before it registers.
+	Name, NodePool string
+	// Pods are "<namespace>/<kind>/<name>/<index>".
+	Pods []string
 }
 
 // PoolResult is one NodePool of the input.
@@ -126,13 +141,20 @@ func (p *Parsed) poolFinding(np nodePool, reason string) Finding {
 }
 
 // finish turns the scheduler's results into the decision.
-func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim,
+func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, results scheduler.Results,
 	advice func(*corev1.Pod, *podOutcome) []string, symmetric [][]string) {
+	claims := results.NewNodeClaims
 	// Solve places deep copies of the pods: match them by UID.
 	poolOf := map[types.UID]string{}
 	for _, nc := range claims {
 		for _, pod := range nc.Pods {
 			poolOf[pod.UID] = nc.NodePoolName
+		}
+	}
+	nodeOf := map[types.UID]string{}
+	for _, n := range results.ExistingNodes {
+		for _, pod := range n.Pods {
+			nodeOf[pod.UID] = existingName(n)
 		}
 	}
 	podKey := map[types.UID]string{}
@@ -144,6 +166,13 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 			o := outcome[pod]
 			if pool, ok := poolOf[pod.UID]; ok && o.err == nil {
 				r.NodePools[pool]++
+				continue
+			}
+			if node, ok := nodeOf[pod.UID]; ok && o.err == nil {
+				if r.ExistingNodes == nil {
+					r.ExistingNodes = map[string]int{}
+				}
+				r.ExistingNodes[node]++
 				continue
 			}
 			r.Unschedulable++
@@ -173,6 +202,16 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 	}
 	for _, nc := range claims {
 		d.NodeClaims = append(d.NodeClaims, nodeClaimOf(nc, podKey))
+	}
+	for _, n := range results.ExistingNodes {
+		if len(n.Pods) == 0 {
+			continue
+		}
+		e := ExistingNode{Name: existingName(n), NodePool: n.Labels()[v1.NodePoolLabelKey]}
+		for _, pod := range n.Pods {
+			e.Pods = append(e.Pods, podKey[pod.UID])
+		}
+		d.ExistingNodes = append(d.ExistingNodes, e)
 	}
 	distinct := map[string]bool{}
 	for _, w := range p.world.workloads {
@@ -239,6 +278,18 @@ func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim
 	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
 	out.Architectures = slices.Sorted(maps.Keys(arches))
 	return out
+}
+
+// existingName is a state node's node name, or its NodeClaim's before
+// the node registers.
+func existingName(n *scheduler.ExistingNode) string {
+	if n.Node != nil {
+		return n.Node.Name
+	}
+	if n.NodeClaim != nil {
+		return n.NodeClaim.Name
+	}
+	return n.ProviderID()
 }
 
 // quoteAll is "a", "b" and "c" quoted.
