@@ -56,6 +56,8 @@ type PDB struct {
 	Namespace, Name string
 	Labels          map[string]string
 	MaxUnavailable  int
+	// DisruptionsAllowed is status.disruptionsAllowed.
+	DisruptionsAllowed int
 }
 
 // List is a snapshot under construction.
@@ -84,6 +86,12 @@ func (l *List) Add(n Node) *List {
 		karpv1.NodeInitializedLabelKey:   "true",
 		"karpenter.k8s.aws/ec2nodeclass": n.Class,
 	}
+	// The instance-type labels Karpenter puts on every node it launches
+	// (those a test's requirements name).
+	family, size, _ := strings.Cut(n.InstanceType, ".")
+	labels["karpenter.k8s.aws/instance-family"] = family
+	labels["karpenter.k8s.aws/instance-size"] = size
+	labels["karpenter.k8s.aws/instance-category"] = family[:1]
 	for k, v := range n.Labels {
 		labels[k] = v
 	}
@@ -166,6 +174,7 @@ func (l *List) AddPDB(p PDB) *List {
 		TypeMeta:   metav1.TypeMeta{APIVersion: "policy/v1", Kind: "PodDisruptionBudget"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: p.Name, UID: types.UID("pdb-" + p.Name)},
 		Spec:       policyv1.PodDisruptionBudgetSpec{MaxUnavailable: &mu, Selector: &metav1.LabelSelector{MatchLabels: p.Labels}},
+		Status:     policyv1.PodDisruptionBudgetStatus{DisruptionsAllowed: int32(p.DisruptionsAllowed)},
 	})
 	return l
 }
