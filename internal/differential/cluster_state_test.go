@@ -16,7 +16,7 @@ import (
 
 	awscloudprovider "github.com/aws/karpenter-provider-aws/pkg/cloudprovider"
 
-		"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
 )

@@ -110,11 +110,14 @@ func (l *List) Add(n Node) *List {
 			{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastTransitionTime: created},
 		}},
 	}
-	annotations := map[string]string{
-		karpv1.NodePoolHashAnnotationKey:              n.PoolHash,
-		karpv1.NodePoolHashVersionAnnotationKey:       "v3",
-		"karpenter.k8s.aws/ec2nodeclass-hash":         n.ClassHash,
-		"karpenter.k8s.aws/ec2nodeclass-hash-version": "v4",
+	// A hash annotation is written only when given: Karpenter compares an
+	// empty one like any other value.
+	annotations := map[string]string{}
+	if n.PoolHash != "" {
+		annotations[karpv1.NodePoolHashAnnotationKey], annotations[karpv1.NodePoolHashVersionAnnotationKey] = n.PoolHash, "v3"
+	}
+	if n.ClassHash != "" {
+		annotations["karpenter.k8s.aws/ec2nodeclass-hash"], annotations["karpenter.k8s.aws/ec2nodeclass-hash-version"] = n.ClassHash, "v4"
 	}
 	for k, v := range n.Annotations {
 		annotations[k] = v
