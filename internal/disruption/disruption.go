@@ -37,6 +37,7 @@ package disruption
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -51,6 +52,7 @@ import (
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
@@ -313,18 +315,11 @@ func read(texts []string) (map[string]pool, map[string]manifest.EC2NodeClass, []
 			_ = json.Unmarshal(j, &head)
 			switch {
 			case head.APIVersion == manifest.NodePoolAPIVersion && head.Kind == manifest.NodePoolKind:
-				var p pool
-				var m manifest.NodePool
-				p.karp = &karpv1.NodePool{}
-				if err := json.Unmarshal(j, p.karp); err != nil {
+				p, err := readPool(j)
+				if err != nil {
 					errs = append(errs, fmt.Sprintf("pools[%d], line %d: NodePool: %v", i, d.Line, err))
 					continue
 				}
-				if err := json.Unmarshal(j, &m); err != nil {
-					errs = append(errs, fmt.Sprintf("pools[%d], line %d: NodePool %s: %v", i, d.Line, p.karp.Name, err))
-					continue
-				}
-				p.spec = m.Spec
 				pools[p.karp.Name] = p
 			case head.APIVersion == manifest.EC2NodeClassAPIVersion && head.Kind == manifest.EC2NodeClassKind:
 				var m manifest.EC2NodeClass
@@ -340,6 +335,37 @@ func read(texts []string) (map[string]pool, map[string]manifest.EC2NodeClass, []
 		errs = append(errs, "the configuration holds no karpenter.sh/v1 NodePool")
 	}
 	return pools, classes, errs
+}
+
+// readPool decodes a NodePool: the project's model for its hash, and
+// Karpenter's type as the API server stores it (the CRD's defaults, such
+// as the budget of nodes "10%" a pool without budgets gets), for the
+// budget arithmetic and requirements.
+func readPool(j []byte) (pool, error) {
+	var m manifest.NodePool
+	if err := json.Unmarshal(j, &m); err != nil {
+		return pool{}, err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(j, &obj); err != nil {
+		return pool{}, err
+	}
+	res, err := crd.NodePool.Validate(context.Background(), obj)
+	if err != nil {
+		return pool{}, err
+	}
+	if len(res.Errors) > 0 {
+		return pool{}, fmt.Errorf("NodePool %s: the API server would refuse it (%s), so Karpenter never sees this configuration; fix it first (karpenter-lint lint)", m.Metadata.Name, res.Errors[0].Text)
+	}
+	stored, err := json.Marshal(res.Object)
+	if err != nil {
+		return pool{}, err
+	}
+	p := pool{karp: &karpv1.NodePool{}, spec: m.Spec}
+	if err := json.Unmarshal(stored, p.karp); err != nil {
+		return pool{}, err
+	}
+	return p, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

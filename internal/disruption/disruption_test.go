@@ -30,6 +30,7 @@ spec:
           operator: In
           values: [m5, c5]
   disruption:
+    consolidateAfter: 1m
     budgets:
       - nodes: "2"
       - nodes: "0"

@@ -17,7 +17,7 @@ func TestDisruptionCommand(t *testing.T) {
 	dir := t.TempDir()
 	pools, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
 	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("default",
-		"  disruption:\n    budgets:\n      - nodes: \"1\"\n      - nodes: \"0\"\n        schedule: \"0 9 * * mon-fri\"\n        duration: 8h\n",
+		"  disruption:\n    consolidateAfter: 1m\n    budgets:\n      - nodes: \"1\"\n      - nodes: \"0\"\n        schedule: \"0 9 * * mon-fri\"\n        duration: 8h\n",
 		"      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [m5]\n"))
 	l := &snapshottest.List{}
 	for _, n := range []string{"a", "b"} {
