@@ -127,22 +127,16 @@ func (s *Snapshot) fail(item, line int, object, msg string) {
 
 // readDocument reads one YAML document; it returns the next item number.
 func (s *Snapshot) readDocument(body string, first, item int, seen map[string]int) int {
-	var root yaml.Node
-	if err := yaml.Unmarshal([]byte(body), &root); err != nil {
-		s.fail(item, first, "", "the document is not YAML: "+yamlstream.ShiftLines(strings.TrimPrefix(err.Error(), "yaml: "), first-1))
-		return item + 1
-	}
 	j, err := sigsyaml.YAMLToJSON([]byte(body))
 	if err != nil {
 		s.fail(item, first, "", "the document is not YAML: "+yamlstream.ShiftLines(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: yaml: "), first-1))
 		return item + 1
 	}
 	j = bytes.TrimSpace(j)
-	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode || len(j) == 0 || j[0] != '{' {
+	if len(j) == 0 || j[0] != '{' {
 		s.fail(item, first, "", "the document is not a mapping: a snapshot is the List `"+Command+"` prints")
 		return item + 1
 	}
-	mapping := root.Content[0]
 	var head struct {
 		APIVersion string            `json:"apiVersion"`
 		Kind       string            `json:"kind"`
@@ -153,14 +147,14 @@ func (s *Snapshot) readDocument(body string, first, item int, seen map[string]in
 		return item + 1
 	}
 	if head.Kind != "List" && !strings.HasSuffix(head.Kind, "List") {
-		s.readItem(item, mapping.Line+first-1, j, seen)
+		s.readItem(item, first+leadingBlankLines(body), j, seen)
 		return item + 1
 	}
-	items := field(mapping, "items")
+	lines := itemLines(body, len(head.Items))
 	for i, raw := range head.Items {
 		line := first
-		if items != nil && items.Kind == yaml.SequenceNode && i < len(items.Content) {
-			line = items.Content[i].Line + first - 1
+		if lines != nil {
+			line = lines[i] + first - 1
 		}
 		s.readItem(item, line, raw, seen)
 		item++
@@ -168,7 +162,58 @@ func (s *Snapshot) readDocument(body string, first, item int, seen map[string]in
 	return item
 }
 
+// itemLines are the lines (1-based, in body) the items of a List start
+// on. kubectl prints them as "- " at column 0 under a top-level items:,
+// which a line scan finds in a fraction of a YAML parse of a large
+// snapshot; any other layout is parsed.
+func itemLines(body string, n int) []int {
+	var out []int
+	inItems := false
+	for i, l := range strings.Split(body, "\n") {
+		switch {
+		case strings.HasPrefix(l, "items:"):
+			inItems = true
+		case inItems && strings.HasPrefix(l, "- "):
+			out = append(out, i+1)
+		case inItems && l != "" && l[0] != ' ' && l[0] != '-' && l[0] != '#':
+			inItems = false
+		}
+	}
+	if len(out) == n {
+		return out
+	}
+	var root yaml.Node
+	if yaml.Unmarshal([]byte(body), &root) != nil || root.Kind != yaml.DocumentNode || len(root.Content) != 1 {
+		return nil
+	}
+	items := field(root.Content[0], "items")
+	if items == nil || items.Kind != yaml.SequenceNode || len(items.Content) != n {
+		return nil
+	}
+	out = out[:0]
+	for _, c := range items.Content {
+		out = append(out, c.Line)
+	}
+	return out
+}
+
+// leadingBlankLines counts the blank and comment lines before a
+// document's first key.
+func leadingBlankLines(body string) int {
+	n := 0
+	for _, l := range strings.Split(body, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+		n++
+	}
+	return n
+}
+
 func field(m *yaml.Node, key string) *yaml.Node {
+	if m.Kind != yaml.MappingNode {
+		return nil
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
 			return m.Content[i+1]
