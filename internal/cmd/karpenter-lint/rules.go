@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 )
@@ -63,8 +64,21 @@ type jsonRule struct {
 	HelpURI   string `json:"help_uri"`
 }
 
+// linterRules are the rules the linter can report: the catalogue less
+// the provider's plan-time drift warning (nodes-will-drift), which the
+// disruption command's hash code links in but nothing here emits.
+func linterRules() []*rules.Rule {
+	var out []*rules.Rule
+	for _, r := range rules.All() {
+		if r.Category != drift.Category {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func listRules(e *env, format string) int {
-	all := rules.All()
+	all := linterRules()
 	switch format {
 	case "json":
 		out := []jsonRule{}
