@@ -61,7 +61,10 @@ func compareDecisions(t *testing.T, d *scheduling.Decision, ref refOutcome) {
 	t.Helper()
 	got := map[string]workloadOutcome{}
 	for _, w := range d.Workloads {
-		o := workloadOutcome{Pools: w.NodePools, Reasons: map[string]int{}}
+		o := workloadOutcome{Pools: maps.Clone(w.NodePools), Reasons: map[string]int{}}
+		for n, c := range w.ExistingNodes {
+			o.Pools["node:"+n] = c
+		}
 		for r, n := range w.Reasons {
 			if strings.HasPrefix(r, "failed getting volume topology requirements") {
 				r = "(left out of scheduling)"

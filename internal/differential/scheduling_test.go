@@ -235,6 +235,14 @@ type refPod struct {
 // schedule decides the scenario with Karpenter's own provisioner.
 func (k *karpenter) schedule(t *testing.T, pools, classes, workloads []string) refOutcome {
 	t.Helper()
+	return k.scheduleOn(t, pools, classes, workloads, "")
+}
+
+// scheduleOn decides it on a running cluster: the snapshot's objects in
+// the API server and Karpenter's cluster state filled from them (see
+// loadSnapshot); "" is an empty cluster.
+func (k *karpenter) scheduleOn(t *testing.T, pools, classes, workloads []string, snap string) refOutcome {
+	t.Helper()
 	ctx := k.ctx
 	kube := fakeKube()
 	cp := k.cloudProvider(kube)
@@ -258,6 +266,9 @@ func (k *karpenter) schedule(t *testing.T, pools, classes, workloads []string) r
 	}
 	pods := createWorkloads(t, ctx, kube, workloads)
 	cluster := state.NewCluster(k.clk, kube, cp)
+	if snap != "" {
+		loadSnapshot(t, ctx, kube, cp, cluster, snap)
+	}
 	p := provisioning.NewProvisioner(kube, k.recorder, cp, cluster, k.clk, nil, nil)
 	out := refOutcome{workloads: map[string]workloadOutcome{}}
 	keyOf := map[types.UID]string{}
@@ -290,6 +301,11 @@ func (k *karpenter) schedule(t *testing.T, pools, classes, workloads []string) r
 	}
 	for pod, err := range results.PodErrors {
 		fate[pod.UID] = err.Error()
+	}
+	for _, n := range results.ExistingNodes {
+		for _, pod := range n.Pods {
+			fate[pod.UID] = "pool:node:" + n.Name()
+		}
 	}
 	for _, nc := range results.NewNodeClaims {
 		c := comparedClaim{Pool: nc.NodePoolName}

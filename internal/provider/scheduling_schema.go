@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -41,6 +42,8 @@ type schedulingModel struct {
 	Skipped            types.List    `tfsdk:"skipped"`
 	Explanation        types.Map     `tfsdk:"explanation"`
 	Cost               types.Object  `tfsdk:"cost"`
+	ClusterState       types.String  `tfsdk:"cluster_state"`
+	ExistingNodes      types.Map     `tfsdk:"existing_nodes"`
 }
 
 var (
@@ -76,7 +79,7 @@ func schedulingAttributes() map[string]rschema.Attribute {
 	list := func(desc string) rschema.ListAttribute {
 		return rschema.ListAttribute{ElementType: types.StringType, Computed: true, Description: desc}
 	}
-	return map[string]rschema.Attribute{
+	attrs := map[string]rschema.Attribute{
 		"node_pools":   manifests("karpenter.sh/v1 NodePools (e.g. `karpenter_nodepool.x.manifest`)"),
 		"node_classes": manifests("karpenter.k8s.aws/v1 EC2NodeClasses (e.g. `karpenter_ec2nodeclass.x.manifest`)"),
 		"workloads": rschema.DynamicAttribute{Required: true, Description: "Kubernetes objects as YAML or JSON, several " +
@@ -120,6 +123,8 @@ func schedulingAttributes() map[string]rschema.Attribute {
 		"explanation": rschema.MapAttribute{ElementType: types.StringType, Computed: true, Description: "Per NodePool, " +
 			"its place in Karpenter's order and what it took, or why Karpenter leaves it out. " + scheduling.OrderRule + "."},
 	}
+	maps.Copy(attrs, clusterStateAttributes())
+	return attrs
 }
 
 // dataSourceAttributes converts the resource form of a schema to the data
@@ -259,7 +264,7 @@ func (m schedulingModel) input(diags *diag.Diagnostics) (scheduling.Input, bool)
 	}
 	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
 	in.Scale = m.Scale.ValueString()
-	return in, ok[0] && ok[1] && ok[2] && ok[3] && !m.Scale.IsUnknown()
+	return in, ok[0] && ok[1] && ok[2] && ok[3] && !m.Scale.IsUnknown() && clusterStateInput(&in, m.ClusterState)
 }
 
 // validateScheduling reports the documents that cannot be read (terraform
@@ -308,7 +313,7 @@ type decisionEntry struct {
 var decisionsMade atomic.Int64
 
 func inputKey(in scheduling.Input) [sha256.Size]byte {
-	j, _ := json.Marshal([]any{in.NodePools, in.NodeClasses, in.Workloads, in.WorkloadNames, in.AllowUnschedulable, in.Scale}) // strings only: cannot fail
+	j, _ := json.Marshal([]any{in.NodePools, in.NodeClasses, in.Workloads, in.WorkloadNames, in.AllowUnschedulable, in.Scale, in.ClusterState}) // strings only: cannot fail
 	return sha256.Sum256(j)
 }
 
@@ -361,6 +366,8 @@ func (m *schedulingModel) setDecision(ctx context.Context, dec *scheduling.Decis
 	diags.Append(d...)
 	m.Cost, d = costValue(dec.Cost)
 	diags.Append(d...)
+	m.ExistingNodes, d = existingNodesValue(dec.ExistingNodes)
+	diags.Append(d...)
 	return diags
 }
 
@@ -371,6 +378,7 @@ func (m *schedulingModel) setUnknown() {
 	m.Skipped = types.ListUnknown(types.StringType)
 	m.Explanation = types.MapUnknown(types.StringType)
 	m.Cost = types.ObjectUnknown(costAttrTypes)
+	m.ExistingNodes = types.MapUnknown(types.ListType{ElemType: types.StringType})
 }
 
 // appendSchedulingFindings adds the findings; a warning's summary names

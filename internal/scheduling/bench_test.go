@@ -171,7 +171,7 @@ func benchmarkScheduling(b *testing.B, in Input) {
 	for _, w := range p.world.workloads {
 		pods = append(pods, w.Pods...)
 	}
-	k := newKube(p.world.objects)
+	k := newKube(p.world.objects, nil, nil)
 	opts := []scheduler.Options{scheduler.DisableReservedCapacityFallback, scheduler.NumConcurrentReconciles(1),
 		scheduler.MinValuesPolicy(coreoptions.MinValuesPolicyStrict)}
 	var engine, solve cost

@@ -32,9 +32,9 @@ import (
 //     NodeClaims they land on (Karpenter orders equal pods by random UIDs).
 //   - NodeClaims are sorted by pool, zones, capacity types, architectures,
 //     instance types and pods.
-func canonicalise(claims []NodeClaim, distinct map[string]bool, symmetric [][]string) []NodeClaim {
+func canonicalise(claims []NodeClaim, distinct map[string]bool, symmetric [][]string, start map[string]int) []NodeClaim {
 	best := slices.Clone(claims)
-	order(best, distinct)
+	order(best, distinct, start)
 	bestKey := claimsKey(best)
 	for _, perm := range relabellings(symmetric) {
 		cand := make([]NodeClaim, len(claims))
@@ -50,7 +50,7 @@ func canonicalise(claims []NodeClaim, distinct map[string]bool, symmetric [][]st
 			slices.Sort(nc.Zones)
 			cand[i] = nc
 		}
-		order(cand, distinct)
+		order(cand, distinct, start)
 		if k := claimsKey(cand); k < bestKey {
 			best, bestKey = cand, k
 		}
@@ -58,8 +58,26 @@ func canonicalise(claims []NodeClaim, distinct map[string]bool, symmetric [][]st
 	return best
 }
 
-// order sorts NodeClaims and numbers interchangeable replicas.
-func order(claims []NodeClaim, distinct map[string]bool) {
+// numberExisting sorts the existing nodes by name and numbers the
+// interchangeable replicas on them first; it returns the next number of
+// each workload, where the new NodeClaims' numbering starts.
+func numberExisting(nodes []ExistingNode, distinct map[string]bool) map[string]int {
+	slices.SortFunc(nodes, func(a, b ExistingNode) int { return cmp.Compare(a.Name, b.Name) })
+	next := map[string]int{}
+	for _, n := range nodes {
+		slices.Sort(n.Pods)
+		for j, p := range n.Pods {
+			if w, _ := splitPodKey(p); !distinct[w] {
+				n.Pods[j] = w + "/" + strconv.Itoa(next[w])
+				next[w]++
+			}
+		}
+	}
+	return next
+}
+
+// order sorts NodeClaims and numbers interchangeable replicas, from start.
+func order(claims []NodeClaim, distinct map[string]bool, start map[string]int) {
 	anon := func(p string) string {
 		w, i := splitPodKey(p)
 		if distinct[w] {
@@ -91,7 +109,7 @@ func order(claims []NodeClaim, distinct map[string]bool) {
 	for i := range ks {
 		claims[i] = ks[i].nc
 	}
-	next := map[string]int{}
+	next := maps.Clone(start)
 	for _, nc := range claims {
 		for j, p := range nc.Pods {
 			if w, _ := splitPodKey(p); !distinct[w] {

@@ -31,6 +31,9 @@ type Decision struct {
 	// run (canonical order, zones as it picked them): what its
 	// provisioner compares with.
 	Drawn []NodeClaim
+	// ExistingNodes are the nodes and NodeClaims of the cluster state that
+	// take pods, by name.
+	ExistingNodes []ExistingNode
 	// NodePools are the pools of the input, in input order, with why
 	// Karpenter would leave one out.
 	NodePools []PoolResult
@@ -57,8 +60,11 @@ type WorkloadResult struct {
 	Input    int
 	Position Position
 	Pods     int
-	// NodePools counts the pods each pool would take.
+	// NodePools counts the pods each pool would take on new NodeClaims.
 	NodePools map[string]int
+	// ExistingNodes counts the pods that go to nodes (or NodeClaims) of the
+	// cluster state, by node name.
+	ExistingNodes map[string]int
 	// Unschedulable counts the pods Karpenter would not place (or never
 	// sees); Reason is Karpenter's message for the first of them.
 	Unschedulable int
@@ -86,6 +92,15 @@ type NodeClaim struct {
 	Zones, CapacityTypes, Architectures []string
 	// Price is what Karpenter would pay for it per hour (Price.of).
 	Price Price
+}
+
+// ExistingNode is a node (or a launched NodeClaim not yet a node) of the
+// cluster state that takes pods.
+type ExistingNode struct {
+	// Name is the node's name, or the NodeClaim's before it registers.
+	Name, NodePool string
+	// Pods are "<namespace>/<kind>/<name>/<index>".
+	Pods []string
 }
 
 // PoolResult is one NodePool of the input.
@@ -141,13 +156,20 @@ func (p *Parsed) poolFinding(np nodePool, reason string) Finding {
 }
 
 // finish turns the scheduler's results into the decision.
-func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim,
+func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, results scheduler.Results,
 	advice func(*corev1.Pod, *podOutcome) []string, symmetric [][]string, chance *chance) {
+	claims := results.NewNodeClaims
 	// Solve places deep copies of the pods: match them by UID.
 	poolOf := map[types.UID]string{}
 	for _, nc := range claims {
 		for _, pod := range nc.Pods {
 			poolOf[pod.UID] = nc.NodePoolName
+		}
+	}
+	nodeOf := map[types.UID]string{}
+	for _, n := range results.ExistingNodes {
+		for _, pod := range n.Pods {
+			nodeOf[pod.UID] = existingName(n)
 		}
 	}
 	podKey := map[types.UID]string{}
@@ -159,6 +181,13 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 			o := outcome[pod]
 			if pool, ok := poolOf[pod.UID]; ok && o.err == nil {
 				r.NodePools[pool]++
+				continue
+			}
+			if node, ok := nodeOf[pod.UID]; ok && o.err == nil {
+				if r.ExistingNodes == nil {
+					r.ExistingNodes = map[string]int{}
+				}
+				r.ExistingNodes[node]++
 				continue
 			}
 			r.Unschedulable++
@@ -191,12 +220,23 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 		d.Drawn = append(d.Drawn, drawn)
 		d.NodeClaims = append(d.NodeClaims, chance.widen(nc, drawn))
 	}
+	for _, n := range results.ExistingNodes {
+		if len(n.Pods) == 0 {
+			continue
+		}
+		e := ExistingNode{Name: existingName(n), NodePool: n.Labels()[v1.NodePoolLabelKey]}
+		for _, pod := range n.Pods {
+			e.Pods = append(e.Pods, podKey[pod.UID])
+		}
+		d.ExistingNodes = append(d.ExistingNodes, e)
+	}
 	distinct := map[string]bool{}
 	for _, w := range p.world.workloads {
 		distinct[w.Key] = w.distinct
 	}
-	d.Drawn = canonicalise(d.Drawn, distinct, symmetric)
-	d.NodeClaims = canonicalise(d.NodeClaims, distinct, symmetric)
+	start := numberExisting(d.ExistingNodes, distinct)
+	d.Drawn = canonicalise(d.Drawn, distinct, symmetric, start)
+	d.NodeClaims = canonicalise(d.NodeClaims, distinct, symmetric, start)
 }
 
 func unschedulableDetail(r WorkloadResult, w *Workload, where, allowIn string, o *podOutcome, unpredicted []string) string {
@@ -266,6 +306,18 @@ func launchOptions(pool string, its []*cloudprovider.InstanceType, reqs kschedul
 	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
 	out.Architectures = slices.Sorted(maps.Keys(arches))
 	return out
+}
+
+// existingName is a state node's node name, or its NodeClaim's before
+// the node registers.
+func existingName(n *scheduler.ExistingNode) string {
+	if n.Node != nil {
+		return n.Node.Name
+	}
+	if n.NodeClaim != nil {
+		return n.NodeClaim.Name
+	}
+	return n.ProviderID()
 }
 
 // quoteAll is "a", "b" and "c" quoted.

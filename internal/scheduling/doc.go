@@ -34,7 +34,10 @@
 //     offering per capacity reservation of the class with instances left.
 //   - The cluster (kube): a read-only in-memory API server holding the
 //     workloads' claims, volumes, storage classes, priority classes and
-//     namespaces, and no node.
+//     namespaces, and, with Input.ClusterState (package snapshot), the
+//     snapshot's nodes and bound pods; Karpenter's cluster state is filled
+//     from its NodeClaims, nodes and pods (cluster.go), so pods go first
+//     to existing nodes as Karpenter's scheduler places them.
 //   - Pods (readWorld): what the controllers would create on an empty
 //     cluster: replicas of Deployments and ReplicaSets, StatefulSet pods
 //     and the claims of their volumeClaimTemplates, min(parallelism,
@@ -57,8 +60,10 @@
 // names one) is Karpenter's own coin toss, and the prediction's too:
 // node_claims may then name the other zone on another plan.
 //
-// Not modelled (a live cluster's facts): nodes and pods already running
-// (the cluster is empty), NodeOverlays, placement groups, zonal shifts,
+// Not modelled (a live cluster's facts): without a cluster state, nodes and
+// pods already running; with one, the snapshot's own pending pods (only
+// the workloads' pods are scheduled) and which of two equal existing nodes
+// takes a pod (Karpenter's Go map order; tried by name here); NodeOverlays, placement groups, zonal shifts,
 // offerings Karpenter has seen fail (its ICE cache), live on-demand and
 // spot prices, the memory Karpenter learns from nodes it launched,
 // LimitRanges and RuntimeClass overhead, HorizontalPodAutoscalers, pods of

@@ -20,7 +20,6 @@ import (
 	"sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
-	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/events"
 	"sigs.k8s.io/karpenter/pkg/operator/injection"
 	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
@@ -36,6 +35,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -74,6 +74,10 @@ type Input struct {
 	// AllowedIn names where AllowUnschedulable comes from in messages
 	// (karpenter-lint: its flag); allow_unschedulable when empty.
 	AllowedIn string
+	// ClusterState, when not empty, is the running cluster (package
+	// snapshot): the workloads' pods go first where Karpenter's scheduler
+	// places them on its nodes and NodeClaims.
+	ClusterState string
 }
 
 // Parsed is the decoded input. Classes are what the caller predicts a
@@ -96,6 +100,8 @@ type Parsed struct {
 	allowList []string
 	// texts are every input element, for the zones they name.
 	texts []string
+	// cluster is the cluster state, nil for an empty cluster.
+	cluster *snapshot.Snapshot
 }
 
 // Parse decodes the three inputs; it never fails, problems become findings
@@ -132,6 +138,9 @@ func Parse(in Input) *Parsed {
 	}
 	p.allowList = in.AllowUnschedulable
 	p.texts = slices.Concat(in.Karpenter, in.NodePools, in.NodeClasses, in.Workloads)
+	if in.ClusterState != "" {
+		p.cluster = snapshot.Parse(in.ClusterState)
+	}
 	return p
 }
 
@@ -144,6 +153,7 @@ func (p *Parsed) Findings() []Finding {
 			out = append(out, p.documentFinding(list, e))
 		}
 	}
+	out = append(out, p.clusterFindings()...)
 	for i, k := range p.allowList {
 		if k != "" && !IsWorkloadKey(k) {
 			out = append(out, Finding{Finding: rules.New(RuleAllowKey, p.element(ListAllow, i),
@@ -184,6 +194,7 @@ const (
 	ListWorkloads   = "workloads"
 	ListAllow       = "allow_unschedulable"
 	ListKarpenter   = "karpenter"
+	ListCluster     = "cluster_state"
 )
 
 // ClassStatus is what Karpenter would hold in an EC2NodeClass's status by
@@ -258,7 +269,12 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	ctx = decisionContext(ctx)
 	d = &Decision{Skipped: slices.Clone(p.world.skipped), Findings: p.Findings()}
 	pools, its, facts := p.admitPools(ctx, f, d)
-	k := newKube(p.world.objects)
+	var nodes []*corev1.Node
+	var bound []*corev1.Pod
+	if p.cluster != nil {
+		nodes, bound = p.cluster.Nodes, p.cluster.Pods
+	}
+	k := newKube(p.world.objects, nodes, bound)
 	volumes := scheduler.NewVolumeTopology(k)
 
 	// Provisioner.GetPendingPods: the pods Karpenter would not consider
@@ -280,7 +296,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 			pods = append(pods, pod)
 		}
 	}
-	daemons := daemonSetPods(p.world)
+	daemons := daemonSetPods(p.world, p.cluster)
 	volumeReqs := map[types.UID][]kscheduling.Requirements{}
 	advice := func(pod *corev1.Pod, o *podOutcome) []string {
 		if o.ignored || o.workload.Refused != "" || len(pools) == 0 || strings.HasPrefix(o.err.Error(), volumeError) {
@@ -295,7 +311,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 		for _, pod := range pods {
 			outcome[pod].err = errors.New("no dynamic nodepools found")
 		}
-		d.finish(p, outcome, nil, advice, nil, nil)
+		d.finish(p, outcome, scheduler.Results{}, advice, nil, nil)
 		d.Cost = costOf(d.NodeClaims, f.prices().Source)
 		return d, nil
 	}
@@ -313,7 +329,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 		}
 		schedulable = append(schedulable, pod)
 	}
-	results, err := solve(ctx, k, pools, its, schedulable, daemons, volumeReqs)
+	results, err := solve(ctx, k, p.cluster, pools, its, schedulable, daemons, volumeReqs)
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +349,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	slices.Sort(allZones)
 	symmetric := symmetricZones(facts, zoneIDs, p.texts)
 	tied := newChance(unnamedZones(slices.Compact(allZones), zoneIDs, p.texts), symmetric, facts)
-	d.finish(p, outcome, results.NewNodeClaims, advice, symmetric, tied)
+	d.finish(p, outcome, results, advice, symmetric, tied)
 	d.order(pools)
 	p.weightTies(d, facts, volumeReqs, daemons)
 	d.Cost = costOf(d.NodeClaims, f.prices().Source)
@@ -371,20 +387,23 @@ func decisionContext(ctx context.Context) context.Context {
 // (parallelizeUntil takes the first in Karpenter's order) but each goes on
 // through the failing ones, which on a busy machine costs more than it
 // saves.
-func solve(ctx context.Context, k *kube, pools []*v1.NodePool, its map[string][]*cloudprovider.InstanceType,
+func solve(ctx context.Context, k *kube, snap *snapshot.Snapshot, pools []*v1.NodePool, its map[string][]*cloudprovider.InstanceType,
 	pods []*corev1.Pod, daemons []*corev1.Pod, volumeReqs map[types.UID][]kscheduling.Requirements) (scheduler.Results, error) {
 	clk := clock.RealClock{}
-	cluster := state.NewCluster(clk, k, nil)
+	cluster, stateNodes, err := clusterState(ctx, clk, k, snap)
+	if err != nil {
+		return scheduler.Results{}, err
+	}
 	opts := []scheduler.Options{
 		scheduler.DisableReservedCapacityFallback,
 		scheduler.NumConcurrentReconciles(1),
 		scheduler.MinValuesPolicy(coreoptions.MinValuesPolicyStrict),
 	}
-	topology, err := scheduler.NewTopology(ctx, k, cluster, nil, pools, its, pods, opts...)
+	topology, err := scheduler.NewTopology(ctx, k, cluster, stateNodes, pools, its, pods, opts...)
 	if err != nil {
 		return scheduler.Results{}, fmt.Errorf("tracking topology counts, %w", err)
 	}
-	s := scheduler.NewScheduler(ctx, k, pools, cluster, nil, topology, its, daemons,
+	s := scheduler.NewScheduler(ctx, k, pools, cluster, stateNodes, topology, its, daemons,
 		events.NewRecorder(&record.FakeRecorder{}), clk, volumeReqs, nil, opts...)
 	results, err := s.Solve(ctx, pods)
 	if err != nil {
@@ -400,12 +419,27 @@ func solve(ctx context.Context, k *kube, pools []*v1.NodePool, its map[string][]
 	return results, nil
 }
 
-// daemonSetPods is Provisioner.getDaemonSetPods on an empty cluster (no
-// daemon pod exists yet): each DaemonSet's pod from its template, with the
-// template's required node affinity.
-func daemonSetPods(w *world) []*corev1.Pod {
-	out := make([]*corev1.Pod, 0, len(w.daemonSets))
-	for _, d := range w.daemonSets {
+// daemonSetPods is Provisioner.getDaemonSetPods: each DaemonSet's pod
+// from its template, with the template's required node affinity; the
+// DaemonSets of the workloads, then those of the cluster state the
+// workloads do not replace. (Karpenter takes a DaemonSet's running pod
+// when cluster state has seen one; the template is what the pod is made
+// from, so the two differ only where an admission webhook changed it.)
+func daemonSetPods(w *world, snap *snapshot.Snapshot) []*corev1.Pod {
+	sets := slices.Clone(w.daemonSets)
+	if snap != nil {
+		named := map[string]bool{}
+		for _, d := range w.daemonSets {
+			named[d.Namespace+"/"+d.Name] = true
+		}
+		for _, d := range snap.DaemonSets {
+			if !named[d.Namespace+"/"+d.Name] {
+				sets = append(sets, d)
+			}
+		}
+	}
+	out := make([]*corev1.Pod, 0, len(sets))
+	for _, d := range sets {
 		pod := daemonset.PodForDaemonSet(d)
 		if a := d.Spec.Template.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
 			if pod.Spec.Affinity == nil {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,9 +22,10 @@ import (
 
 // kube is the read-only API server the scheduler asks during a decision:
 // the claims, volumes, storage and priority classes and namespaces of the
-// workloads input, and no node or bound pod (an empty cluster). Karpenter's
-// scheduler only reads (Get of claims, volumes and storage classes, List of
-// pods and namespaces for topology); anything else is an error.
+// workloads input, and the nodes and bound pods of the cluster state (none
+// on an empty cluster). Karpenter's scheduler and cluster state only read
+// (Get of claims, volumes, storage classes and nodes, List of pods, by
+// node too, and namespaces for topology); anything else is an error.
 //
 // controller-runtime's fake client would do, but its first Build costs
 // ~100 ms (structured-merge-diff type converters for every built-in kind),
@@ -31,14 +34,28 @@ import (
 // with the pod's namespace).
 type kube struct {
 	objects map[schema.GroupKind]map[types.NamespacedName]client.Object
+	// pods are the pods bound to nodes, nodes the nodes, of the cluster
+	// state.
+	pods  []*corev1.Pod
+	nodes []*corev1.Node
 }
 
 var _ client.Client = (*kube)(nil)
 
 var errReadOnly = errors.New("the simulated cluster is read-only")
 
-func newKube(objs []client.Object) *kube {
-	k := &kube{objects: map[schema.GroupKind]map[types.NamespacedName]client.Object{}}
+// newKube holds objs, and the nodes and bound pods of the cluster state.
+func newKube(objs []client.Object, nodes []*corev1.Node, pods []*corev1.Pod) *kube {
+	k := &kube{objects: map[schema.GroupKind]map[types.NamespacedName]client.Object{}, nodes: nodes}
+	for _, p := range pods {
+		if p.Spec.NodeName != "" {
+			k.pods = append(k.pods, p)
+		}
+	}
+	objs = slices.Clip(objs)
+	for _, n := range nodes {
+		objs = append(objs, n)
+	}
 	for _, o := range objs {
 		gk := kindOf(o)
 		if k.objects[gk] == nil {
@@ -87,6 +104,8 @@ func (k *kube) Get(_ context.Context, key client.ObjectKey, obj client.Object, _
 		return copyInto(o, dst)
 	case *schedulingv1.PriorityClass:
 		return copyInto(o, dst)
+	case *corev1.Node:
+		return copyInto(o, dst)
 	}
 	return fmt.Errorf("the simulated cluster holds no %T", obj)
 }
@@ -109,9 +128,21 @@ func (k *kube) List(_ context.Context, list client.ObjectList, opts ...client.Li
 	o.ApplyOptions(opts)
 	switch l := list.(type) {
 	case *corev1.PodList:
-		l.Items = nil // no pod is bound to a node on an empty cluster
+		l.Items = nil
+		for _, p := range k.pods {
+			if (o.Namespace == "" || p.Namespace == o.Namespace) &&
+				(o.LabelSelector == nil || o.LabelSelector.Matches(labels.Set(p.Labels))) &&
+				(o.FieldSelector == nil || o.FieldSelector.Matches(fields.Set{"spec.nodeName": p.Spec.NodeName})) {
+				l.Items = append(l.Items, *p.DeepCopy())
+			}
+		}
 	case *corev1.NodeList:
 		l.Items = nil
+		for _, n := range k.nodes {
+			if o.LabelSelector == nil || o.LabelSelector.Matches(labels.Set(n.Labels)) {
+				l.Items = append(l.Items, *n.DeepCopy())
+			}
+		}
 	case *corev1.NamespaceList:
 		l.Items = nil
 		for _, obj := range k.objects[schema.GroupKind{Kind: "Namespace"}] {

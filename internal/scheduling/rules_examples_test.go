@@ -50,6 +50,13 @@ func exampleInput(t *testing.T, src string) (in scheduling.Input, ok bool) {
 		}
 		in = scheduling.Input{NodePools: list("node_pools"), NodeClasses: list("node_classes"), Workloads: list("workloads"),
 			AllowUnschedulable: list("allow_unschedulable")}
+		if a, ok := b.Body.Attributes["cluster_state"]; ok {
+			v, diags := a.Expr.Value(nil)
+			if diags.HasErrors() || v.Type() != cty.String {
+				t.Fatalf("cluster_state: %s", diags.Error())
+			}
+			in.ClusterState = v.AsString()
+		}
 	}
 	return in, true
 }

@@ -49,6 +49,7 @@ type options struct {
 	AllowUnschedulable list     `json:"allow-unschedulable"`
 	VMMemoryOverhead   *float64 `json:"vm-memory-overhead-percent"`
 	ReservedENIs       *int     `json:"reserved-enis"`
+	ClusterState       string   `json:"cluster-state"`
 }
 
 // list is a repeatable flag whose values may also be comma-separated, and
@@ -106,6 +107,7 @@ func scheduleFlags(o *options, configPath *string, outputs *outputList) *flag.Fl
 	fs.Var(&o.Baseline, "baseline", "the NodePools and EC2NodeClasses before the change (a file or a directory, repeatable): "+
 		"prints what the change moves and the NodeClaims it adds and removes")
 	fs.Var(&o.AllowUnschedulable, "allow-unschedulable", `a workload, "<namespace>/<kind>/<name>", whose unschedulable pods are a warning, not an error (repeatable)`)
+	fs.StringVar(&o.ClusterState, "cluster-state", "", "the running cluster: a file holding the List `kubectl get nodes,nodeclaims,pods,poddisruptionbudgets,daemonsets -A -o yaml` prints; pods go to its nodes first")
 	fs.Var(optional[float64]{&o.VMMemoryOverhead, strconv.ParseFloat}, "vm-memory-overhead-percent",
 		"the controller's VM_MEMORY_OVERHEAD_PERCENT, when not Karpenter's default 0.075")
 	fs.Var(optional[int]{&o.ReservedENIs, func(s string, _ int) (int, error) { return strconv.Atoi(s) }}, "reserved-enis",
@@ -216,7 +218,7 @@ func merge(file, flags options, set map[string]bool) options {
 		"karpenter-version": {&o.KarpenterVersion, &flags.KarpenterVersion}, "fail-level": {&o.FailLevel, &flags.FailLevel},
 		"region": {&o.Region, &flags.Region}, "profile": {&o.Profile, &flags.Profile},
 		"kubernetes-version": {&o.KubernetesVersion, &flags.KubernetesVersion}, "cluster": {&o.Cluster, &flags.Cluster},
-		"source-root": {&o.SourceRoot, &flags.SourceRoot},
+		"source-root": {&o.SourceRoot, &flags.SourceRoot}, "cluster-state": {&o.ClusterState, &flags.ClusterState},
 	}
 	for name, p := range str {
 		if set[name] {

@@ -36,6 +36,24 @@ func newLocator(pools, workloads []manifestcheck.Input, root string) *locator {
 	return l
 }
 
+// addClusterState reads --cluster-state (a file, or - for standard
+// input) as the locator's cluster_state list; "" when not given.
+func (l *locator) addClusterState(e *env, name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	in, err := readInputs(e.stdin, []string{name})
+	if err != nil {
+		return "", err
+	}
+	if len(in) != 1 {
+		return "", fmt.Errorf("%s: give one file, the List kubectl prints", name)
+	}
+	l.lists[scheduling.ListCluster] = in
+	l.sources[scheduling.ListCluster] = []manifestcheck.Sources{manifestcheck.SourcesOf("")}
+	return in[0].Text, nil
+}
+
 // place is where an object of a list is: its input, the line and column
 // there, and the `# Source:` file and line when it has one. An index of -1
 // (the whole list) is its first input.
@@ -115,6 +133,7 @@ func (l *locator) result(p *scheduling.Parsed, d *scheduling.Decision, notes []s
 type decision struct {
 	workloads  []scheduling.WorkloadResult
 	nodeClaims []scheduling.NodeClaim
+	existing   []scheduling.ExistingNode
 	pools      []scheduling.PoolResult
 	cost       scheduling.Cost
 	classes    int
@@ -128,7 +147,7 @@ type decision struct {
 }
 
 func newDecision(p *scheduling.Parsed, d *scheduling.Decision, l *locator, allow []string) *decision {
-	out := &decision{workloads: d.Workloads, nodeClaims: d.NodeClaims, pools: d.NodePools, cost: d.Cost, classes: len(p.Classes), allow: allow}
+	out := &decision{workloads: d.Workloads, nodeClaims: d.NodeClaims, existing: d.ExistingNodes, pools: d.NodePools, cost: d.Cost, classes: len(p.Classes), allow: allow}
 	// A file given to both --pools and --workloads is read twice: each
 	// object counts where it is read.
 	workloadFiles := map[string]bool{}
@@ -219,6 +238,9 @@ func (d *decision) writeText(b *strings.Builder) {
 		for _, p := range slices.Sorted(maps.Keys(wl.NodePools)) {
 			pools = append(pools, fmt.Sprintf("%s=%d", p, wl.NodePools[p]))
 		}
+		if n := sum(wl.ExistingNodes); n > 0 {
+			pools = append(pools, fmt.Sprintf("existing nodes=%d", n))
+		}
 		notPlaced := ""
 		if wl.Unschedulable > 0 {
 			notPlaced = fmt.Sprint(wl.Unschedulable)
@@ -257,6 +279,15 @@ func (d *decision) writeText(b *strings.Builder) {
 	var pools []string
 	for _, p := range slices.Sorted(maps.Keys(perPool)) {
 		pools = append(pools, fmt.Sprintf("%s %d", p, perPool[p]))
+	}
+	if len(d.existing) > 0 {
+		w = tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(w, "EXISTING NODE\tNODEPOOL\tPODS")
+		for _, n := range d.existing {
+			_, _ = fmt.Fprintf(w, "%s\t%s\t%s\n", n.Name, orDash(n.NodePool), podsByWorkload(n.Pods))
+		}
+		_ = w.Flush()
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(b, "NodeClaims Karpenter would create: %d", len(d.nodeClaims))
 	if len(pools) > 0 {
@@ -379,6 +410,14 @@ func podsByWorkload(pods []string) string {
 	return orDash(strings.Join(order, ", "))
 }
 
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -447,11 +486,14 @@ type jsonSchedule struct {
 	Tool       jsonTool            `json:"tool"`
 	Pods       map[string]jsonPods `json:"pods"`
 	NodeClaims []jsonNodeClaim     `json:"node_claims"`
-	Skipped    []string            `json:"skipped"`
-	NodePools  []jsonPool          `json:"node_pools"`
-	Cost       jsonCost            `json:"cost"`
-	Findings   []finding           `json:"findings"`
-	Summary    jsonScheduleSummary `json:"summary"`
+	// ExistingNodes are the pods that go to the nodes of --cluster-state,
+	// by node (version 1 addition; empty without it).
+	ExistingNodes map[string][]string `json:"existing_nodes"`
+	Skipped       []string            `json:"skipped"`
+	NodePools     []jsonPool          `json:"node_pools"`
+	Cost          jsonCost            `json:"cost"`
+	Findings      []finding           `json:"findings"`
+	Summary       jsonScheduleSummary `json:"summary"`
 	// Baseline is the change from --baseline's pools, when given.
 	Baseline *jsonBaseline `json:"baseline,omitempty"`
 }
@@ -491,7 +533,7 @@ type jsonScheduleSummary struct {
 
 func (d *decision) writeJSON(w io.Writer, r report) error {
 	out := jsonSchedule{Version: 1, Tool: jsonTool{Name: "karpenter-lint", Version: toolVersion()}, Pods: map[string]jsonPods{},
-		NodeClaims: []jsonNodeClaim{}, Skipped: nonNil(d.skipped), NodePools: []jsonPool{}, Findings: nonNil(r.Findings)}
+		NodeClaims: []jsonNodeClaim{}, ExistingNodes: map[string][]string{}, Skipped: nonNil(d.skipped), NodePools: []jsonPool{}, Findings: nonNil(r.Findings)}
 	for _, wl := range d.workloads {
 		out.Pods[wl.Key] = jsonPods{Pods: wl.Pods, NodePools: wl.NodePools, Unschedulable: wl.Unschedulable, Reason: wl.Reason}
 	}
@@ -510,6 +552,9 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 		for _, m := range b.Moves {
 			out.Baseline.Moves = append(out.Baseline.Moves, jsonMove{Workload: m.Key, Before: m.Before, After: m.After})
 		}
+	}
+	for _, n := range d.existing {
+		out.ExistingNodes[n.Name] = n.Pods
 	}
 	for _, p := range d.pools {
 		out.NodePools = append(out.NodePools, jsonPool{Name: p.Name, LeftOut: p.Skipped})

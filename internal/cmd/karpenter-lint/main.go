@@ -58,10 +58,11 @@ var commands map[string]command
 func init() {
 	// Set in init: the commands' help prints this table.
 	commands = map[string]command{
-		"lint":     {"check EC2NodeClass and NodePool manifests", runLint},
-		"rules":    {"list the rules, or show one", runRules},
-		"schedule": {"decide where Karpenter would put the workloads' pods (needs AWS)", runSchedule},
-		"version":  {"print the version", runVersion},
+		"lint":       {"check EC2NodeClass and NodePool manifests", runLint},
+		"disruption": {"what a NodePool change drifts on a running cluster, and how budgets pace it (offline)", runDisruption},
+		"rules":      {"list the rules, or show one", runRules},
+		"schedule":   {"decide where Karpenter would put the workloads' pods (needs AWS)", runSchedule},
+		"version":    {"print the version", runVersion},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
@@ -67,13 +68,22 @@ type jsonRule struct {
 	HelpURI   string `json:"help_uri"`
 }
 
-func listRules(e *env, format string) int {
-	var all []*rules.Rule
+// linterRules are the rules the linter can report: the catalogue less
+// the provider's own rules (manifestcheck.Reports) and its plan-time
+// drift warning (nodes-will-drift), which the disruption command's hash
+// code links in but nothing here emits.
+func linterRules() []*rules.Rule {
+	var out []*rules.Rule
 	for _, r := range rules.All() {
-		if manifestcheck.Reports(r.ID) { // the provider's own rules are not the CLI's
-			all = append(all, r)
+		if r.Category != drift.Category && manifestcheck.Reports(r.ID) {
+			out = append(out, r)
 		}
 	}
+	return out
+}
+
+func listRules(e *env, format string) int {
+	all := linterRules()
 	switch format {
 	case "json":
 		out := []jsonRule{}

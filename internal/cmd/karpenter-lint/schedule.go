@@ -20,7 +20,8 @@ import (
 
 const scheduleUsage = `Usage: karpenter-lint schedule --pools PATH --workloads PATH --region REGION [--baseline PATH] [flags]
 
-Decides where Karpenter v1.14 would put the workloads' pods on an empty cluster, as the provider's data source
+Decides where Karpenter v1.14 would put the workloads' pods on an empty cluster (or, with --cluster-state, on the
+running cluster's nodes first), as the provider's data source
 karpenter_scheduling does, by running Karpenter's own scheduler: the NodePool that takes each pod, the NodeClaims
 Karpenter would create, and for a pod it would not place its reason (pod-unschedulable, exit 2) and what to change.
 
@@ -64,10 +65,14 @@ func runSchedule(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	loc := newLocator(pools, workloads, o.SourceRoot)
-	p := scheduling.Parse(scheduling.Input{
+	in := scheduling.Input{
 		Karpenter: texts(pools), Workloads: texts(workloads), AllowUnschedulable: o.AllowUnschedulable, Describe: loc.describe,
 		AllowedIn: "allow-unschedulable",
-	})
+	}
+	if in.ClusterState, err = loc.addClusterState(e, o.ClusterState); err != nil {
+		return e.errorf("cluster-state: %v", err)
+	}
+	p := scheduling.Parse(in)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opt := manifestcheck.Options{Karpenter: kv, Kubernetes: o.KubernetesVersion, Cluster: o.Cluster,

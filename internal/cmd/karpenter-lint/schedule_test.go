@@ -12,6 +12,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
 )
 
 // The schedule command's decision is the data source's: the provider's
@@ -273,5 +274,39 @@ func TestLintAndScheduleAgreeOnNamespacedObjects(t *testing.T) {
 	var r jsonSchedule
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK || r.Summary.NodePools != 1 || r.Summary.Pods != 2 || r.Summary.Unschedulable != 0 {
 		t.Errorf("schedule: exit %d, %v\n%s%s", code, err, out, stderr)
+	}
+}
+
+// --cluster-state: the workloads' pods go to the snapshot's nodes first
+// (text and json say which), and an item of the snapshot that cannot be
+// read is a warning at its line of the snapshot file.
+func TestScheduleClusterState(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	dir := t.TempDir()
+	pools, workloads, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "web.yaml"), filepath.Join(dir, "cluster.yaml")
+	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("default", "", ""))
+	write(t, workloads, schedulingtest.Deployment("web", 3, "1", ""))
+	l := &snapshottest.List{}
+	l.Add(snapshottest.Node{Name: "ip-10-0-1-1", Pool: "default", Class: "default", InstanceType: "m5.xlarge", Zone: "us-east-1a", CPU: "3920m", Memory: "14Gi", Pods: 58})
+	snap := l.YAML()
+	write(t, state, snap+"---\napiVersion: v1\nkind: Node\nmetadata:\n  name: trimmed\n")
+	args := []string{"schedule", "--pools", pools, "--workloads", workloads, "--cluster-state", state, "--region", "us-east-1", "--cluster", "demo"}
+	code, out, stderr := lint(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	for _, want := range []string{"EXISTING NODE", "ip-10-0-1-1    default   default/Deployment/web ×3", "NodeClaims Karpenter would create: 0",
+		"existing nodes=3", state, fmt.Sprintf("%d:1  warning  cluster-state-incomplete", strings.Count(snap, "\n")+2), "Node trimmed", "no status.allocatable"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	_, js, _ := lint(t, "", append(args, "--format", "json")...)
+	var doc struct {
+		ExistingNodes map[string][]string `json:"existing_nodes"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || len(doc.ExistingNodes["ip-10-0-1-1"]) != 3 {
+		t.Errorf("json existing_nodes: %v %v\n%s", doc.ExistingNodes, err, js)
 	}
 }
