@@ -163,7 +163,16 @@ func TestSchedulingDecidedOncePerPlan(t *testing.T) {
   allow_unschedulable = ["default/Deployment/a", "default/Deployment/b"]
 `, heredoc(schedPool("default", "", "")), heredoc(schedClass), heredoc(bad("a")), heredoc(bad("b")))
 	before := decisionsMade.Load()
-	diags := planDiagnostics(t, prov+"resource \"karpenter_scheduling\" \"r\" {\n"+body+"}\n\ndata \"karpenter_scheduling\" \"d\" {\n"+body+"}\n")
+	config := prov + "resource \"karpenter_scheduling\" \"r\" {\n" + body + "}\n\ndata \"karpenter_scheduling\" \"d\" {\n" + body + "}\n"
+	// The lines of the map's elements (terraform counts the
+	// required_providers block the helper adds: 5 lines).
+	elementLines := map[int]bool{}
+	for i, l := range strings.Split(config, "\n") {
+		if strings.HasPrefix(l, `    "a.yaml" = `) || strings.HasPrefix(l, `    "b.yaml" = `) {
+			elementLines[i+1+5] = true
+		}
+	}
+	diags := planDiagnostics(t, config)
 	if n := decisionsMade.Load() - before; n != 1 {
 		t.Errorf("%d decisions for one input asked twice", n)
 	}
@@ -176,6 +185,11 @@ func TestSchedulingDecidedOncePerPlan(t *testing.T) {
 			summaries[d.Summary]++
 			if !strings.Contains(d.Detail, ".yaml, line 1)") {
 				t.Errorf("the finding does not name the file: %s", d.Detail)
+			}
+			// Terraform points at the element's value: a heredoc's range
+			// starts on the line after its key.
+			if d.Range == nil || !elementLines[d.Range.Start.Line-1] {
+				t.Errorf("the finding is not at its element of workloads (lines %v): %+v", elementLines, d.Range)
 			}
 		}
 	}

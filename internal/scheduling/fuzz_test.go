@@ -41,13 +41,21 @@ func FuzzDecide(f *testing.F) {
 		"apiVersion: v1\nkind: List\nitems: [1, 2]\n",
 		"apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: s\nspec:\n  replicas: -3\n  volumeClaimTemplates: [{}]\n",
 		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {parallelism: 2147483647, completions: 3, template: {spec: {containers: [{name: c, resources: {requests: {cpu: -1}}}]}}}\n",
+		// An HPA (its target at maxReplicas with scale max) and zones named
+		// together and alone (the tie groups).
+		exampleDeployment("2", "500m", "") + "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n" +
+			"spec: {scaleTargetRef: {kind: Deployment, name: web}, maxReplicas: 4}\n",
+		exampleDeployment("4", "500m", "      nodeSelector: {topology.kubernetes.io/zone: us-east-1a}\n      topologySpreadConstraints:\n"+
+			"        - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: web}}}\n"),
+		"zones: [us-east-1a, [us-east-1b, use1-az2], {a: us-east-1c}]\n",
 		"---\n---\n{}\n", "kind: [", "\t- x", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  affinity:\n    podAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        - topologyKey: ''\n",
 	} {
 		f.Add(s)
 	}
 	facts := fixtureFacts(f)
 	f.Fuzz(func(t *testing.T, workloads string) {
-		p := Parse(Input{NodePools: []string{examplePool("default", "")}, NodeClasses: []string{exampleClass}, Workloads: []string{workloads}})
+		p := Parse(Input{NodePools: []string{examplePool("default", "")}, NodeClasses: []string{exampleClass}, Workloads: []string{workloads},
+			WorkloadNames: []string{"apps/fuzz.yaml"}, Scale: ScaleMax})
 		pods := 0
 		for _, w := range p.world.workloads {
 			pods += len(w.Pods)
@@ -63,6 +71,12 @@ func FuzzDecide(f *testing.F) {
 			if fd.Path.IsEmpty() || fd.Detail == "" {
 				t.Errorf("finding without a path or detail: %v", fd)
 			}
+		}
+		if len(d.Explain()) != len(d.NodePools) {
+			t.Errorf("explanation %v for pools %v", d.Explain(), d.NodePools)
+		}
+		if len(d.Drawn) != len(d.NodeClaims) {
+			t.Errorf("%d NodeClaims drawn, %d reported", len(d.Drawn), len(d.NodeClaims))
 		}
 	})
 }
