@@ -123,8 +123,7 @@ func Decode(raw []byte) (v1alpha1.NodeOverlay, error) {
 // attributes: the CRD's schema and CEL rules, then, for an object the
 // server would store, Karpenter's runtime validation at the requirement or
 // capacity it refuses, and, with the feature gate off, that Karpenter
-// ignores it. gateHow says how the caller turns the gate on (the provider
-// block, a flag).
+// ignores it. gateHow is GateHow of the caller's front end.
 func Check(ctx context.Context, obj map[string]any, gateOn bool, gateHow string) rules.Findings {
 	_, fs := crd.NodeOverlay.Findings(ctx, obj)
 	stored := !hasError(fs)
@@ -145,12 +144,13 @@ func Check(ctx context.Context, obj map[string]any, gateOn bool, gateHow string)
 	return fs
 }
 
-// GateOff is the warning that Karpenter ignores the overlay name.
+// GateOff is the warning that Karpenter ignores the overlay name; gateHow
+// is GateHow of the caller's front end.
 func GateOff(name, gateHow string) rules.Finding {
 	return rules.New(RuleGateOff, rules.Path{},
 		"NodeOverlay %q: Karpenter v1.14 ignores NodeOverlays unless its feature gate %s is on (off by default; Helm value "+
 			"settings.featureGates.nodeOverlay=true, or FEATURE_GATES=%s=true on the controller), so its price and capacity "+
-			"changes are not made and this prediction leaves them out. If the cluster runs with the gate on, say so with %s.",
+			"changes are not made and predictions leave them out. %s",
 		name, FeatureGate, FeatureGate, gateHow)
 }
 
@@ -194,13 +194,23 @@ func hasError(fs rules.Findings) bool {
 	return false
 }
 
-// GateHow phrases how a front end turns the gate on, for the messages.
+// The front ends, for GateHow.
+const (
+	FrontEndProvider = ""
+	FrontEndCLI      = "cli"
+	FrontEndFunction = "function"
+)
+
+// GateHow is the sentence that tells a front end's user how to say the
+// cluster runs with the gate on.
 func GateHow(frontEnd string) string {
 	switch frontEnd {
-	case "cli":
-		return "--feature-gates " + FeatureGate + "=true"
+	case FrontEndCLI:
+		return "If the cluster runs with the gate on, pass --feature-gates " + FeatureGate + "=true."
+	case FrontEndFunction:
+		return "validate_manifest cannot read the provider's controller block: if the cluster runs with the gate on, leave out the findings of rule " + RuleGateOff.ID + "."
 	default:
-		return "controller { feature_gates { node_overlay = true } } in the provider block"
+		return "If the cluster runs with the gate on, set controller { feature_gates { node_overlay = true } } in the provider block."
 	}
 }
 
