@@ -17,6 +17,8 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	karpoverlay "sigs.k8s.io/karpenter/pkg/controllers/nodeoverlay"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
 // Outcome is what Karpenter's controller made of one overlay: the
@@ -139,6 +141,18 @@ type poolTypes struct {
 
 func (p *poolTypes) GetInstanceTypes(_ context.Context, np *v1.NodePool) ([]*cloudprovider.InstanceType, error) {
 	return p.its[np.Name], nil
+}
+
+// NotApplied is the finding on an overlay Karpenter's controller set
+// aside: RuleRuntime for a runtime validation failure, RuleConflict for a
+// conflict.
+func NotApplied(o Outcome) rules.Finding {
+	if o.Reason == "RuntimeValidation" {
+		return rules.New(RuleRuntime, rules.Path{}, "NodeOverlay %q: Karpenter's runtime validation refuses it (ValidationSucceeded=False, RuntimeValidation: %s), so none of its price or capacity changes is made.", o.Name, o.Message)
+	}
+	return rules.New(RuleConflict, rules.Path{},
+		"NodeOverlay %q: Karpenter sets it aside (ValidationSucceeded=False, %s: %s): an overlay of the same weight, applied before it (Karpenter orders equal weights by name, last name first), already sets the price or a capacity resource of an instance type it matches, so none of its changes is made. Give one of them another weight, or narrow their requirements so they match different instance types.",
+		o.Name, o.Reason, o.Message)
 }
 
 // Conflicts names, for the findings, the overlays Karpenter set aside.

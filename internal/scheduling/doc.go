@@ -57,8 +57,16 @@
 // names one) is Karpenter's own coin toss, and the prediction's too:
 // node_claims may then name the other zone on another plan.
 //
+// NodeOverlays (Input.NodeOverlays, and those among Input.Karpenter) are
+// applied to the pools' instance types by Karpenter's own overlay
+// controller (internal/nodeoverlay) when Facts.NodeOverlayGate says the
+// cluster runs with the NodeOverlay feature gate on; with it off each is a
+// warning that Karpenter ignores it. Karpenter evaluates overlays against
+// every NodePool; the prediction against the pools it schedules with (a
+// conflict through a pool it leaves out is not seen).
+//
 // Not modelled (a live cluster's facts): nodes and pods already running
-// (the cluster is empty), NodeOverlays, placement groups, zonal shifts,
+// (the cluster is empty), placement groups, zonal shifts,
 // offerings Karpenter has seen fail (its ICE cache), live on-demand and
 // spot prices, the memory Karpenter learns from nodes it launched,
 // LimitRanges and RuntimeClass overhead, HorizontalPodAutoscalers, pods of

@@ -35,6 +35,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -66,6 +67,11 @@ type Input struct {
 	// AllowedIn names where AllowUnschedulable comes from in messages
 	// (karpenter-lint: its flag); allow_unschedulable when empty.
 	AllowedIn string
+	// NodeOverlays are NodeOverlay manifests (node_overlays); with
+	// Karpenter, its NodeOverlays are read too. GateHow is
+	// nodeoverlay.GateHow of the caller's front end.
+	NodeOverlays []string
+	GateHow      string
 }
 
 // Parsed is the decoded input. Classes are what the caller predicts a
@@ -86,6 +92,10 @@ type Parsed struct {
 	allowList []string
 	// texts are every input element, for the zones they name.
 	texts []string
+	// overlays are the NodeOverlays of the input; gateHow says how to
+	// turn their gate on.
+	overlays []overlay
+	gateHow  string
 }
 
 // Parse decodes the three inputs; it never fails, problems become findings
@@ -96,9 +106,10 @@ func Parse(in Input) *Parsed {
 		p.describe = func(list string, input int, pos Position) string { return fmt.Sprintf("%s[%d], %s", list, input, pos) }
 	}
 	var errs []inputError
+	var fromKarpenter []overlay
 	if len(in.Karpenter) > 0 {
 		p.poolList = ListKarpenter
-		p.pools, p.Classes, p.Other, errs = readKarpenter(in.Karpenter)
+		p.pools, p.Classes, fromKarpenter, p.Other, errs = readKarpenter(in.Karpenter)
 		p.errors[ListKarpenter] = errs
 	} else {
 		p.pools, errs = readPools(in.NodePools)
@@ -106,6 +117,11 @@ func Parse(in Input) *Parsed {
 		p.Classes, errs = readClasses(in.NodeClasses)
 		p.errors[ListNodeClasses] = errs
 	}
+	var oerrs []inputError
+	p.overlays, oerrs = readOverlays(in.NodeOverlays)
+	p.overlays = append(fromKarpenter, p.overlays...)
+	p.errors[ListNodeOverlays] = oerrs
+	p.gateHow = cmp.Or(in.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))
 	p.world = readWorld(in.Workloads)
 	p.errors[ListWorkloads] = p.world.errors
 	for _, k := range in.AllowUnschedulable {
@@ -120,7 +136,7 @@ func Parse(in Input) *Parsed {
 // allow_unschedulable elements that are no workload key.
 func (p *Parsed) Findings() []Finding {
 	var out []Finding
-	for _, list := range []string{ListKarpenter, ListNodePools, ListNodeClasses, ListWorkloads} {
+	for _, list := range []string{ListKarpenter, ListNodePools, ListNodeClasses, ListNodeOverlays, ListWorkloads} {
 		for _, e := range p.errors[list] {
 			out = append(out, p.documentFinding(list, e))
 		}
@@ -195,6 +211,9 @@ type Facts struct {
 	Settings capacity.Settings
 	// Karpenter is the release the alias of a class is read for.
 	Karpenter versions.Karpenter
+	// NodeOverlayGate is Karpenter's NodeOverlay feature gate: only with
+	// it on are the NodeOverlays of the input applied.
+	NodeOverlayGate bool
 }
 
 // Decide runs Karpenter's provisioning decision for an empty cluster.
@@ -213,6 +232,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	ctx = decisionContext(ctx)
 	d = &Decision{Skipped: slices.Clone(p.world.skipped), Findings: p.Findings()}
 	pools, its, facts := p.admitPools(ctx, f, d)
+	its = p.applyOverlays(ctx, f, d, pools, its, facts)
 	k := newKube(p.world.objects)
 	volumes := scheduler.NewVolumeTopology(k)
 

@@ -35,6 +35,7 @@ type options struct {
 	KubernetesVersion string `json:"kubernetes-version"`
 	Cluster           string `json:"cluster"`
 	SourceRoot        string `json:"source-root"`
+	FeatureGates      string `json:"feature-gates"`
 	Paths             list   `json:"paths"`
 
 	// The schedule command's.
@@ -137,6 +138,7 @@ func commonFlags(name string, o *options, configPath *string, outputs *outputLis
 	fs.StringVar(&o.KubernetesVersion, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
 	fs.StringVar(&o.Cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
 	fs.StringVar(&o.SourceRoot, "source-root", "", "directory the paths of '# Source:' comments (helm template) are relative to, e.g. charts")
+	fs.StringVar(&o.FeatureGates, "feature-gates", "", "the Karpenter controller's FEATURE_GATES, e.g. NodeOverlay=true: NodeOverlays are applied only with NodeOverlay on (default: Karpenter's, NodeOverlay off)")
 	return fs
 }
 
@@ -203,7 +205,7 @@ func merge(file, flags options, set map[string]bool) options {
 		"karpenter-version": {&o.KarpenterVersion, &flags.KarpenterVersion}, "fail-level": {&o.FailLevel, &flags.FailLevel},
 		"region": {&o.Region, &flags.Region}, "profile": {&o.Profile, &flags.Profile},
 		"kubernetes-version": {&o.KubernetesVersion, &flags.KubernetesVersion}, "cluster": {&o.Cluster, &flags.Cluster},
-		"source-root": {&o.SourceRoot, &flags.SourceRoot},
+		"source-root": {&o.SourceRoot, &flags.SourceRoot}, "feature-gates": {&o.FeatureGates, &flags.FeatureGates},
 	}
 	for name, p := range str {
 		if set[name] {
