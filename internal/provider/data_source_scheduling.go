@@ -34,6 +34,7 @@ type schedulingModel struct {
 	NodeClasses        types.List `tfsdk:"node_classes"`
 	Workloads          types.List `tfsdk:"workloads"`
 	AllowUnschedulable types.List `tfsdk:"allow_unschedulable"`
+	NodeOverlays       types.List `tfsdk:"node_overlays"`
 	Pods               types.Map  `tfsdk:"pods"`
 	NodeClaims         types.List `tfsdk:"node_claims"`
 	Skipped            types.List `tfsdk:"skipped"`
@@ -81,6 +82,7 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				"volumeClaimTemplates), Jobs and CronJobs make pods; DaemonSets are overhead on every node they tolerate and " +
 				"select; PersistentVolumeClaims, PersistentVolumes and StorageClasses give volume zones; PriorityClasses and " +
 				"Namespaces are read; other kinds are listed in `skipped`"),
+			"node_overlays": nodeOverlaysAttribute(),
 			"allow_unschedulable": schema.ListAttribute{ElementType: types.StringType, Optional: true,
 				Description: "Workloads, as `\"<namespace>/<kind>/<name>\"`, whose unschedulable pods are reported as warnings instead of errors."},
 			"pods": schema.MapNestedAttribute{Computed: true,
@@ -109,6 +111,17 @@ func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	}
 }
 
+// nodeOverlaysAttribute is the decision's NodeOverlay input.
+func nodeOverlaysAttribute() schema.ListAttribute {
+	return schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "karpenter.sh/v1alpha1 NodeOverlays " +
+		"(e.g. `karpenter_nodeoverlay.x.manifest`) as YAML or JSON, an element may hold several documents. With the provider's " +
+		"`controller { feature_gates { node_overlay = true } }` they are applied to the NodePools' instance types by Karpenter's own " +
+		"overlay controller (weight order, requirements, `price`/`priceAdjustment` per offering, extended resources added to " +
+		"capacity), so the pods asking for those resources schedule and the instance types are ordered by the adjusted prices; " +
+		"an overlay Karpenter sets aside (runtime validation, a conflict of equal weights) is a warning. With the gate off " +
+		"(Karpenter's default) each is a warning that Karpenter ignores it."}
+}
+
 // knownElements returns a list's elements, "" for the unknown ones, and
 // whether all were known.
 func knownElements(l types.List) ([]string, bool) {
@@ -127,12 +140,13 @@ func knownElements(l types.List) ([]string, bool) {
 
 func (m schedulingModel) input() (scheduling.Input, bool) {
 	var in scheduling.Input
-	var ok [4]bool
+	var ok [5]bool
 	in.NodePools, ok[0] = knownElements(m.NodePools)
 	in.NodeClasses, ok[1] = knownElements(m.NodeClasses)
 	in.Workloads, ok[2] = knownElements(m.Workloads)
 	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
-	return in, ok[0] && ok[1] && ok[2] && ok[3]
+	in.NodeOverlays, ok[4] = knownElements(m.NodeOverlays)
+	return in, ok[0] && ok[1] && ok[2] && ok[3] && ok[4]
 }
 
 // ValidateConfig reports the documents that cannot be read (terraform
@@ -159,6 +173,10 @@ func (d *schedulingDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 	pd := providerDataOrDefault(d.data)
+	if len(in.NodeOverlays) > 0 && pd.NodeOverlayGateUnknown {
+		addDeferredError(errDeferred, &resp.Diagnostics)
+		return
+	}
 	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
 	if pd.AWS == nil || !pd.AWS.Clients().Configured() {
 		addRuleDiag(&resp.Diagnostics, path.Empty(), scheduling.RuleNeedsAWS,
@@ -235,7 +253,8 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		addRuleDiag(diags, path.Empty(), ruleAWSRequestFailed, awsErrorDetail(err))
 		return scheduling.Facts{}, false
 	}
-	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter}
+	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter,
+		NodeOverlayGate: pd.NodeOverlayGate}
 	type pending struct {
 		name  string
 		wait  func() classReadiness
