@@ -87,7 +87,8 @@ resource "karpenter_nodeoverlay" "savings_plan" {
 			"depends on the names, which rarely is the intent. The provider finds it when it applies the overlays to a scheduling decision " +
 			"(feature gate on).",
 		Source: source,
-		Bad: `resource "karpenter_nodeoverlay" "sp_compute" {
+		Bad: `# both in node_overlays of data "karpenter_scheduling", with the gate on
+resource "karpenter_nodeoverlay" "sp_compute" {
   name             = "sp-compute"
   price_adjustment = "-20%"
 

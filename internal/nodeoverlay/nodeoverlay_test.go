@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 )
 
 func overlay(name string, weight int32, spec v1alpha1.NodeOverlaySpec) v1alpha1.NodeOverlay {
@@ -268,5 +269,13 @@ func TestParseFeatureGates(t *testing.T) {
 		if _, err := ParseFeatureGates(in); err == nil {
 			t.Errorf("%q accepted", in)
 		}
+	}
+}
+
+// The rules' docs examples are HCL as terraform fmt writes it, with
+// blocks for blocks.
+func TestRuleExamples(t *testing.T) {
+	if n := rulestest.CheckExamples(t, Category); n != 3 {
+		t.Errorf("%d rules in %s", n, Category)
 	}
 }
