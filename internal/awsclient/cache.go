@@ -40,6 +40,8 @@ type Cache struct {
 	// answers holds the readiness reads (network.go), keyed by operation
 	// and query.
 	answers map[string]cached[any]
+	// prices is Karpenter's pricing provider after its updates (pricing.go).
+	prices *Prices
 
 	batcher paramBatcher
 }

@@ -77,6 +77,9 @@ type AssumeRole struct {
 // here wins over them.
 type Endpoints struct {
 	EC2, SSM, EKS, STS, IAM string
+	// Pricing is the Pricing API's (pricing:GetProducts, for the
+	// scheduling decision's prices).
+	Pricing string
 }
 
 // ErrUnknownConfig is returned when the provider configuration was not known

@@ -19,7 +19,7 @@ func (c *Clients) Configured() bool {
 	e := cfg.Endpoints
 	if cfg.Region != "" || cfg.Profile != "" || len(cfg.Unknown) > 0 ||
 		(cfg.AssumeRole != nil && cfg.AssumeRole.RoleARN != "") ||
-		e.EC2 != "" || e.SSM != "" || e.EKS != "" || e.STS != "" || e.IAM != "" {
+		e.EC2 != "" || e.SSM != "" || e.EKS != "" || e.STS != "" || e.IAM != "" || e.Pricing != "" {
 		return true
 	}
 	for _, k := range configuredEnv {

@@ -9,7 +9,7 @@ import (
 
 // Services are the services the emulator answers, by their IAM action
 // prefix.
-var Services = []string{"ec2", "ssm", "eks", "sts", "iam"}
+var Services = []string{"ec2", "ssm", "eks", "sts", "iam", "pricing"}
 
 // ParseDeny reads a -deny list: comma-separated IAM actions,
 // "service:Action" (iam:GetRole) or a bare "Action" for every service that
@@ -68,7 +68,7 @@ func (s *Server) denies(c call) bool {
 // not allow the action, in its own code, status and wording: EC2's
 // UnauthorizedOperation (403, "You are not authorized to perform this
 // operation."), IAM's and STS's AccessDenied (403, awsQuery Sender error),
-// SSM's AccessDeniedException (400, awsJson) and EKS's
+// SSM's and the Pricing API's AccessDeniedException (400, awsJson) and EKS's
 // AccessDeniedException (403, restJson). The caller is the emulator's
 // identity, arn:aws:iam::<account>:user/awsemu.
 func (s *Server) accessDenied(c call) *apiError {
@@ -79,7 +79,7 @@ func (s *Server) accessDenied(c call) *apiError {
 	case "ec2":
 		return &apiError{status: http.StatusForbidden, code: "UnauthorizedOperation",
 			message: "You are not authorized to perform this operation. " + who + because}
-	case "ssm":
+	case "ssm", "pricing":
 		return &apiError{status: http.StatusBadRequest, code: "AccessDeniedException", message: who + because}
 	case "eks":
 		return &apiError{status: http.StatusForbidden, code: "AccessDeniedException", message: who + because}

@@ -36,6 +36,8 @@ func (s *Server) parseEC2(form url.Values, action string) call {
 		handler = s.describeInstanceTypeOfferings
 	case "DescribeCapacityReservations":
 		handler = s.describeCapacityReservations
+	case "DescribeSpotPriceHistory":
+		handler = s.describeSpotPriceHistory
 	}
 	c.serve = func(w http.ResponseWriter) {
 		if handler == nil {

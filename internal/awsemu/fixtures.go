@@ -24,6 +24,7 @@ import (
 //go:embed testdata/parameter-history.json testdata/clusters.json
 //go:embed testdata/subnets.json testdata/security-groups.json testdata/instance-type-offerings.json
 //go:embed testdata/roles.json testdata/instance-profiles.json testdata/capacity-reservations.json
+//go:embed testdata/pricing/pricing-products.json testdata/pricing/spot-price-history.json
 var defaultFixtures embed.FS
 
 // Fixture file names inside a fixtures directory; each holds AWS CLI output.
@@ -45,6 +46,11 @@ const (
 	CapacityReservationsFile  = "capacity-reservations.json"   // aws ec2 describe-capacity-reservations
 	RolesFile                 = "roles.json"                   // aws iam list-roles
 	InstanceProfilesFile      = "instance-profiles.json"       // aws iam list-instance-profiles
+
+	// The prices of the scheduling decision. Without the file the call is
+	// not served (NotServedCode), as DescribeSubnets without SubnetsFile.
+	PricingProductsFile  = "pricing-products.json"   // aws pricing get-products --service-code AmazonEC2 (PriceList entries as JSON strings or objects)
+	SpotPriceHistoryFile = "spot-price-history.json" // aws ec2 describe-spot-price-history
 )
 
 // Fixtures is what the emulator serves. The fields are the SDK's own types, so
@@ -71,6 +77,12 @@ type Fixtures struct {
 	CapacityReservations  []ec2types.CapacityReservation
 	Roles                 []iamtypes.Role
 	InstanceProfiles      []iamtypes.InstanceProfile
+
+	// PriceList are pricing:GetProducts' entries (each a JSON document, as
+	// the API returns them); SpotPriceHistory DescribeSpotPriceHistory's
+	// records. nil means not served (see PricingProductsFile).
+	PriceList        []string
+	SpotPriceHistory []ec2types.SpotPrice
 }
 
 // ServesSubnets reports whether the fixture set has subnets (a subnets.json,
@@ -118,6 +130,12 @@ type (
 	instanceProfilesDoc struct {
 		InstanceProfiles []iamtypes.InstanceProfile
 	}
+	pricingDoc struct {
+		PriceList []json.RawMessage
+	}
+	spotPricesDoc struct {
+		SpotPriceHistory []ec2types.SpotPrice
+	}
 )
 
 // LoadFixtures reads the fixture files in dir. A missing file means no
@@ -144,6 +162,22 @@ func DefaultFixtures() (*Fixtures, error) {
 	return loadFixtures(sub, "embedded testdata")
 }
 
+// AddPricing adds the prices of the default catalogue (testdata/pricing,
+// see its README section): the default set does not serve them, so the
+// scheduling decision of every other test keeps Karpenter's static table.
+func (f *Fixtures) AddPricing() error {
+	sub, err := fs.Sub(defaultFixtures, "testdata/pricing")
+	if err != nil {
+		return err
+	}
+	p, err := loadFixtures(sub, "embedded testdata/pricing")
+	if err != nil {
+		return err
+	}
+	f.PriceList, f.SpotPriceHistory = p.PriceList, p.SpotPriceHistory
+	return nil
+}
+
 func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 	var (
 		f   Fixtures
@@ -158,6 +192,8 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 		cr  capacityReservationsDoc
 		ro  rolesDoc
 		ip  instanceProfilesDoc
+		pl  pricingDoc
+		sp  spotPricesDoc
 	)
 	haveSubnets := false
 	for _, file := range []struct {
@@ -166,7 +202,7 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 	}{
 		{ImagesFile, &img}, {InstanceTypesFile, &it}, {ParametersFile, &ps}, {ParameterHistoryFile, &ph}, {ClustersFile, &cl},
 		{SubnetsFile, &sn}, {SecurityGroupsFile, &sg}, {InstanceTypeOfferingsFile, &of}, {CapacityReservationsFile, &cr},
-		{RolesFile, &ro}, {InstanceProfilesFile, &ip},
+		{RolesFile, &ro}, {InstanceProfilesFile, &ip}, {PricingProductsFile, &pl}, {SpotPriceHistoryFile, &sp},
 	} {
 		data, err := fs.ReadFile(fsys, file.name)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -184,7 +220,16 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 			return nil, fmt.Errorf("fixtures: %s: %w", filepath.Join(where, file.name), err)
 		}
 		haveSubnets = haveSubnets || file.name == SubnetsFile
+		if file.name == PricingProductsFile {
+			if f.PriceList, err = priceListOf(pl.PriceList); err != nil {
+				return nil, fmt.Errorf("fixtures: %s: %w", filepath.Join(where, file.name), err)
+			}
+		}
+		if file.name == SpotPriceHistoryFile && sp.SpotPriceHistory == nil {
+			sp.SpotPriceHistory = []ec2types.SpotPrice{} // the file exists: served
+		}
 	}
+	f.SpotPriceHistory = sp.SpotPriceHistory
 	f.Images, f.InstanceTypes, f.Parameters, f.Clusters = img.Images, it.InstanceTypes, ps.Parameters, cl.Clusters
 	f.ParameterHistory = ph.Parameters
 	f.Subnets, f.SecurityGroups, f.InstanceTypeOfferings = sn.Subnets, sg.SecurityGroups, of.InstanceTypeOfferings
@@ -199,6 +244,32 @@ func loadFixtures(fsys fs.FS, where string) (*Fixtures, error) {
 		f.Clusters = append(f.Clusters, *cl.Cluster)
 	}
 	return &f, nil
+}
+
+// priceListOf reads the PriceList of `aws pricing get-products`: JSON
+// strings, as the API and the CLI return them, or the documents
+// themselves; each must be a product document.
+func priceListOf(list []json.RawMessage) ([]string, error) {
+	out := make([]string, 0, len(list))
+	for i, raw := range list {
+		doc := string(raw)
+		if len(raw) > 0 && raw[0] == '"' {
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				return nil, fmt.Errorf("PriceList[%d]: %w", i, err)
+			}
+		} else {
+			var b bytes.Buffer
+			if err := json.Compact(&b, raw); err != nil {
+				return nil, fmt.Errorf("PriceList[%d]: %w", i, err)
+			}
+			doc = b.String()
+		}
+		if _, err := indexProducts([]string{doc}); err != nil {
+			return nil, fmt.Errorf("PriceList[%d]: %w", i, err)
+		}
+		out = append(out, doc)
+	}
+	return out, nil
 }
 
 // AddImages appends images, e.g. thousands of generated ones for pagination

@@ -5,6 +5,8 @@
 //     DescribeSubnets, DescribeSecurityGroups, DescribeInstanceTypeOfferings,
 //     DescribeCapacityReservations
 //   - SSM (awsJson1_1): GetParameter, GetParameters
+//   - Price List Query API (awsJson1_1): GetProducts; and EC2's
+//     DescribeSpotPriceHistory, for the scheduling decision's prices
 //   - EKS (restJson1): DescribeCluster (GET /clusters/{name})
 //   - STS (query protocol): GetCallerIdentity, AssumeRole
 //   - IAM (query protocol, global): GetRole, GetInstanceProfile
@@ -77,6 +79,9 @@ type Server struct {
 	capacityReservations []ec2types.CapacityReservation
 	roles                []iamtypes.Role
 	instanceProfiles     []iamtypes.InstanceProfile
+	products             []product // nil: GetProducts is not served
+	productsErr          error
+	spotPrices           []ec2types.SpotPrice // nil: DescribeSpotPriceHistory is not served
 
 	rngMu sync.Mutex
 	rng   *rand.Rand
@@ -114,8 +119,12 @@ func New(f *Fixtures, opts Options) *Server {
 		capacityReservations: clone(f.CapacityReservations),
 		roles:                clone(f.Roles),
 		instanceProfiles:     clone(f.InstanceProfiles),
+		spotPrices:           clone(f.SpotPriceHistory),
 		rng:                  rand.New(rand.NewPCG(uint64(opts.Seed), 0x617773656d75)), // "awsemu"
 	}
+	// LoadFixtures refuses a PriceList entry that is not JSON; one added in
+	// Go leaves GetProducts answering an internal error instead.
+	s.products, s.productsErr = indexProducts(f.PriceList)
 	for i, img := range s.images {
 		s.imageIndex[deref(img.ImageId)] = i
 	}
@@ -180,6 +189,8 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (call, bool) 
 	switch service := signingService(r); {
 	case service == "ssm" || service == "" && strings.HasPrefix(r.Header.Get("X-Amz-Target"), "AmazonSSM."):
 		return s.parseSSM(w, r)
+	case service == "pricing" || service == "" && strings.HasPrefix(r.Header.Get("X-Amz-Target"), "AWSPriceListService."):
+		return s.parsePricing(w, r)
 	case service == "eks" || service == "" && strings.HasPrefix(r.URL.Path, "/clusters"):
 		return s.parseEKS(r), true
 	case service == "ec2" || service == "sts" || service == "iam" || service == "":

@@ -39,20 +39,21 @@ func NewNodeDataSource() datasource.DataSource { return &nodeDataSource{} }
 type nodeDataSource struct{ configuredDataSource }
 
 type nodeModel struct {
-	NodePool      types.String `tfsdk:"node_pool"`
-	NodeClass     types.String `tfsdk:"node_class"`
-	InstanceType  types.String `tfsdk:"instance_type"`
-	CapacityType  types.String `tfsdk:"capacity_type"`
-	Zone          types.String `tfsdk:"zone"`
-	Labels        types.Map    `tfsdk:"labels"`
-	Taints        types.List   `tfsdk:"taints"`
-	StartupTaints types.List   `tfsdk:"startup_taints"`
-	Capacity      types.Map    `tfsdk:"capacity"`
-	Allocatable   types.Map    `tfsdk:"allocatable"`
-	Overhead      types.Object `tfsdk:"overhead"`
-	MaxPods       types.Int64  `tfsdk:"max_pods"`
-	AMI           types.Object `tfsdk:"ami"`
-	UserData      types.String `tfsdk:"user_data"`
+	NodePool      types.String  `tfsdk:"node_pool"`
+	NodeClass     types.String  `tfsdk:"node_class"`
+	InstanceType  types.String  `tfsdk:"instance_type"`
+	CapacityType  types.String  `tfsdk:"capacity_type"`
+	Zone          types.String  `tfsdk:"zone"`
+	Labels        types.Map     `tfsdk:"labels"`
+	Taints        types.List    `tfsdk:"taints"`
+	StartupTaints types.List    `tfsdk:"startup_taints"`
+	Capacity      types.Map     `tfsdk:"capacity"`
+	Allocatable   types.Map     `tfsdk:"allocatable"`
+	Overhead      types.Object  `tfsdk:"overhead"`
+	MaxPods       types.Int64   `tfsdk:"max_pods"`
+	AMI           types.Object  `tfsdk:"ami"`
+	UserData      types.String  `tfsdk:"user_data"`
+	HourlyPrice   types.Float64 `tfsdk:"hourly_price"`
 }
 
 var (
@@ -130,6 +131,7 @@ func (d *nodeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 				"class, type and capacity type): the family's bootstrap with the cluster facts of the provider's `cluster` block (or " +
 				"eks:DescribeCluster), merged with the class's userData; a Custom class's userData unchanged. Null, with a warning, " +
 				"when the cluster facts are not known."},
+			"hourly_price": nodePriceAttribute(),
 		},
 	}
 }
@@ -243,6 +245,7 @@ func (d *nodeDataSource) read(ctx context.Context, pd *ProviderData, m *nodeMode
 		return
 	}
 	fill(m, n, diags)
+	m.HourlyPrice = nodePrice(ctx, pd, n, r.Type.Name, f.Region, diags)
 }
 
 // atNodeClass points the image resolution's findings (paths of the class

@@ -29,136 +29,26 @@ func NewSchedulingDataSource() datasource.DataSource { return &schedulingDataSou
 
 type schedulingDataSource struct{ configuredDataSource }
 
-type schedulingModel struct {
-	NodePools          types.List `tfsdk:"node_pools"`
-	NodeClasses        types.List `tfsdk:"node_classes"`
-	Workloads          types.List `tfsdk:"workloads"`
-	AllowUnschedulable types.List `tfsdk:"allow_unschedulable"`
-	NodeOverlays       types.List `tfsdk:"node_overlays"`
-	Pods               types.Map  `tfsdk:"pods"`
-	NodeClaims         types.List `tfsdk:"node_claims"`
-	Skipped            types.List `tfsdk:"skipped"`
-}
-
-var (
-	workloadAttrTypes = map[string]attr.Type{
-		"pods": types.Int64Type, "node_pools": types.MapType{ElemType: types.Int64Type},
-		"unschedulable": types.Int64Type, "reason": types.StringType,
-	}
-	stringList         = types.ListType{ElemType: types.StringType}
-	nodeClaimAttrTypes = map[string]attr.Type{
-		"node_pool": types.StringType, "instance_types": stringList, "pods": stringList,
-		"zones": stringList, "capacity_types": stringList, "architectures": stringList,
-	}
-)
-
 func (d *schedulingDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_scheduling"
 }
 
 func (d *schedulingDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	manifests := func(what string) schema.ListAttribute {
-		return schema.ListAttribute{ElementType: types.StringType, Required: true, Description: what +
-			" as YAML or JSON; an element may hold several documents separated by `---` lines (`file()` of a GitOps file)."}
-	}
-	list := func(desc string) schema.ListAttribute {
-		return schema.ListAttribute{ElementType: types.StringType, Computed: true, Description: desc}
-	}
+	attrs, _ := dataSourceAttributes(schedulingAttributes())
 	resp.Schema = schema.Schema{
-		Description: "Karpenter's provisioning decision for an empty cluster, made before the cluster exists: which NodePool " +
-			"takes each workload's pods and which NodeClaims Karpenter would create, or why it would not place a pod. It runs " +
-			"Karpenter v1.14's own scheduler (taints and tolerations, node selectors and required and preferred node affinity, " +
-			"well-known labels, topology spread, pod (anti-)affinity, volume topology, DaemonSet overhead, limits, minValues, " +
-			"weights, in-flight NodeClaim packing, price order) on the NodePools, the subnets and capacity reservations of " +
-			"their EC2NodeClasses, the region's instance types and offerings (ec2:DescribeInstanceTypes and " +
-			"DescribeInstanceTypeOfferings, once per run), and the pods the workloads' controllers would create. A workload " +
-			"with a pod Karpenter would not place fails the plan (`pod-unschedulable`) unless listed in `allow_unschedulable`. " +
-			"Needs AWS (a region, profile or endpoint). Terraform reads it at plan, or at apply when a NodePool or EC2NodeClass it " +
-			"reads changes in the same run.",
-		Attributes: map[string]schema.Attribute{
-			"node_pools":   manifests("karpenter.sh/v1 NodePools (e.g. `karpenter_nodepool.x.manifest`)"),
-			"node_classes": manifests("karpenter.k8s.aws/v1 EC2NodeClasses (e.g. `karpenter_ec2nodeclass.x.manifest`)"),
-			"workloads": manifests("Kubernetes objects: Pods, Deployments, ReplicaSets, StatefulSets (with their " +
-				"volumeClaimTemplates), Jobs and CronJobs make pods; DaemonSets are overhead on every node they tolerate and " +
-				"select; PersistentVolumeClaims, PersistentVolumes and StorageClasses give volume zones; PriorityClasses and " +
-				"Namespaces are read; other kinds are listed in `skipped`"),
-			"node_overlays": nodeOverlaysAttribute(),
-			"allow_unschedulable": schema.ListAttribute{ElementType: types.StringType, Optional: true,
-				Description: "Workloads, as `\"<namespace>/<kind>/<name>\"`, whose unschedulable pods are reported as warnings instead of errors."},
-			"pods": schema.MapNestedAttribute{Computed: true,
-				Description: "Each workload that makes pods, keyed `\"<namespace>/<kind>/<name>\"`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"pods":          schema.Int64Attribute{Computed: true, Description: "Pods its controller would create at once (replicas; min(parallelism, completions) for a Job)."},
-					"node_pools":    schema.MapAttribute{ElementType: types.Int64Type, Computed: true, Description: "How many of them each NodePool would take."},
-					"unschedulable": schema.Int64Attribute{Computed: true, Description: "How many Karpenter would not place (or never considers)."},
-					"reason":        schema.StringAttribute{Computed: true, Description: "Karpenter's message for the first pod it would not place; empty when all land."},
-				}},
-			},
-			"node_claims": schema.ListNestedAttribute{Computed: true,
-				Description: "The NodeClaims Karpenter would create, sorted by NodePool, zones, capacity types, architectures and " +
-					"instance types; replicas of one workload are numbered in that order.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"node_pool":      schema.StringAttribute{Computed: true, Description: "The NodePool."},
-					"instance_types": list("Its instance-type options, cheapest first (Karpenter's static prices; equal prices by name), at most 600."),
-					"pods":           list("Its pods, `\"<namespace>/<kind>/<name>/<index>\"`."),
-					"zones":          list("Zones it can launch in: of its instance types' offerings, those its requirements admit."),
-					"capacity_types": list("Capacity types (`on-demand`, `spot`, `reserved`) it can launch as."),
-					"architectures":  list("Architectures of the instance types it can launch."),
-				}},
-			},
-			"skipped": list("Objects of `workloads` of kinds the decision does not read, `\"<namespace>/<kind>/<name>\"`."),
-		},
+		Description: schedulingDescription + "Terraform reads a data source at plan only when everything it reads is known " +
+			"and unchanged: when a NodePool or EC2NodeClass it reads changes in the same run, it is read during apply, " +
+			"after the plan was approved. For pools and classes managed in the same configuration use the " +
+			"`karpenter_scheduling` resource, which decides at every plan; the data source is for inputs that are only " +
+			"files (a GitOps repository, rendered Helm charts).",
+		Attributes: attrs,
 	}
-}
-
-// nodeOverlaysAttribute is the decision's NodeOverlay input.
-func nodeOverlaysAttribute() schema.ListAttribute {
-	return schema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "karpenter.sh/v1alpha1 NodeOverlays " +
-		"(e.g. `karpenter_nodeoverlay.x.manifest`) as YAML or JSON, an element may hold several documents. With the provider's " +
-		"`controller { feature_gates { node_overlay = true } }` they are applied to the NodePools' instance types by Karpenter's own " +
-		"overlay controller (weight order, requirements, `price`/`priceAdjustment` per offering, extended resources added to " +
-		"capacity), so the pods asking for those resources schedule and the instance types are ordered by the adjusted prices; " +
-		"an overlay Karpenter sets aside (runtime validation, a conflict of equal weights) is a warning. With the gate off " +
-		"(Karpenter's default) each is a warning that Karpenter ignores it."}
-}
-
-// knownElements returns a list's elements, "" for the unknown ones, and
-// whether all were known.
-func knownElements(l types.List) ([]string, bool) {
-	if l.IsUnknown() {
-		return nil, false
-	}
-	out := make([]string, 0, len(l.Elements()))
-	known := true
-	for _, e := range l.Elements() {
-		s, ok := knownString(e)
-		known = known && ok
-		out = append(out, s)
-	}
-	return out, known
-}
-
-func (m schedulingModel) input() (scheduling.Input, bool) {
-	var in scheduling.Input
-	var ok [5]bool
-	in.NodePools, ok[0] = knownElements(m.NodePools)
-	in.NodeClasses, ok[1] = knownElements(m.NodeClasses)
-	in.Workloads, ok[2] = knownElements(m.Workloads)
-	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
-	in.NodeOverlays, ok[4] = knownElements(m.NodeOverlays)
-	return in, ok[0] && ok[1] && ok[2] && ok[3] && ok[4]
 }
 
 // ValidateConfig reports the documents that cannot be read (terraform
 // validate), among the elements already known.
 func (d *schedulingDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var m schedulingModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	in, _ := m.input()
-	appendSchedulingFindings(&resp.Diagnostics, scheduling.Parse(in).Findings())
+	validateScheduling(ctx, req.Config, &resp.Diagnostics)
 }
 
 func (d *schedulingDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -167,52 +57,26 @@ func (d *schedulingDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in, known := m.input()
+	in, known := m.input(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if !known {
 		addDeferredError(errDeferred, &resp.Diagnostics)
 		return
 	}
 	pd := providerDataOrDefault(d.data)
-	if len(in.NodeOverlays) > 0 && pd.NodeOverlayGateUnknown {
-		addDeferredError(errDeferred, &resp.Diagnostics)
-		return
-	}
 	defer func() { resp.Diagnostics = dropAcknowledged(resp.Diagnostics, pd.Acknowledged) }()
-	if pd.AWS == nil || !pd.AWS.Clients().Configured() {
-		addRuleDiag(&resp.Diagnostics, path.Empty(), scheduling.RuleNeedsAWS,
-			"The decision needs the region's instance types and offerings and the EC2NodeClasses' subnets, which only AWS knows, "+
-				"and AWS is not configured (no region, profile or endpoint in the provider block, and none of AWS_REGION, "+
-				"AWS_DEFAULT_REGION, AWS_PROFILE, AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_EC2 set). Set the provider's `region`.")
+	out := decide(ctx, pd, in)
+	resp.Diagnostics.Append(out.diags...)
+	if out.deferred {
+		addDeferredError(errDeferred, &resp.Diagnostics)
+	}
+	if out.dec == nil {
 		return
 	}
-	p := scheduling.Parse(in)
-	facts, ok := schedulingFacts(ctx, pd, p, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	dec, err := p.Decide(ctx, facts)
-	if err != nil {
-		// The plan was cancelled (Terraform's Stop, an interrupt).
-		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleAWSRequestFailed, "the decision was interrupted: "+err.Error())
-		return
-	}
-	appendSchedulingFindings(&resp.Diagnostics, dec.Findings)
-	var diags diag.Diagnostics
-	m.Pods, diags = workloadsValue(dec.Workloads)
-	resp.Diagnostics.Append(diags...)
-	m.NodeClaims, diags = nodeClaimsValue(dec.NodeClaims)
-	resp.Diagnostics.Append(diags...)
-	m.Skipped, diags = types.ListValueFrom(ctx, types.StringType, nonNil(dec.Skipped))
-	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(m.setDecision(ctx, out.dec)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-func appendSchedulingFindings(diags *diag.Diagnostics, fs []scheduling.Finding) {
-	out := make(rules.Findings, 0, len(fs))
-	for _, f := range fs {
-		out = append(out, f.Finding)
-	}
-	appendFindings(diags, path.Empty(), out)
 }
 
 // catalogues caches the decision's instance types per provider cache:
@@ -243,15 +107,17 @@ func readCatalogue(ctx context.Context, cache *awsclient.Cache) (*scheduling.Cat
 // schedulingFacts reads the decision's AWS facts: the catalogue, and each
 // class's status predicted as the resources predict it (images, subnets,
 // security groups, instance profile, capacity reservations).
-func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed, diags *diag.Diagnostics) (scheduling.Facts, bool) {
+//
+// deferred is set when the provider's AWS configuration is not known
+// until apply: nothing was decided, and nothing is wrong.
+func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed, diags *diag.Diagnostics) (_ scheduling.Facts, ok, deferred bool) {
 	cat, err := catalogueFor(ctx, pd.AWS)
 	if errors.Is(err, awsclient.ErrUnknownConfig) {
-		addDeferredError(errDeferred, diags)
-		return scheduling.Facts{}, false
+		return scheduling.Facts{}, false, true
 	}
 	if err != nil {
 		addRuleDiag(diags, path.Empty(), ruleAWSRequestFailed, awsErrorDetail(err))
-		return scheduling.Facts{}, false
+		return scheduling.Facts{}, false, false
 	}
 	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter,
 		NodeOverlayGate: pd.NodeOverlayGate}
@@ -267,8 +133,9 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 	}
 	deniedSeen := map[string]bool{}
 	for _, c := range all {
-		notReady, ok := amisNotReady(ctx, pd, c.terms, diags)
+		notReady, ok, later := amisNotReady(ctx, pd, c.terms, diags)
 		r := c.wait()
+		deferred = deferred || later
 		switch {
 		case !ok:
 			continue
@@ -288,22 +155,22 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		}
 		f.Classes[c.name] = scheduling.StatusOf(r.result, notReady)
 	}
-	return f, !diags.HasError()
+	return f, !diags.HasError() && !deferred, deferred
 }
 
 // amisNotReady resolves a class's images: "" when they resolve, else why
 // not (Karpenter's AMIsReady False). ok is false when the resolution
-// could not be made (its diagnostics say why).
-func amisNotReady(ctx context.Context, pd *ProviderData, terms []ami.Term, diags *diag.Diagnostics) (string, bool) {
+// could not be made (its diagnostics say why, or deferred is set: what it
+// needs is known at apply).
+func amisNotReady(ctx context.Context, pd *ProviderData, terms []ami.Term, diags *diag.Diagnostics) (notReady string, ok, deferred bool) {
 	res, err := resolveAMIs(ctx, pd, terms, types.StringNull(), path.Empty(), diags)
 	if errors.Is(err, errDeferred) {
-		addDeferredError(err, diags)
-		return "", false
+		return "", false, true
 	}
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
-	return scheduling.ImagesNotReady(res.result), true
+	return scheduling.ImagesNotReady(res.result), true, false
 }
 
 func workloadsValue(ws []scheduling.WorkloadResult) (types.Map, diag.Diagnostics) {
@@ -344,6 +211,7 @@ func nodeClaimsValue(ncs []scheduling.NodeClaim) (types.List, diag.Diagnostics) 
 		o, d := types.ObjectValue(nodeClaimAttrTypes, map[string]attr.Value{
 			"node_pool": types.StringValue(nc.NodePool), "instance_types": strs(nc.InstanceTypes), "pods": strs(nc.Pods),
 			"zones": strs(nc.Zones), "capacity_types": strs(nc.CapacityTypes), "architectures": strs(nc.Architectures),
+			"hourly_price": priceValue(nc.Price, nc.Price.Hourly), "hourly_price_max": priceValue(nc.Price, nc.Price.HourlyMax),
 		})
 		diags.Append(d...)
 		elems = append(elems, o)

@@ -137,6 +137,11 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"sts": schema.StringAttribute{Optional: true, Description: "STS endpoint URL."},
 					"iam": schema.StringAttribute{Optional: true, Description: "IAM endpoint URL (IAM is global: one endpoint for every region). " +
 						"The EC2NodeClass readiness checks read the node role or instance profile with iam:GetRole or iam:GetInstanceProfile."},
+					"pricing": schema.StringAttribute{Optional: true, Description: "Price List API endpoint URL (pricing:GetProducts, " +
+						"for the scheduling decision's on-demand prices; by default Karpenter's choice of region: us-east-1, ap-south-1 " +
+						"for ap-*, eu-central-1 for eu-*, cn-northwest-1 for cn-*). With `ec2` overridden and neither this nor " +
+						"AWS_ENDPOINT_URL_PRICING set, the Pricing API is not called (as Karpenter's --isolated-vpc) and on-demand " +
+						"prices come from Karpenter's static table."},
 				},
 			},
 			"cluster": schema.SingleNestedBlock{
@@ -328,6 +333,8 @@ func providerDataFromModel(m providerModel) (*ProviderData, error) {
 			EKS: str(stringAttr(attrs["eks"]), "endpoints.eks"),
 			STS: str(stringAttr(attrs["sts"]), "endpoints.sts"),
 			IAM: str(stringAttr(attrs["iam"]), "endpoints.iam"),
+
+			Pricing: str(stringAttr(attrs["pricing"]), "endpoints.pricing"),
 		}
 	}
 	cfg.Unknown = unknown
@@ -391,6 +398,7 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 		NewEC2NodeClassResource,
 		NewNodePoolResource,
 		NewNodeOverlayResource,
+		NewSchedulingResource,
 	}
 }
 

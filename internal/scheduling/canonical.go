@@ -2,9 +2,20 @@ package scheduling
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
+	corev1 "k8s.io/api/core/v1"
+	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
+	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
+	"sigs.k8s.io/karpenter/pkg/utils/resources"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 // canonicalise puts the decision in the order the package documentation
@@ -21,16 +32,16 @@ import (
 //     NodeClaims they land on (Karpenter orders equal pods by random UIDs).
 //   - NodeClaims are sorted by pool, zones, capacity types, architectures,
 //     instance types and pods.
-func canonicalise(d *Decision, distinct map[string]bool, symmetric [][]string) {
-	best := slices.Clone(d.NodeClaims)
+func canonicalise(claims []NodeClaim, distinct map[string]bool, symmetric [][]string) []NodeClaim {
+	best := slices.Clone(claims)
 	order(best, distinct)
 	bestKey := claimsKey(best)
 	for _, perm := range relabellings(symmetric) {
-		cand := make([]NodeClaim, len(d.NodeClaims))
-		for i, nc := range d.NodeClaims {
+		cand := make([]NodeClaim, len(claims))
+		for i, nc := range claims {
 			nc.Pods = slices.Clone(nc.Pods)
 			nc.Zones = make([]string, len(nc.Zones))
-			for j, z := range d.NodeClaims[i].Zones {
+			for j, z := range claims[i].Zones {
 				if to, ok := perm[z]; ok {
 					z = to
 				}
@@ -44,7 +55,7 @@ func canonicalise(d *Decision, distinct map[string]bool, symmetric [][]string) {
 			best, bestKey = cand, k
 		}
 	}
-	d.NodeClaims = best
+	return best
 }
 
 // order sorts NodeClaims and numbers interchangeable replicas.
@@ -145,8 +156,10 @@ func permutations(s []string) [][]string {
 
 // symmetricZones groups the zones the decision cannot tell apart: those in
 // which the instance types every scheduling pool admits have the same available
-// offerings (capacity type and reservation) and that no input names (by
-// zone or zone id). Groups of one are left out.
+// offerings (capacity type and reservation) and that the inputs name only
+// together (zoneSets): swapping two of them then leaves the input as it
+// was, so Karpenter's choice between them is chance and every relabelling
+// of its decision is as likely. Groups of one are left out.
 func symmetricZones(pools []poolFacts, zoneIDs map[string]string, inputs []string) [][]string {
 	sig := map[string][]string{}
 	for _, pf := range pools {
@@ -156,35 +169,133 @@ func symmetricZones(pools []poolFacts, zoneIDs map[string]string, inputs []strin
 					continue
 				}
 				z := o.Zone()
-				sig[z] = append(sig[z], pf.pool.Name+"|"+it.Name+"|"+o.CapacityType()+"|"+o.ReservationID())
+				// The price too: zones whose spot prices differ are not
+				// interchangeable for the NodeClaims' cost.
+				sig[z] = append(sig[z], pf.pool.Name+"|"+it.Name+"|"+o.CapacityType()+"|"+o.ReservationID()+"|"+strconv.FormatFloat(o.Price, 'g', -1, 64))
 			}
 		}
-	}
-	named := func(z string) bool {
-		for _, s := range inputs {
-			if strings.Contains(s, z) || (zoneIDs[z] != "" && strings.Contains(s, zoneIDs[z])) {
-				return true
-			}
-		}
-		return false
 	}
 	bySig := map[string][]string{}
 	for z, tokens := range sig {
-		if named(z) {
-			continue
-		}
 		slices.Sort(tokens)
 		k := strings.Join(tokens, "\n")
 		bySig[k] = append(bySig[k], z)
 	}
-	var out [][]string
+	groups := make([][]string, 0, len(bySig))
 	for _, zs := range bySig {
+		groups = append(groups, zs)
+	}
+	return refineZones(groups, zoneSets(inputs, slices.Collect(maps.Keys(sig)), zoneIDs))
+}
+
+// unnamedZones groups the zones the inputs name only together, whatever
+// their offerings: Karpenter's choice among the zones of a group is a coin
+// (Go map order) wherever a topology spread or affinity finds them equally
+// good.
+func unnamedZones(zones []string, zoneIDs map[string]string, inputs []string) [][]string {
+	return refineZones([][]string{slices.Clone(zones)}, zoneSets(inputs, zones, zoneIDs))
+}
+
+// refineZones splits groups by every set (zones in it, zones not), and
+// returns the groups of more than one zone, sorted.
+func refineZones(groups [][]string, sets []map[string]bool) [][]string {
+	for _, set := range sets {
+		var next [][]string
+		for _, g := range groups {
+			in, out := splitBy(g, set)
+			next = append(next, in, out)
+		}
+		groups = next
+	}
+	var out [][]string
+	for _, zs := range groups {
 		if len(zs) > 1 {
 			slices.Sort(zs)
 			out = append(out, zs)
 		}
 	}
 	slices.SortFunc(out, func(a, b []string) int { return cmp.Compare(a[0], b[0]) })
+	return out
+}
+
+func splitBy(g []string, set map[string]bool) (in, out []string) {
+	for _, z := range g {
+		if set[z] {
+			in = append(in, z)
+		} else {
+			out = append(out, z)
+		}
+	}
+	return in, out
+}
+
+// zoneSets are the sets of zones the inputs name together: the zones (or
+// zone ids) each YAML list names among its scalars, and each scalar outside
+// a list. A list [us-east-1a, us-east-1b, us-east-1c] treats its zones alike; a
+// nodeSelector on us-east-1a tells that zone from the others. EC2NodeClasses
+// are left out: what they say of zones (their subnets) reaches the decision
+// as the offerings symmetricZones compares. A document that is not YAML
+// names every zone it mentions on its own.
+func zoneSets(inputs, zones []string, zoneIDs map[string]string) []map[string]bool {
+	named := func(s string) map[string]bool {
+		var m map[string]bool
+		for _, z := range zones {
+			if strings.Contains(s, z) || (zoneIDs[z] != "" && strings.Contains(s, zoneIDs[z])) {
+				if m == nil {
+					m = map[string]bool{}
+				}
+				m[z] = true
+			}
+		}
+		return m
+	}
+	var out []map[string]bool
+	add := func(m map[string]bool) {
+		if len(m) > 0 {
+			out = append(out, m)
+		}
+	}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		switch n.Kind {
+		case yaml.ScalarNode:
+			add(named(n.Value))
+		case yaml.SequenceNode:
+			together := map[string]bool{}
+			for _, c := range n.Content {
+				if c.Kind == yaml.ScalarNode {
+					maps.Copy(together, named(c.Value))
+				} else {
+					walk(c)
+				}
+			}
+			add(together)
+		default:
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	for _, text := range inputs {
+		for _, d := range yamlstream.Split(text) {
+			if len(named(d.Text)) == 0 {
+				continue
+			}
+			var root yaml.Node
+			if err := yaml.Unmarshal([]byte(d.Text), &root); err != nil {
+				for z := range named(d.Text) {
+					add(map[string]bool{z: true})
+				}
+				continue
+			}
+			if len(root.Content) == 1 {
+				if k := fieldNode(root.Content[0], "kind"); k != nil && k.Value == "EC2NodeClass" {
+					continue
+				}
+			}
+			walk(&root)
+		}
+	}
 	return out
 }
 
@@ -198,4 +309,83 @@ func splitPodKey(p string) (workload string, index int) {
 func padIndex(i int) string {
 	s := strconv.Itoa(i)
 	return strings.Repeat("0", max(0, 10-len(s))) + s
+}
+
+// chance widens what Karpenter decides by a coin: a NodeClaim its
+// scheduler pinned to one zone (a topology spread, a zonal affinity)
+// among zones the inputs do not tell apart could have been pinned to any
+// of them that its pool launches in.
+type chance struct {
+	group map[string][]string // zone -> its group (unnamedZones)
+	pools map[string]poolFacts
+}
+
+// Zones that are also interchangeable (symmetric: alike in every pool's
+// offerings) are left as drawn: the canonical relabelling already names
+// them the same on every run, and keeps which NodeClaims share a zone.
+func newChance(groups, symmetric [][]string, pools []poolFacts) *chance {
+	c := &chance{group: map[string][]string{}, pools: map[string]poolFacts{}}
+	for _, g := range groups {
+		if slices.ContainsFunc(symmetric, func(s []string) bool { return slices.Equal(s, g) }) {
+			continue
+		}
+		for _, z := range g {
+			c.group[z] = g
+		}
+	}
+	for _, pf := range pools {
+		c.pools[pf.pool.Name] = pf
+	}
+	return c
+}
+
+// widen is drawn with the zone Karpenter picked replaced by the tied
+// zones, and the instance types the NodeClaim's requirements and requests
+// admit in any of them (price order, at most MaxInstanceTypes).
+// Reserved capacity is left as drawn: a reservation is in one zone.
+func (c *chance) widen(nc *scheduler.NodeClaim, drawn NodeClaim) NodeClaim {
+	if c == nil || slices.Contains(drawn.CapacityTypes, v1.CapacityTypeReserved) {
+		return drawn
+	}
+	zr := nc.Requirements.Get(corev1.LabelTopologyZone)
+	pf, ok := c.pools[nc.NodePoolName]
+	if !ok || zr.Operator() != corev1.NodeSelectorOpIn || zr.Len() != 1 {
+		return drawn
+	}
+	var tied []string
+	for _, z := range c.group[zr.Any()] {
+		if slices.Contains(pf.zones, z) {
+			tied = append(tied, z)
+		}
+	}
+	if len(tied) < 2 {
+		return drawn
+	}
+	reqs := kscheduling.NewRequirements()
+	for _, r := range nc.Requirements {
+		reqs.Add(r)
+	}
+	reqs[corev1.LabelTopologyZone] = kscheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, tied...)
+	var its cloudprovider.InstanceTypes
+	for _, it := range pf.its {
+		if it.Requirements.Intersects(reqs) == nil && resources.Fits(nc.Spec.Resources.Requests, it.Allocatable()) &&
+			it.Offerings.Available().HasCompatible(reqs) {
+			its = append(its, it)
+		}
+	}
+	if len(its) == 0 {
+		return drawn
+	}
+	sortByPrice(its, reqs)
+	if len(its) > scheduler.MaxInstanceTypes {
+		its = its[:scheduler.MaxInstanceTypes]
+	}
+	out := launchOptions(nc.NodePoolName, its, reqs)
+	// Priced over the tied zones: the low end is the cheapest of them,
+	// the high end the dearest.
+	wide := scheduler.NodeClaim{NodeClaimTemplate: nc.NodeClaimTemplate, Pods: nc.Pods}
+	wide.InstanceTypeOptions, wide.Requirements = its, reqs
+	out.Price = priceOf(&wide)
+	out.Pods = drawn.Pods
+	return out
 }

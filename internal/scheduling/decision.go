@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	scheduler "sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 
@@ -21,16 +22,28 @@ type Decision struct {
 	// Workloads are the objects that make pods, in input order.
 	Workloads []WorkloadResult
 	// NodeClaims are the NodeClaims Karpenter would create, in the
-	// canonical order (see the package documentation).
+	// canonical order (see the package documentation), with what
+	// Karpenter leaves to chance said as chance: a NodeClaim Karpenter
+	// puts in one of several zones the inputs do not tell apart lists
+	// them all, with the instance types it could have in any of them.
 	NodeClaims []NodeClaim
+	// Drawn are the NodeClaims as Karpenter's scheduler drew them on this
+	// run (canonical order, zones as it picked them): what its
+	// provisioner compares with.
+	Drawn []NodeClaim
 	// NodePools are the pools of the input, in input order, with why
 	// Karpenter would leave one out.
 	NodePools []PoolResult
+	// Order are the NodePools Karpenter schedules with, in its order,
+	// with what each took.
+	Order []PoolOrder
 	// Skipped are the objects of the workloads input of kinds the decision
 	// does not read ("<namespace>/<kind>/<name>", in input order).
 	Skipped []string
 	// Findings are the problems, in input order.
 	Findings []Finding
+	// Cost is what the NodeClaims cost per hour, per pool and in total.
+	Cost Cost
 
 	// unpredicted are the NodePools left out because their EC2NodeClass's
 	// status could not be predicted: they might take pods the decision
@@ -71,6 +84,8 @@ type NodeClaim struct {
 	// launch: the values of the offerings of its instance types that
 	// satisfy its requirements.
 	Zones, CapacityTypes, Architectures []string
+	// Price is what Karpenter would pay for it per hour (Price.of).
+	Price Price
 }
 
 // PoolResult is one NodePool of the input.
@@ -110,7 +125,7 @@ func (p *Parsed) documentFinding(list string, e inputError) Finding {
 		what = e.what
 	}
 	return Finding{
-		Finding: rules.New(ruleDocument, rules.Root(list).Index(e.input), "%s (%s): %s. Nothing of it is part of the decision.",
+		Finding: rules.New(ruleDocument, p.element(list, e.input), "%s (%s): %s. Nothing of it is part of the decision.",
 			what, p.describe(list, e.input, e.pos), e.err),
 		List: list, Input: e.input, Position: e.pos, Object: e.key,
 	}
@@ -118,7 +133,7 @@ func (p *Parsed) documentFinding(list string, e inputError) Finding {
 
 func (p *Parsed) poolFinding(np nodePool, reason string) Finding {
 	return Finding{
-		Finding: rules.New(rulePoolSkipped, rules.Root(p.poolList).Index(np.input),
+		Finding: rules.New(rulePoolSkipped, p.element(p.poolList, np.input),
 			"NodePool %q (%s): Karpenter leaves it out of scheduling: %s. Pods that only it could take are reported unschedulable.",
 			np.pool.Name, p.describe(p.poolList, np.input, np.pos), reason),
 		List: p.poolList, Input: np.input, Position: np.pos, Object: "/NodePool/" + np.pool.Name,
@@ -127,7 +142,7 @@ func (p *Parsed) poolFinding(np nodePool, reason string) Finding {
 
 // finish turns the scheduler's results into the decision.
 func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims []*scheduler.NodeClaim,
-	advice func(*corev1.Pod, *podOutcome) []string, symmetric [][]string) {
+	advice func(*corev1.Pod, *podOutcome) []string, symmetric [][]string, chance *chance) {
 	// Solve places deep copies of the pods: match them by UID.
 	poolOf := map[types.UID]string{}
 	for _, nc := range claims {
@@ -162,7 +177,7 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 		}
 		d.Workloads = append(d.Workloads, r)
 		if r.Unschedulable > 0 {
-			f := Finding{Finding: rules.New(ruleUnschedulable, rules.Root(ListWorkloads).Index(w.Input), "%s",
+			f := Finding{Finding: rules.New(ruleUnschedulable, p.element(ListWorkloads, w.Input), "%s",
 				unschedulableDetail(r, w, p.describe(ListWorkloads, w.Input, w.Position), p.allowIn, first, d.unpredicted)),
 				List: ListWorkloads, Input: w.Input, Position: w.Position, Object: w.Key}
 			if r.Allowed || len(d.unpredicted) > 0 {
@@ -172,13 +187,16 @@ func (d *Decision) finish(p *Parsed, outcome map[*corev1.Pod]*podOutcome, claims
 		}
 	}
 	for _, nc := range claims {
-		d.NodeClaims = append(d.NodeClaims, nodeClaimOf(nc, podKey))
+		drawn := nodeClaimOf(nc, podKey)
+		d.Drawn = append(d.Drawn, drawn)
+		d.NodeClaims = append(d.NodeClaims, chance.widen(nc, drawn))
 	}
 	distinct := map[string]bool{}
 	for _, w := range p.world.workloads {
 		distinct[w.Key] = w.distinct
 	}
-	canonicalise(d, distinct, symmetric)
+	d.Drawn = canonicalise(d.Drawn, distinct, symmetric)
+	d.NodeClaims = canonicalise(d.NodeClaims, distinct, symmetric)
 }
 
 func unschedulableDetail(r WorkloadResult, w *Workload, where, allowIn string, o *podOutcome, unpredicted []string) string {
@@ -216,25 +234,34 @@ func unschedulableDetail(r WorkloadResult, w *Workload, where, allowIn string, o
 // nodeClaimOf reads a scheduler NodeClaim: where and how it can launch is
 // the offerings of its instance types that its requirements admit.
 func nodeClaimOf(nc *scheduler.NodeClaim, podKey map[types.UID]string) NodeClaim {
-	out := NodeClaim{NodePool: nc.NodePoolName}
+	out := launchOptions(nc.NodePoolName, nc.InstanceTypeOptions, nc.Requirements)
+	out.Price = priceOf(nc)
+	for _, pod := range nc.Pods {
+		out.Pods = append(out.Pods, podKey[pod.UID])
+	}
+	return out
+}
+
+// launchOptions is a NodeClaim of pool with instance types its, without
+// pods: the zones, capacity types and architectures of their available
+// offerings that reqs admit.
+func launchOptions(pool string, its []*cloudprovider.InstanceType, reqs kscheduling.Requirements) NodeClaim {
+	out := NodeClaim{NodePool: pool}
 	zones, capacityTypes, arches := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, it := range nc.InstanceTypeOptions {
+	for _, it := range its {
 		out.InstanceTypes = append(out.InstanceTypes, it.Name)
 		for _, o := range it.Offerings.Available() {
-			if !nc.Requirements.IsCompatible(o.Requirements, kscheduling.AllowUndefinedWellKnownLabels) {
+			if !reqs.IsCompatible(o.Requirements, kscheduling.AllowUndefinedWellKnownLabels) {
 				continue
 			}
 			zones[o.Requirements.Get(corev1.LabelTopologyZone).Any()] = true
 			capacityTypes[o.Requirements.Get(v1.CapacityTypeLabelKey).Any()] = true
 			for _, a := range it.Requirements.Get(corev1.LabelArchStable).Values() {
-				if nc.Requirements.Get(corev1.LabelArchStable).Has(a) {
+				if reqs.Get(corev1.LabelArchStable).Has(a) {
 					arches[a] = true
 				}
 			}
 		}
-	}
-	for _, pod := range nc.Pods {
-		out.Pods = append(out.Pods, podKey[pod.UID])
 	}
 	out.Zones, out.CapacityTypes = slices.Sorted(maps.Keys(zones)), slices.Sorted(maps.Keys(capacityTypes))
 	out.Architectures = slices.Sorted(maps.Keys(arches))

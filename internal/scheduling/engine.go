@@ -52,6 +52,14 @@ func init() {
 // unschedulable pods are acknowledged.
 type Input struct {
 	NodePools, NodeClasses, Workloads []string
+	// WorkloadNames, when set, name the elements of Workloads (the keys
+	// of the map form of the argument, file names): findings are then at
+	// workloads["<name>"] and say "<name>, line N".
+	WorkloadNames []string
+	// Scale is how many pods a controller a HorizontalPodAutoscaler
+	// targets makes: ScaleReplicas ("" too) its manifest's replicas,
+	// ScaleMax the HPA's maxReplicas.
+	Scale string
 	// Karpenter, when not empty, replaces NodePools and NodeClasses: its
 	// elements hold NodePools and EC2NodeClasses together (karpenter-lint
 	// schedule's --pools, a GitOps directory); objects of other kinds in
@@ -84,10 +92,12 @@ type Parsed struct {
 	pools    []nodePool
 	poolList string // the list the pools were read from
 	describe func(list string, input int, pos Position) string
-	allowIn  string
-	world    *world
-	errors   map[string][]inputError // by input list
-	allow    map[string]bool
+	// names are Input.WorkloadNames.
+	names   []string
+	allowIn string
+	world   *world
+	errors  map[string][]inputError // by input list
+	allow   map[string]bool
 	// allowList is AllowUnschedulable as given.
 	allowList []string
 	// texts are every input element, for the zones they name.
@@ -102,8 +112,17 @@ type Parsed struct {
 // of Decide.
 func Parse(in Input) *Parsed {
 	p := &Parsed{errors: map[string][]inputError{}, allow: map[string]bool{}, describe: in.Describe, poolList: ListNodePools, allowIn: cmp.Or(in.AllowedIn, ListAllow)}
+	p.names = in.WorkloadNames
 	if p.describe == nil {
-		p.describe = func(list string, input int, pos Position) string { return fmt.Sprintf("%s[%d], %s", list, input, pos) }
+		p.describe = func(list string, input int, pos Position) string {
+			if list == ListWorkloads && input >= 0 && input < len(p.names) {
+				if pos.Line == 0 {
+					return p.names[input]
+				}
+				return fmt.Sprintf("%s, line %d", p.names[input], pos.Line)
+			}
+			return fmt.Sprintf("%s[%d], %s", list, input, pos)
+		}
 	}
 	var errs []inputError
 	var fromKarpenter []overlay
@@ -122,7 +141,7 @@ func Parse(in Input) *Parsed {
 	p.overlays = append(fromKarpenter, p.overlays...)
 	p.errors[ListNodeOverlays] = oerrs
 	p.gateHow = cmp.Or(in.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))
-	p.world = readWorld(in.Workloads)
+	p.world = readWorld(in.Workloads, in.Scale)
 	p.errors[ListWorkloads] = p.world.errors
 	for _, k := range in.AllowUnschedulable {
 		p.allow[k] = true
@@ -143,7 +162,7 @@ func (p *Parsed) Findings() []Finding {
 	}
 	for i, k := range p.allowList {
 		if k != "" && !IsWorkloadKey(k) {
-			out = append(out, Finding{Finding: rules.New(RuleAllowKey, rules.Root(ListAllow).Index(i),
+			out = append(out, Finding{Finding: rules.New(RuleAllowKey, p.element(ListAllow, i),
 				"allow_unschedulable element %q is not a workload key, so it acknowledges no workload: the pods it was meant for "+
 					"would still fail the plan with pod-unschedulable. Write \"<namespace>/<kind>/<name>\", as `pods` is keyed "+
 					"(e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", k),
@@ -152,6 +171,21 @@ func (p *Parsed) Findings() []Finding {
 	}
 	return out
 }
+
+// element is the path of an element of an input list: workloads["<name>"]
+// for the map form of workloads, list[i] otherwise.
+func (p *Parsed) element(list string, input int) rules.Path {
+	if list == ListWorkloads && input >= 0 && input < len(p.names) {
+		return rules.Root(list).Key(p.names[input])
+	}
+	return rules.Root(list).Index(input)
+}
+
+// The values of Input.Scale.
+const (
+	ScaleReplicas = "replicas"
+	ScaleMax      = "max"
+)
 
 // IsWorkloadKey reports whether k has the form of a workload key,
 // "<namespace>/<kind>/<name>" (the namespace is empty for a cluster-scoped
@@ -214,6 +248,17 @@ type Facts struct {
 	// NodeOverlayGate is Karpenter's NodeOverlay feature gate: only with
 	// it on are the NodeOverlays of the input applied.
 	NodeOverlayGate bool
+	// Prices price the offerings and the decision's cost; nil is the
+	// static table of the catalogue's region (StaticSource).
+	Prices *PriceSource
+}
+
+// prices is f.Prices, or the static table.
+func (f Facts) prices() PriceSource {
+	if f.Prices != nil && f.Prices.Pricer != nil {
+		return *f.Prices
+	}
+	return StaticSource(f.Catalogue.Region, "")
 }
 
 // Decide runs Karpenter's provisioning decision for an empty cluster.
@@ -270,7 +315,8 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 		for _, pod := range pods {
 			outcome[pod].err = errors.New("no dynamic nodepools found")
 		}
-		d.finish(p, outcome, nil, advice, nil)
+		d.finish(p, outcome, nil, advice, nil, nil)
+		d.Cost = costOf(d.NodeClaims, f.prices().Source)
 		return d, nil
 	}
 	// Provisioner.getVolumeTopologyRequirements: a pod whose volumes cannot
@@ -300,7 +346,17 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 			zoneIDs[sn.Zone] = sn.ZoneID
 		}
 	}
-	d.finish(p, outcome, results.NewNodeClaims, advice, symmetricZones(facts, zoneIDs, p.texts))
+	var allZones []string
+	for _, pf := range facts {
+		allZones = append(allZones, pf.zones...)
+	}
+	slices.Sort(allZones)
+	symmetric := symmetricZones(facts, zoneIDs, p.texts)
+	tied := newChance(unnamedZones(slices.Compact(allZones), zoneIDs, p.texts), symmetric, facts)
+	d.finish(p, outcome, results.NewNodeClaims, advice, symmetric, tied)
+	d.order(pools)
+	p.weightTies(d, facts, volumeReqs, daemons)
+	d.Cost = costOf(d.NodeClaims, f.prices().Source)
 	return d, nil
 }
 
@@ -423,6 +479,7 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		classes[c.Manifest.Metadata.Name] = c
 	}
 	byClass := map[string][]*cloudprovider.InstanceType{}
+	prices := f.prices()
 	var pools []*v1.NodePool
 	var facts []poolFacts
 	its := map[string][]*cloudprovider.InstanceType{}
@@ -474,7 +531,7 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 		list, ok := byClass[ref.Name]
 		if !ok {
 			var err error
-			if list, err = f.Catalogue.InstanceTypes(c.Manifest, st, f.Settings, f.Karpenter); err != nil {
+			if list, err = f.Catalogue.PricedInstanceTypes(c.Manifest, st, f.Settings, f.Karpenter, prices.Pricer); err != nil {
 				skip(err.Error())
 				continue
 			}
@@ -484,13 +541,17 @@ func (p *Parsed) admitPools(ctx context.Context, f Facts, d *Decision) ([]*v1.No
 			skip("Karpenter resolves no instance type for it (\"skipping, no resolved instance types found\")")
 			continue
 		}
+		pools = append(pools, pool)
+		its[pool.Name] = list
+		// Karpenter's NewScheduler drops such a pool itself, after the
+		// provisioner handed it over: with no pool left, its pods fail
+		// with the scheduler's "nodepool requirements filtered out all
+		// available instance types", not "no dynamic nodepools found".
 		admitted, reason := noTypeLeft(pool, list)
 		if reason != "" {
 			skip(reason)
 			continue
 		}
-		pools = append(pools, pool)
-		its[pool.Name] = list
 		var zones []string
 		for _, s := range st.Subnets {
 			zones = append(zones, s.Zone)

@@ -114,11 +114,17 @@ func (c *Catalogue) Zones() []string { return c.zones }
 // scheduler receives them (sorted by name). The class's amiFamily is read
 // for Karpenter release kv (an alias names it when amiFamily is unset).
 func (c *Catalogue) InstanceTypes(m manifest.EC2NodeClass, st ClassStatus, s capacity.Settings, kv versions.Karpenter) ([]*cloudprovider.InstanceType, error) {
+	return c.PricedInstanceTypes(m, st, s, kv, PricesFor(c.Region))
+}
+
+// PricedInstanceTypes is InstanceTypes with the offerings priced by prices
+// (Karpenter's pricing provider after its updates, or the static table).
+func (c *Catalogue) PricedInstanceTypes(m manifest.EC2NodeClass, st ClassStatus, s capacity.Settings, kv versions.Karpenter, prices Pricer) ([]*cloudprovider.InstanceType, error) {
 	family, ok := ami.ResolvedFamily(m.Spec.AMIFamily, nodeclass.Terms(m), kv)
 	if !ok {
 		return nil, fmt.Errorf("the amiFamily of EC2NodeClass %q cannot be resolved (no amiFamily and no alias term)", m.Metadata.Name)
 	}
-	its, _ := c.instanceTypes(class{name: m.Metadata.Name, family: family, spec: m.Spec, status: st}, s, PricesFor(c.Region))
+	its, _ := c.instanceTypes(class{name: m.Metadata.Name, family: family, spec: m.Spec, status: st}, s, prices)
 	return its, nil
 }
 
@@ -142,7 +148,7 @@ type class struct {
 // filters on Offering.Available (fits, OrderByPrice, ToNodeClaim, the
 // reservation manager), and a region-sized catalogue has ~16,000
 // unavailable ones per class.
-func (c *Catalogue) instanceTypes(cl class, settings capacity.Settings, prices Prices) (its []*cloudprovider.InstanceType, skipped []string) {
+func (c *Catalogue) instanceTypes(cl class, settings capacity.Settings, prices Pricer) (its []*cloudprovider.InstanceType, skipped []string) {
 	model := cl.family.Model()
 	capClass := capacity.ClassOf(cl.family, cl.spec)
 	subnetZones := map[string]string{} // zone -> zone id
@@ -301,23 +307,29 @@ func karpenterRequirement(r *requirements.Requirement) *kscheduling.Requirement 
 // offerings are the available offerings of a type (BaseResolver and
 // ReservedCapacityResolver): one per zone and capacity type where the type
 // is offered, in a zone of the class's subnets, with a price; and one per
-// capacity reservation of the class with instances left. Static prices:
-// on-demand from the table Karpenter ships, spot at the same figure until
-// Karpenter has fetched spot prices (pricing.go populateInitialSpotPricing),
-// reservations at a ten-millionth of on-demand.
+// capacity reservation of the class with instances left. On-demand is
+// priced by OnDemandPrice, spot by SpotPrice of the zone (the static table
+// gives the on-demand figure, as Karpenter before its first spot price
+// update), reservations at a ten-millionth of on-demand.
 func offerings(name string, reqs kscheduling.Requirements, zones []string, subnetZones map[string]string,
-	reservations []Reservation, prices Prices, shared offeringRequirements) cloudprovider.Offerings {
+	reservations []Reservation, prices Pricer, shared offeringRequirements) cloudprovider.Offerings {
 	var out cloudprovider.Offerings
-	price, hasPrice := prices.OnDemand(name)
+	price, hasPrice := prices.OnDemandPrice(ec2types.InstanceType(name))
 	for _, zone := range zones {
-		if !hasPrice {
-			break
-		}
 		for _, ct := range reqs.Get(karpv1.CapacityTypeLabelKey).Values() {
-			if ct == karpv1.CapacityTypeReserved {
+			var p float64
+			var ok bool
+			switch ct {
+			case karpv1.CapacityTypeReserved:
 				continue
+			case karpv1.CapacityTypeSpot:
+				p, ok = prices.SpotPrice(ec2types.InstanceType(name), zone)
+			default:
+				p, ok = price, hasPrice
 			}
-			out = append(out, &cloudprovider.Offering{Requirements: shared.get(zone, ct, subnetZones[zone]), Price: price, Available: true})
+			if ok {
+				out = append(out, &cloudprovider.Offering{Requirements: shared.get(zone, ct, subnetZones[zone]), Price: p, Available: true})
+			}
 		}
 	}
 	for _, r := range reservations {

@@ -145,6 +145,21 @@ var (
 			example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, ""),
 	})
 	// RuleAllowKey: an allow_unschedulable element that is no workload key.
+	// RulePriceReadDenied is reported once per plan for each price read
+	// AWS denies.
+	RulePriceReadDenied = rules.Register(rules.Rule{
+		ID: "price-read-denied", Severity: rules.Warning, Category: Category,
+		Title: "AWS denied a price read: the cost is priced from Karpenter's static table",
+		Behaviour: "The decision's cost reads prices as Karpenter does: pricing:GetProducts (on-demand, from the Price List API) and " +
+			"ec2:DescribeSpotPriceHistory (spot). When AWS answers AccessDenied or UnauthorizedOperation, that half keeps Karpenter's " +
+			"static table (spot at the on-demand figure), `cost.source` says so, and the plan goes on: the decision's order of " +
+			"instance types then follows the table, as it does in a Karpenter whose role lacks the permission. One warning per " +
+			"denied permission and plan; `acknowledged_warnings` silences it where the planning role is meant to lack the read.",
+		Source: "aws/karpenter-provider-aws pkg/providers/pricing (UpdateOnDemandPricing, UpdateSpotPricing); IAM policy evaluation",
+		Bad:    "provider \"karpenter\" {\n  region = \"us-east-1\"\n  # the planning role lacks pricing:GetProducts\n}\n",
+		Good: "provider \"karpenter\" {\n  region = \"us-east-1\"\n  # grant pricing:GetProducts and ec2:DescribeSpotPriceHistory, or:\n" +
+			"  acknowledged_warnings = [\"price-read-denied\"]\n}\n",
+	})
 	RuleAllowKey = rules.Register(rules.Rule{
 		ID: "allow-unschedulable-key-invalid", Severity: rules.Error, Category: Category,
 		Title: "an allow_unschedulable element is not a workload key",
@@ -170,4 +185,34 @@ var (
 		Good: example([]string{examplePool("default", "")}, []string{exampleClass},
 			[]string{exampleDeployment("2", "500m", "")}, `allow_unschedulable = ["default/Deployment/web"]`),
 	})
+	ruleWeightTie = rules.Register(rules.Rule{
+		ID: "nodepool-weight-tie", Severity: rules.Warning, Category: Category,
+		Title: "NodePools of equal weight admit the same pods: their names decide which takes them",
+		Behaviour: "Karpenter tries NodePools by `weight`, highest first, and NodePools of equal weight (no weight is 0) by " +
+			"name in reverse alphabetical order (`spot` before `general`). A pod goes to the first NodePool in that order " +
+			"that can take it, so when two NodePools of equal weight both admit a workload, the one whose name sorts last " +
+			"takes all its pods and the other none (until the first reaches its limits). That is rarely what the author " +
+			"meant: give the NodePool meant to take them first the higher weight.",
+		Source: "kubernetes-sigs/karpenter pkg/utils/nodepool/nodepool.go (OrderByWeight), " +
+			"pkg/controllers/provisioning/scheduling/scheduler.go (addToNewNodeClaim)",
+		Bad: example([]string{examplePool("general", ""), examplePool("spot", "")}, []string{exampleClass},
+			[]string{exampleDeployment("2", "500m", "")}, ""),
+		Good: example([]string{strings.Replace(examplePool("general", ""), "spec:\n  template:", "spec:\n  weight: 10\n  template:", 1),
+			examplePool("spot", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, ""),
+	})
 )
+
+// PriceReadDenied is the finding of a denied price read (action is
+// "pricing:GetProducts" or "ec2:DescribeSpotPriceHistory"); answer is
+// AWS's error.
+func PriceReadDenied(action string, answer error) rules.Finding {
+	half := "on-demand"
+	if action == "ec2:DescribeSpotPriceHistory" {
+		half = "spot"
+	}
+	return rules.New(RulePriceReadDenied, rules.Path{}, "AWS denied %s to the identity that plans: the %s prices of the decision's cost "+
+		"are Karpenter's static table (karpenter-provider-aws %s, generated %s), and cost.source says so. The decision itself is made "+
+		"as a Karpenter without that permission makes it.\n\nAWS answered: %s\n\nGrant %s to the identity that plans, or add "+
+		"\"%s\" to acknowledged_warnings if it is meant to lack it.", action, half, karpenterAWSVersion, StaticTableDate, answer.Error(),
+		action, RulePriceReadDenied.ID)
+}

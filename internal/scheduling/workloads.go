@@ -8,6 +8,8 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -64,6 +66,8 @@ var (
 	gvkNamespace   = corev1.SchemeGroupVersion.WithKind("Namespace")
 	gvkSC          = storagev1.SchemeGroupVersion.WithKind("StorageClass")
 	gvkPC          = schedulingv1.SchemeGroupVersion.WithKind("PriorityClass")
+	gvkHPA         = autoscalingv2.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler")
+	gvkHPAv1       = autoscalingv1.SchemeGroupVersion.WithKind("HorizontalPodAutoscaler")
 )
 
 // retired are API versions of these kinds that Kubernetes no longer serves
@@ -79,7 +83,7 @@ var retired = map[string]string{
 // versions message.
 var readKinds = map[string]bool{"Pod": true, "Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
 	"Job": true, "CronJob": true, "PersistentVolumeClaim": true, "PersistentVolume": true, "StorageClass": true,
-	"PriorityClass": true, "Namespace": true}
+	"PriorityClass": true, "Namespace": true, "HorizontalPodAutoscaler": true}
 
 // creationTime is every simulated object's creation time: pods of equal
 // requests then reach Karpenter's queue in UID order, which is the order of
@@ -88,7 +92,11 @@ var creationTime = metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 
 // readWorld decodes the workloads input and expands every controller into
 // the pods it would create on an empty cluster.
-func readWorld(inputs []string) *world {
+//
+// scale is Input.Scale: with ScaleMax, a Deployment, ReplicaSet or
+// StatefulSet that a HorizontalPodAutoscaler of the input targets makes
+// the HPA's maxReplicas pods (the most the HPA controller scales it to).
+func readWorld(inputs []string, scale string) *world {
 	w := &world{}
 	var objs []object
 	for i, text := range inputs {
@@ -104,8 +112,20 @@ func readWorld(inputs []string) *world {
 		count    int
 		make     func(ns string) []*corev1.Pod
 		distinct bool
+		// replicas, for a kind an HPA scales, points at its spec.replicas.
+		replicas **int32
 	}
 	var makers []pending
+	// maxReplicas are the HPAs' maxReplicas by target key; hpas the
+	// HPAs, with the target they name.
+	maxReplicas := map[string]int32{}
+	type hpa struct{ key, target string }
+	var hpas []hpa
+	readHPA := func(o object, ns string, ref autoscalingv2.CrossVersionObjectReference, max int32) {
+		target := ns + "/" + ref.Kind + "/" + ref.Name
+		hpas = append(hpas, hpa{o.key(), target})
+		maxReplicas[target] = max
+	}
 	for _, o := range objs {
 		key := o.key()
 		ns, _, _ := strings.Cut(key, "/")
@@ -152,21 +172,21 @@ func readWorld(inputs []string) *world {
 		case gvkDeployment:
 			var d appsv1.Deployment
 			if decode(&d) {
-				makers = append(makers, pending{o: o, count: replicaCount(d.Spec.Replicas), make: func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, count: replicaCount(d.Spec.Replicas), replicas: &d.Spec.Replicas, make: func(ns string) []*corev1.Pod {
 					return replicas(ns, d.Name, replicaCount(d.Spec.Replicas), d.Spec.Template)
 				}})
 			}
 		case gvkReplicaSet:
 			var rs appsv1.ReplicaSet
 			if decode(&rs) {
-				makers = append(makers, pending{o: o, count: replicaCount(rs.Spec.Replicas), make: func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, count: replicaCount(rs.Spec.Replicas), replicas: &rs.Spec.Replicas, make: func(ns string) []*corev1.Pod {
 					return replicas(ns, rs.Name, replicaCount(rs.Spec.Replicas), rs.Spec.Template)
 				}})
 			}
 		case gvkStatefulSet:
 			var s appsv1.StatefulSet
 			if decode(&s) {
-				makers = append(makers, pending{o: o, count: replicaCount(s.Spec.Replicas), distinct: len(s.Spec.VolumeClaimTemplates) > 0, make: func(ns string) []*corev1.Pod {
+				makers = append(makers, pending{o: o, count: replicaCount(s.Spec.Replicas), replicas: &s.Spec.Replicas, distinct: len(s.Spec.VolumeClaimTemplates) > 0, make: func(ns string) []*corev1.Pod {
 					pods, claims := statefulSetPods(ns, &s)
 					pvcs = append(pvcs, claims...)
 					return pods
@@ -217,6 +237,17 @@ func readWorld(inputs []string) *world {
 				priorities = append(priorities, &c)
 				w.objects = append(w.objects, &c)
 			}
+		case gvkHPA:
+			var h autoscalingv2.HorizontalPodAutoscaler
+			if decode(&h) {
+				readHPA(o, ns, h.Spec.ScaleTargetRef, h.Spec.MaxReplicas)
+			}
+		case gvkHPAv1:
+			var h autoscalingv1.HorizontalPodAutoscaler
+			if decode(&h) {
+				ref := h.Spec.ScaleTargetRef
+				readHPA(o, ns, autoscalingv2.CrossVersionObjectReference{Kind: ref.Kind, Name: ref.Name, APIVersion: ref.APIVersion}, h.Spec.MaxReplicas)
+			}
 		case gvkNamespace:
 			var n corev1.Namespace
 			if decode(&n) {
@@ -224,6 +255,26 @@ func readWorld(inputs []string) *world {
 			}
 		default:
 			w.skipped = append(w.skipped, key)
+		}
+	}
+	targets := map[string]bool{}
+	for i, m := range makers {
+		k := m.o.key()
+		max, ok := maxReplicas[k]
+		if !ok || m.replicas == nil {
+			continue
+		}
+		targets[k] = true
+		if scale == ScaleMax {
+			*m.replicas = &max
+			makers[i].count = int(max)
+		}
+	}
+	// An HPA whose target is not in the input scales nothing the
+	// decision sees: it is listed with the skipped objects.
+	for _, h := range hpas {
+		if !targets[h.target] {
+			w.skipped = append(w.skipped, h.key)
 		}
 	}
 	total := 0

@@ -29,7 +29,7 @@ func workloadByKey(t *testing.T, w *world, key string) *Workload {
 
 func TestWorkloadErrorsHaveThePositionInTheElement(t *testing.T) {
 	text := deploymentDoc("ok", "") + "---\n# second\n" + deploymentDoc("typo", "") + "      tolerationz: []\n---\nkind: [\n---\n- a\n- b\n"
-	w := readWorld([]string{"", text})
+	w := readWorld([]string{"", text}, "")
 	if len(w.errors) != 3 {
 		t.Fatalf("errors: %+v", w.errors)
 	}
@@ -60,7 +60,7 @@ func TestWorkloadDocumentsRefused(t *testing.T) {
 		"wrong type":      {strings.Replace(deploymentDoc("web", "  replicas: three\n"), "", "", 1), "replicas"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := readWorld([]string{c.text})
+			w := readWorld([]string{c.text}, "")
 			if len(w.errors) == 0 || !strings.Contains(w.errors[len(w.errors)-1].err, c.want) {
 				t.Errorf("want an error with %q, got %+v", c.want, w.errors)
 			}
@@ -85,7 +85,7 @@ func TestWorkloadPods(t *testing.T) {
 		"apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: Pod\n    metadata:\n      name: listed\n    spec:\n      containers:\n        - name: c\n          image: c\n" +
 			"  - apiVersion: v1\n    kind: Service\n    metadata:\n      name: web\n    spec: {}\n",
 	}, "---\n")
-	w := readWorld([]string{text})
+	w := readWorld([]string{text}, "")
 	if len(w.errors) > 0 {
 		t.Fatalf("errors: %+v", w.errors)
 	}
@@ -116,7 +116,7 @@ func TestWorkloadPods(t *testing.T) {
 
 func TestPodDefaultsAsTheAPIServer(t *testing.T) {
 	w := readWorld([]string{"apiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu\nspec:\n  containers:\n    - name: c\n      image: c\n" +
-		"      resources:\n        limits:\n          nvidia.com/gpu: 1\n          cpu: 2\n        requests:\n          cpu: 1\n"})
+		"      resources:\n        limits:\n          nvidia.com/gpu: 1\n          cpu: 2\n        requests:\n          cpu: 1\n"}, "")
 	p := w.workloads[0].Pods[0]
 	req := p.Spec.Containers[0].Resources.Requests
 	if q := req["nvidia.com/gpu"]; q.Cmp(resource.MustParse("1")) != 0 {
@@ -142,7 +142,7 @@ func TestStatefulSetAndEphemeralClaims(t *testing.T) {
 		"  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 10Gi\n"
 	def := "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: gp3\n  annotations:\n" +
 		"    storageclass.kubernetes.io/is-default-class: \"true\"\nprovisioner: ebs.csi.aws.com\n"
-	w := readWorld([]string{sts, given, def})
+	w := readWorld([]string{sts, given, def}, "")
 	if len(w.errors) > 0 {
 		t.Fatalf("errors: %+v", w.errors)
 	}
@@ -180,7 +180,7 @@ func TestPriorityClasses(t *testing.T) {
 	withClass := func(name, class string) string {
 		return strings.Replace(deploymentDoc(name, ""), "    spec:\n", "    spec:\n      priorityClassName: "+class+"\n", 1)
 	}
-	w := readWorld([]string{pc, withClass("a", "high"), withClass("b", "system-node-critical"), withClass("c", "missing")})
+	w := readWorld([]string{pc, withClass("a", "high"), withClass("b", "system-node-critical"), withClass("c", "missing")}, "")
 	if p := workloadByKey(t, w, "default/Deployment/a").Pods[0]; *p.Spec.Priority != 1000 {
 		t.Errorf("priority %d", *p.Spec.Priority)
 	}
@@ -195,8 +195,35 @@ func TestPriorityClasses(t *testing.T) {
 // TestTooManyPods: a replica count past MaxPods is refused before any pod
 // is made (a typo like 2000000 must not exhaust the plan's memory).
 func TestTooManyPods(t *testing.T) {
-	w := readWorld([]string{deploymentDoc("small", "  replicas: 5\n"), deploymentDoc("huge", "  replicas: 2000000000\n")})
+	w := readWorld([]string{deploymentDoc("small", "  replicas: 5\n"), deploymentDoc("huge", "  replicas: 2000000000\n")}, "")
 	if len(w.workloads) != 0 || len(w.errors) != 1 || w.errors[0].input != 1 || !strings.Contains(w.errors[0].err, "more than 20000") {
 		t.Errorf("workloads %d, errors %+v", len(w.workloads), w.errors)
+	}
+}
+
+// TestHPAScale: scale "max" makes an HPA's target make maxReplicas pods
+// (autoscaling/v2 and v1), "replicas" its manifest's; the HPA is read,
+// not skipped, unless its target is not in the input.
+func TestHPAScale(t *testing.T) {
+	hpa := func(version, name, target string, max int) string {
+		return fmt.Sprintf("apiVersion: %s\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: %s\nspec:\n  scaleTargetRef:\n"+
+			"    apiVersion: apps/v1\n    kind: Deployment\n    name: %s\n  minReplicas: 1\n  maxReplicas: %d\n", version, name, target, max)
+	}
+	in := []string{deploymentDoc("web", "  replicas: 2\n"), deploymentDoc("api", "  replicas: 3\n"),
+		hpa("autoscaling/v2", "web", "web", 7) + "---\n" + hpa("autoscaling/v1", "api", "api", 5) + "---\n" + hpa("autoscaling/v2", "gone", "gone", 9)}
+	for scale, want := range map[string][2]int{"": {2, 3}, ScaleReplicas: {2, 3}, ScaleMax: {7, 5}} {
+		w := readWorld(in, scale)
+		if len(w.errors) > 0 {
+			t.Fatalf("errors: %+v", w.errors)
+		}
+		if got := len(workloadByKey(t, w, "default/Deployment/web").Pods); got != want[0] {
+			t.Errorf("scale %q: web has %d pods, want %d", scale, got, want[0])
+		}
+		if got := len(workloadByKey(t, w, "default/Deployment/api").Pods); got != want[1] {
+			t.Errorf("scale %q: api has %d pods, want %d", scale, got, want[1])
+		}
+		if !slices.Equal(w.skipped, []string{"default/HorizontalPodAutoscaler/gone"}) {
+			t.Errorf("scale %q: skipped %v, want only the HPA whose target is not in the input", scale, w.skipped)
+		}
 	}
 }

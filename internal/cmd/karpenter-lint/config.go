@@ -41,6 +41,7 @@ type options struct {
 	// The schedule command's.
 	Pools              list     `json:"pools"`
 	Workloads          list     `json:"workloads"`
+	Baseline           list     `json:"baseline"`
 	AllowUnschedulable list     `json:"allow-unschedulable"`
 	VMMemoryOverhead   *float64 `json:"vm-memory-overhead-percent"`
 	ReservedENIs       *int     `json:"reserved-enis"`
@@ -93,6 +94,8 @@ func scheduleFlags(o *options, configPath *string, outputs *outputList) *flag.Fl
 	fs := commonFlags("schedule", o, configPath, outputs)
 	fs.Var(&o.Pools, "pools", "NodePools and EC2NodeClasses: a file, a directory (recursive) or - for standard input (repeatable)")
 	fs.Var(&o.Workloads, "workloads", "the workloads whose pods are scheduled: a file, a directory (recursive) or - for standard input (repeatable)")
+	fs.Var(&o.Baseline, "baseline", "the NodePools and EC2NodeClasses before the change (a file or a directory, repeatable): "+
+		"prints what the change moves and the NodeClaims it adds and removes")
 	fs.Var(&o.AllowUnschedulable, "allow-unschedulable", `a workload, "<namespace>/<kind>/<name>", whose unschedulable pods are a warning, not an error (repeatable)`)
 	fs.Var(optional[float64]{&o.VMMemoryOverhead, strconv.ParseFloat}, "vm-memory-overhead-percent",
 		"the controller's VM_MEMORY_OVERHEAD_PERCENT, when not Karpenter's default 0.075")
@@ -223,6 +226,9 @@ func merge(file, flags options, set map[string]bool) options {
 	}
 	if set["workloads"] {
 		o.Workloads = flags.Workloads
+	}
+	if set["baseline"] {
+		o.Baseline = flags.Baseline
 	}
 	// Acknowledged workloads add up: the file's and the command line's.
 	for _, k := range flags.AllowUnschedulable {

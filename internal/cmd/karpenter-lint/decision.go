@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -115,16 +116,19 @@ type decision struct {
 	workloads  []scheduling.WorkloadResult
 	nodeClaims []scheduling.NodeClaim
 	pools      []scheduling.PoolResult
+	cost       scheduling.Cost
 	classes    int
 	// skipped are the objects of kinds the decision does not read.
 	skipped []string
 	// allow are the acknowledged workloads, unknownAllowed those of them
 	// no workload has.
 	allow, unknownAllowed []string
+	// baseline is the change from --baseline's pools, when given.
+	baseline *scheduling.Diff
 }
 
 func newDecision(p *scheduling.Parsed, d *scheduling.Decision, l *locator, allow []string) *decision {
-	out := &decision{workloads: d.Workloads, nodeClaims: d.NodeClaims, pools: d.NodePools, classes: len(p.Classes), allow: allow}
+	out := &decision{workloads: d.Workloads, nodeClaims: d.NodeClaims, pools: d.NodePools, cost: d.Cost, classes: len(p.Classes), allow: allow}
 	// A file given to both --pools and --workloads is read twice: each
 	// object counts where it is read.
 	workloadFiles := map[string]bool{}
@@ -240,8 +244,8 @@ func (d *decision) writeText(b *strings.Builder) {
 		if len(types) > shownTypes {
 			types, more = types[:shownTypes], fmt.Sprintf(" and %d more (%d)", len(nc.InstanceTypes)-shownTypes, len(nc.InstanceTypes))
 		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", nc.NodePool, podsByWorkload(nc.Pods), strings.Join(nc.Zones, ", "),
-			strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), strings.Join(types, ", ")+more)
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", nc.NodePool, podsByWorkload(nc.Pods), strings.Join(nc.Zones, ", "),
+			strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), priceText(nc.Price), strings.Join(types, ", ")+more)
 		if g := byRow[row]; g != nil {
 			g.count++
 			continue
@@ -259,15 +263,101 @@ func (d *decision) writeText(b *strings.Builder) {
 		fmt.Fprintf(b, " (%s)", strings.Join(pools, ", "))
 	}
 	b.WriteString("\n")
+	defer d.writeBaseline(b)
 	if len(groups) == 0 {
 		return
 	}
 	w = tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
-	_, _ = fmt.Fprintln(w, "COUNT\tNODEPOOL\tPODS EACH\tZONES\tCAPACITY TYPES\tARCH\tINSTANCE TYPES (cheapest first)")
+	_, _ = fmt.Fprintln(w, "COUNT\tNODEPOOL\tPODS EACH\tZONES\tCAPACITY TYPES\tARCH\tPRICE/H EACH\tINSTANCE TYPES (cheapest first)")
 	for _, g := range groups {
 		_, _ = fmt.Fprintf(w, "%d\t%s\n", g.count, g.row)
 	}
 	_ = w.Flush()
+	d.writeCost(b)
+}
+
+// priceText is a NodeClaim's hourly price: "$0.0960 on-demand", a spot
+// range "$0.0290-0.0343 spot", "-" when nothing is left to price.
+func priceText(p scheduling.Price) string {
+	if !p.Known {
+		return "-"
+	}
+	if p.IsRange() {
+		return fmt.Sprintf("$%s-%s %s", money(p.Hourly), money(p.HourlyMax), p.CapacityType)
+	}
+	return fmt.Sprintf("$%s %s", money(p.Hourly), p.CapacityType)
+}
+
+// money prints a price to four decimals, or more when a smaller figure
+// (a reserved price) would print as zero.
+func money(v float64) string {
+	if v != 0 && v < 0.0001 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// rangeText is "$low" or "$low-high" of a cost.
+func rangeText(lo, hi float64, decimals int) string {
+	s := "$" + strconv.FormatFloat(lo, 'f', decimals, 64)
+	if hi != lo {
+		s += "-" + strconv.FormatFloat(hi, 'f', decimals, 64)
+	}
+	return s
+}
+
+// writeCost writes the totals, per pool, and where the prices come from.
+func (d *decision) writeCost(b *strings.Builder) {
+	c := d.cost
+	fmt.Fprintf(b, "\nCost of the NodeClaims: %s/h, %s/month (730 h)", rangeText(c.Hourly, c.HourlyMax, 4), rangeText(c.Monthly(), c.MonthlyMax(), 2))
+	var pools []string
+	for _, name := range slices.Sorted(maps.Keys(c.NodePools)) {
+		pc := c.NodePools[name]
+		pools = append(pools, fmt.Sprintf("%s %s/h", name, rangeText(pc.Hourly, pc.HourlyMax, 4)))
+	}
+	if len(pools) > 0 {
+		fmt.Fprintf(b, "; %s", strings.Join(pools, ", "))
+	}
+	b.WriteString("\nPrices: " + c.Source + "\n")
+}
+
+// writeBaseline writes what the change from --baseline's pools does.
+func (d *decision) writeBaseline(b *strings.Builder) {
+	if d.baseline == nil {
+		return
+	}
+	diff := d.baseline
+	fmt.Fprintf(b, "\nAgainst the baseline: %s move, NodeClaims +%d -%d\n", plural(len(diff.Moves), "workload"), len(diff.Added), len(diff.Removed))
+	if len(diff.Moves) > 0 {
+		w := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
+		_, _ = fmt.Fprintln(w, "WORKLOAD\tBEFORE\tAFTER")
+		for _, m := range diff.Moves {
+			_, _ = fmt.Fprintf(w, "%s\t%s\t%s\n", m.Key, landing(m.Before), landing(m.After))
+		}
+		_ = w.Flush()
+	}
+	for _, c := range []struct {
+		sign   string
+		claims []scheduling.NodeClaim
+	}{{"+", diff.Added}, {"-", diff.Removed}} {
+		for _, nc := range c.claims {
+			types := nc.InstanceTypes
+			if len(types) > shownTypes {
+				types = types[:shownTypes]
+			}
+			fmt.Fprintf(b, "%s %s: %s in %s, %s, %s (%s)\n", c.sign, nc.NodePool, podsByWorkload(nc.Pods), strings.Join(nc.Zones, ", "),
+				strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), strings.Join(types, ", "))
+		}
+	}
+}
+
+// landing is a workload's pods per NodePool, "general=3, (not placed)=1".
+func landing(m map[string]int) string {
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%s=%d", p, m[p]))
+	}
+	return orDash(strings.Join(out, ", "))
 }
 
 // podsByWorkload is a NodeClaim's pods by workload: "default/Deployment/web ×2".
@@ -312,6 +402,36 @@ type jsonNodeClaim struct {
 	Zones         []string `json:"zones"`
 	CapacityTypes []string `json:"capacity_types"`
 	Architectures []string `json:"architectures"`
+	// HourlyPrice and HourlyPriceMax are null when nothing is left to price.
+	HourlyPrice    *float64 `json:"hourly_price"`
+	HourlyPriceMax *float64 `json:"hourly_price_max"`
+}
+
+// jsonCost is the data source's cost.
+type jsonCost struct {
+	Hourly     float64                 `json:"hourly"`
+	HourlyMax  float64                 `json:"hourly_max"`
+	Monthly    float64                 `json:"monthly"`
+	MonthlyMax float64                 `json:"monthly_max"`
+	Source     string                  `json:"source"`
+	NodePools  map[string]jsonPoolCost `json:"node_pools"`
+}
+
+type jsonPoolCost struct {
+	Hourly     float64 `json:"hourly"`
+	HourlyMax  float64 `json:"hourly_max"`
+	Monthly    float64 `json:"monthly"`
+	MonthlyMax float64 `json:"monthly_max"`
+	NodeClaims int     `json:"node_claims"`
+}
+
+func costJSON(c scheduling.Cost) jsonCost {
+	out := jsonCost{Hourly: c.Hourly, HourlyMax: c.HourlyMax, Monthly: c.Monthly(), MonthlyMax: c.MonthlyMax(), Source: c.Source,
+		NodePools: map[string]jsonPoolCost{}}
+	for name, pc := range c.NodePools {
+		out.NodePools[name] = jsonPoolCost{Hourly: pc.Hourly, HourlyMax: pc.HourlyMax, Monthly: pc.Monthly(), MonthlyMax: pc.MonthlyMax(), NodeClaims: pc.NodeClaims}
+	}
+	return out
 }
 
 // jsonPool is a NodePool of the input, and why Karpenter leaves it out.
@@ -329,8 +449,26 @@ type jsonSchedule struct {
 	NodeClaims []jsonNodeClaim     `json:"node_claims"`
 	Skipped    []string            `json:"skipped"`
 	NodePools  []jsonPool          `json:"node_pools"`
+	Cost       jsonCost            `json:"cost"`
 	Findings   []finding           `json:"findings"`
 	Summary    jsonScheduleSummary `json:"summary"`
+	// Baseline is the change from --baseline's pools, when given.
+	Baseline *jsonBaseline `json:"baseline,omitempty"`
+}
+
+// jsonBaseline is what the change from --baseline's pools does.
+type jsonBaseline struct {
+	Moves   []jsonMove      `json:"moves"`
+	Added   []jsonNodeClaim `json:"added"`
+	Removed []jsonNodeClaim `json:"removed"`
+}
+
+// jsonMove is a workload whose pods land elsewhere ("(not placed)" counts
+// the pods Karpenter would not place).
+type jsonMove struct {
+	Workload string         `json:"workload"`
+	Before   map[string]int `json:"before"`
+	After    map[string]int `json:"after"`
 }
 
 type jsonScheduleSummary struct {
@@ -357,13 +495,26 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 	for _, wl := range d.workloads {
 		out.Pods[wl.Key] = jsonPods{Pods: wl.Pods, NodePools: wl.NodePools, Unschedulable: wl.Unschedulable, Reason: wl.Reason}
 	}
-	for _, nc := range d.nodeClaims {
-		out.NodeClaims = append(out.NodeClaims, jsonNodeClaim{NodePool: nc.NodePool, InstanceTypes: nonNil(nc.InstanceTypes),
-			Pods: nonNil(nc.Pods), Zones: nonNil(nc.Zones), CapacityTypes: nonNil(nc.CapacityTypes), Architectures: nonNil(nc.Architectures)})
+	claims := func(ncs []scheduling.NodeClaim) []jsonNodeClaim {
+		out := []jsonNodeClaim{}
+		for _, nc := range ncs {
+			out = append(out, jsonNodeClaim{NodePool: nc.NodePool, InstanceTypes: nonNil(nc.InstanceTypes),
+				Pods: nonNil(nc.Pods), Zones: nonNil(nc.Zones), CapacityTypes: nonNil(nc.CapacityTypes), Architectures: nonNil(nc.Architectures),
+				HourlyPrice: knownPrice(nc.Price, nc.Price.Hourly), HourlyPriceMax: knownPrice(nc.Price, nc.Price.HourlyMax)})
+		}
+		return out
+	}
+	out.NodeClaims = claims(d.nodeClaims)
+	if b := d.baseline; b != nil {
+		out.Baseline = &jsonBaseline{Moves: []jsonMove{}, Added: claims(b.Added), Removed: claims(b.Removed)}
+		for _, m := range b.Moves {
+			out.Baseline.Moves = append(out.Baseline.Moves, jsonMove{Workload: m.Key, Before: m.Before, After: m.After})
+		}
 	}
 	for _, p := range d.pools {
 		out.NodePools = append(out.NodePools, jsonPool{Name: p.Name, LeftOut: p.Skipped})
 	}
+	out.Cost = costJSON(d.cost)
 	pods, unschedulable, _ := d.counts()
 	errs, warnings := r.count()
 	out.Summary = jsonScheduleSummary{Files: r.Files, NodePools: len(d.pools), NodeClasses: d.classes, Workloads: len(d.workloads),
@@ -373,4 +524,11 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+func knownPrice(p scheduling.Price, v float64) *float64 {
+	if !p.Known {
+		return nil
+	}
+	return &v
 }

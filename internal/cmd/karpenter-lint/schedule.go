@@ -19,7 +19,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
-const scheduleUsage = `Usage: karpenter-lint schedule --pools PATH --workloads PATH --region REGION [flags]
+const scheduleUsage = `Usage: karpenter-lint schedule --pools PATH --workloads PATH --region REGION [--baseline PATH] [flags]
 
 Decides where Karpenter v1.14 would put the workloads' pods on an empty cluster, as the provider's data source
 karpenter_scheduling does, by running Karpenter's own scheduler: the NodePool that takes each pod, the NodeClaims
@@ -34,6 +34,10 @@ recursively) or - (standard input, for one of them), and repeatable.
 The decision needs the region's instance types and offerings and the subnets of the EC2NodeClasses, so it needs AWS:
 --region or --profile (read-only; AWS_ENDPOINT_URL_* and the SDK's other variables are honoured). Alias AMI terms are
 resolved with --kubernetes-version or --cluster; without either, their images are taken to resolve.
+
+--baseline reads the NodePools and EC2NodeClasses before a change (the main branch's): the same workloads are decided on
+them too, and the output adds what the change does: the workloads whose pods land elsewhere, and the NodeClaims it adds
+and removes. The exit status is the new pools' alone: 2 only for pods they cannot place.
 
 Flags (also keys of the configuration file, .karpenter-lint.yaml in the working directory by default):
 `
@@ -87,7 +91,36 @@ func runSchedule(e *env, args []string) int {
 	o.KarpenterVersion = kv.String()
 	r := newReport(loc.result(p, d, notes), len(pools)+len(workloads), o, failLevel)
 	r.Schedule = newDecision(p, d, loc, o.AllowUnschedulable)
+	if len(o.Baseline) > 0 {
+		diff, err := baselineDiff(ctx, e, o, workloads, settings, opt, d)
+		if err != nil {
+			return e.errorf("baseline: %v", err)
+		}
+		r.Schedule.baseline = &diff
+	}
 	return writeReport(e, o, r)
+}
+
+// baselineDiff decides the same workloads on the pools and classes of
+// --baseline, and compares: the baseline's own findings are not reported
+// (the exit status is the new pools' alone).
+func baselineDiff(ctx context.Context, e *env, o options, workloads []manifestcheck.Input, settings capacity.Settings,
+	opt manifestcheck.Options, after *scheduling.Decision) (scheduling.Diff, error) {
+	before, err := readInputs(e.stdin, o.Baseline)
+	if err != nil {
+		return scheduling.Diff{}, err
+	}
+	p := scheduling.Parse(scheduling.Input{Karpenter: texts(before), Workloads: texts(workloads), AllowUnschedulable: o.AllowUnschedulable})
+	facts, _, err := scheduleFacts(ctx, p, opt)
+	if err != nil {
+		return scheduling.Diff{}, err
+	}
+	facts.Settings = settings
+	d, err := p.Decide(ctx, facts)
+	if err != nil {
+		return scheduling.Diff{}, fmt.Errorf("the decision was interrupted: %w", err)
+	}
+	return scheduling.Compare(d, after), nil
 }
 
 // checkSchedule validates the settings: lint's, and the schedule
@@ -170,6 +203,9 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 	}
 	read, notes, failures := manifestcheck.ReadClasses(ctx, classes, opt)
 	<-done
+	var priceNotes []string
+	f.Prices, priceNotes = schedulePrices(ctx, opt.AWS, region)
+	notes = append(notes, priceNotes...)
 	if catErr != nil {
 		failures = append([]error{fmt.Errorf("reading the region's instance types and offerings: %w", catErr)}, failures...)
 	}
@@ -205,4 +241,25 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 			"or --cluster to read it with eks:DescribeCluster): their EC2NodeClasses were taken to resolve images (AMIsReady)")
 	}
 	return f, notes, nil
+}
+
+// schedulePrices are the decision's prices as the data source reads them
+// (Karpenter's pricing provider, each half AWS would not give on its
+// static table); notes name the reads AWS denied.
+func schedulePrices(ctx context.Context, aws *awsclient.Cache, region string) (*scheduling.PriceSource, []string) {
+	p, err := aws.Prices(ctx)
+	if err != nil {
+		src := scheduling.StaticSource(region, "the prices could not be read ("+err.Error()+")")
+		return &src, nil
+	}
+	var notes []string
+	read := func(action string, r awsclient.PriceRead) scheduling.PriceRead {
+		why, denied := r.Status(action)
+		if denied != "" {
+			notes = append(notes, "the live prices of "+denied+" (AWS denied it): the cost uses Karpenter's static price table")
+		}
+		return scheduling.PriceRead{Live: r.Live, Why: why}
+	}
+	src := scheduling.LiveSource(p.Provider, p.Region, read("pricing:GetProducts", p.OnDemand), read("ec2:DescribeSpotPriceHistory", p.Spot))
+	return &src, notes
 }

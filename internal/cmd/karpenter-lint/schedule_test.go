@@ -90,11 +90,14 @@ func TestScheduleUnschedulable(t *testing.T) {
 	code, out, stderr = lint(t, "", args...)
 	// The text output: a row per workload, the NodeClaims (equal ones
 	// once, with their count) with their instance types cheapest first,
-	// truncated with their number.
+	// truncated with their number, and each one's price; then the cost.
 	for _, re := range []string{`\ndefault/Job/finetune +1 +- +1\n`, `\ndefault/Deployment/web +3 +general=3 +\n`,
 		`\nNodeClaims Karpenter would create: 5 \(general 3, gpu 2\)\n`, `INSTANCE TYPES \(cheapest first\)\n`,
-		`\n2 +gpu +default/Job/train +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +g5g.xlarge, g4dn.xlarge, g5.xlarge\n`,
-		`\n1 +general +default/Deployment/web +us-east-1a +on-demand, spot +amd64, arm64 +m1.small, c7g.large, m6g.large, c5.large, m7i-flex.large and 6 more \(11\)\n`} {
+		`\n2 +gpu +default/Job/train +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +\$0\.4200 spot +g5g.xlarge, g4dn.xlarge, g5.xlarge\n`,
+		// The web spread's zones are a coin (the region's types are not
+		// offered alike in the three): its NodeClaims name all three.
+		`\n2 +general +default/Deployment/web +us-east-1a, us-east-1b, us-east-1c +on-demand, spot +amd64, arm64 +\$0\.0440 spot +m1.small, c7g.large, m6g.large, c5.large, m7i-flex.large and 6 more \(11\)\n`,
+		`\nCost of the NodeClaims: \$1\.0820/h, \$789\.86/month \(730 h\); general \$0\.2420/h, gpu \$0\.8400/h\nPrices: On-demand: Karpenter's static price table \(karpenter-provider-aws v1\.14\.1, generated 2026-07-06\), us-east-1: `} {
 		if !regexp.MustCompile(re).MatchString(out) {
 			t.Errorf("text: lacks %s:\n%s", re, out)
 		}
@@ -173,5 +176,45 @@ func TestScheduleCannotRun(t *testing.T) {
 				t.Errorf("exit %d, want %d; output lacks %q:\n%s%s", code, tc.code, tc.say, out, stderr)
 			}
 		})
+	}
+}
+
+// --baseline: the same workloads decided on the pools before the change;
+// the output says which workloads move and which NodeClaims come and go,
+// and the exit status is the new pools' alone (the baseline's pod that
+// would not land does not fail the run; a new one does).
+func TestScheduleBaseline(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	dir := t.TempDir()
+	general := schedulingtest.Pool("general", "", "")
+	tainted := schedulingtest.Pool("general", "", "      taints:\n        - key: dedicated\n          value: team\n          effect: NoSchedule\n")
+	spot := schedulingtest.Pool("spot", "  weight: 10\n", "")
+	files := map[string]string{
+		"before/pools.yaml":  schedulingtest.Class + "---\n" + general,
+		"tainted/pools.yaml": schedulingtest.Class + "---\n" + tainted,
+		"after/pools.yaml":   schedulingtest.Class + "---\n" + general + "---\n" + spot,
+		"apps/web.yaml":      schedulingtest.Deployment("web", 3, "500m", ""),
+	}
+	for name, text := range files {
+		write(t, filepath.Join(dir, name), text)
+	}
+	run := func(before, after string) (int, string) {
+		code, out, stderr := lint(t, "", "schedule", "--pools", filepath.Join(dir, after), "--baseline", filepath.Join(dir, before),
+			"--workloads", filepath.Join(dir, "apps"), "--region", "us-east-1", "--cluster", "demo")
+		return code, out + stderr
+	}
+	code, out := run("before", "after")
+	if code != 0 || !strings.Contains(out, "Against the baseline: 1 workload move, NodeClaims +1 -1") ||
+		!regexp.MustCompile(`default/Deployment/web\s+general=3\s+spot=3`).MatchString(out) ||
+		!strings.Contains(out, "+ spot: default/Deployment/web ×3 in ") || !strings.Contains(out, "- general: default/Deployment/web ×3 in ") {
+		t.Errorf("a heavier pool: exit %d\n%s", code, out)
+	}
+	if code, out := run("tainted", "before"); code != 0 || !regexp.MustCompile(`default/Deployment/web\s+\(not placed\)=3\s+general=3`).MatchString(out) {
+		t.Errorf("the baseline's pods did not land, the new pools' do: exit %d, want 0\n%s", code, out)
+	}
+	if code, out := run("before", "tainted"); code != exitFindings || !strings.Contains(out, "pod-unschedulable") ||
+		!regexp.MustCompile(`default/Deployment/web\s+general=3\s+\(not placed\)=3`).MatchString(out) {
+		t.Errorf("the new pools leave the pods out: exit %d, want %d\n%s", code, exitFindings, out)
 	}
 }

@@ -21,7 +21,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("awsemu", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		fixtures = fs.String("fixtures", "", "directory of AWS CLI output files (images.json, instance-types.json, parameters.json, parameter-history.json, clusters.json, subnets.json, security-groups.json, instance-type-offerings.json, capacity-reservations.json, roles.json, instance-profiles.json; without subnets.json DescribeSubnets is not served); default: the embedded fixture set")
+		fixtures = fs.String("fixtures", "", "directory of AWS CLI output files (images.json, instance-types.json, parameters.json, parameter-history.json, clusters.json, subnets.json, security-groups.json, instance-type-offerings.json, capacity-reservations.json, roles.json, instance-profiles.json, pricing-products.json, spot-price-history.json; without subnets.json DescribeSubnets is not served, without the last two neither pricing:GetProducts nor DescribeSpotPriceHistory); default: the embedded fixture set")
+		prices   = fs.Bool("pricing", false, "add the embedded prices of the fixture catalogue (pricing:GetProducts and DescribeSpotPriceHistory), which the default fixture set does not serve")
 		listen   = fs.String("listen", "127.0.0.1:4566", "loopback `address` to listen on (port 0 picks a free port)")
 		throttle = fs.Float64("throttle-rate", 0, "fraction (0..1) of API requests answered with a throttling error")
 		latency  = fs.Duration("latency", 0, "delay added before every API answer")
@@ -53,6 +54,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *prices {
+		if err := f.AddPricing(); err != nil {
+			return err
+		}
 	}
 
 	ln, err := net.Listen("tcp", *listen)

@@ -78,6 +78,19 @@ func generate() (map[string][]byte, error) {
 	}{instanceProfiles()}, shape.CLIPascal)); err != nil {
 		return nil, err
 	}
+	products, err := pricingProducts()
+	if err != nil {
+		return nil, err
+	}
+	// `aws pricing get-products` prints each PriceList entry as a JSON
+	// string, as the API returns it.
+	if docs[pricingProductsPath], err = json.Marshal(struct {
+		FormatVersion string
+		PriceList     []string
+	}{"aws_v1", products}); err != nil {
+		return nil, err
+	}
+	docs[spotHistoryPath] = shape.MarshalJSON(struct{ SpotPriceHistory []ec2types.SpotPrice }{spotHistory()}, shape.CLIPascal)
 	for path, doc := range docs {
 		if files[path], err = cliJSON(doc); err != nil {
 			return nil, err

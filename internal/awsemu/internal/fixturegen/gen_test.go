@@ -14,8 +14,8 @@ func TestCommittedFixturesAreFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 12 {
-		t.Errorf("generated %d files, want 12", len(files))
+	if len(files) != 14 {
+		t.Errorf("generated %d files, want 14", len(files))
 	}
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
