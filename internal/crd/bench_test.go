@@ -10,11 +10,11 @@ import (
 // of a kind: parse the CRD, convert, build the structural schema and the
 // OpenAPI validator, compile the CEL rules.
 func BenchmarkSetup(b *testing.B) {
-	for _, k := range []*Kind{EC2NodeClass, NodePool} {
+	for _, k := range []*Kind{EC2NodeClass, NodePool, NodeOverlay} {
 		b.Run(k.Name(), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := compile(k.crd); err != nil {
+				if _, err := compile(k.crd, k.Version()); err != nil {
 					b.Fatal(err)
 				}
 			}

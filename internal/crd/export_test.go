@@ -55,7 +55,7 @@ func Properties(k *Kind) ([]string, error) {
 		return nil, fmt.Errorf("parsing the %s CRD: %w", k.name, err)
 	}
 	for _, v := range crd.Spec.Versions {
-		if v.Name != servedVersion || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+		if v.Name != k.Version() || v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
 		}
 		var out []string
@@ -63,7 +63,7 @@ func Properties(k *Kind) ([]string, error) {
 		sort.Strings(out)
 		return out, nil
 	}
-	return nil, fmt.Errorf("the %s CRD has no %s schema", k.name, servedVersion)
+	return nil, fmt.Errorf("the %s CRD has no %s schema", k.name, k.Version())
 }
 
 func walkProperties(prefix string, s *apiextensionsv1.JSONSchemaProps, out *[]string) {

@@ -144,6 +144,19 @@ var nodePoolTree = tree(flat(fields{
 	}),
 }))
 
+// nodeOverlayTree: karpenter_nodeoverlay has the spec fields at the top
+// level, plus name.
+var nodeOverlayTree = tree(flat(fields{
+	"metadata": flat(fields{"name": attr()}),
+	"spec": flat(fields{
+		"requirements":    list(fields{"key": attr(), "operator": attr(), "values": list(nil)}),
+		"priceAdjustment": attr(),
+		"price":           attr(),
+		"capacity":        dict(),
+		"weight":          attr(),
+	}),
+}))
+
 // TerraformPath maps a CRD field path as the API server prints it
 // ("spec.amiSelectorTerms[0].alias", "spec.tags[team]",
 // "spec.kubelet.evictionHard.memory.available") to the attribute of the

@@ -13,9 +13,10 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// servedVersion is the only version this provider renders. It is picked by
-// name, not position, so a future CRD that lists v1beta1 first (or adds v2)
-// still validates against v1.
+// servedVersion is the version this provider renders of the v1 kinds. It is
+// picked by name, not position, so a future CRD that lists v1beta1 first (or
+// adds v2) still validates against v1. NodeOverlay is served as v1alpha1 only
+// (Kind.version).
 const servedVersion = "v1"
 
 // compiled is what the API server derives from one CRD version when it starts
@@ -33,13 +34,13 @@ type compiled struct {
 	cel *cel.Validator
 	// hasStatus mirrors the status subresource: a create drops status.
 	hasStatus bool
-	// namespaced is the CRD scope; both Karpenter kinds are cluster-scoped,
-	// so a metadata.namespace is rejected.
+	// namespaced is the CRD scope; Karpenter's kinds are cluster-scoped.
 	namespaced bool
 }
 
-// compile builds the validators for the v1 version of a CRD given as YAML.
-func compile(crdYAML []byte) (*compiled, error) {
+// compile builds the validators for one served version of a CRD given as
+// YAML.
+func compile(crdYAML []byte, servedVersion string) (*compiled, error) {
 	crd := &apiextensionsv1.CustomResourceDefinition{}
 	if err := yaml.Unmarshal(crdYAML, crd); err != nil {
 		return nil, fmt.Errorf("parsing CRD: %w", err)

@@ -27,6 +27,7 @@ func TestCRDsAreTheModulesAtThePinnedVersion(t *testing.T) {
 	for file, k := range map[string]*Kind{
 		"karpenter.k8s.aws_ec2nodeclasses.yaml": EC2NodeClass,
 		"karpenter.sh_nodepools.yaml":           NodePool,
+		"karpenter.sh_nodeoverlays.yaml":        NodeOverlay,
 	} {
 		want, err := os.ReadFile(filepath.Join(dir, "pkg", "apis", "crds", file))
 		if err != nil {
@@ -42,7 +43,7 @@ func TestCompiledKinds(t *testing.T) {
 	for _, tc := range []struct {
 		k                 *Kind
 		apiVersion, scope string
-	}{{EC2NodeClass, "karpenter.k8s.aws/v1", "cluster"}, {NodePool, "karpenter.sh/v1", "cluster"}} {
+	}{{EC2NodeClass, "karpenter.k8s.aws/v1", "cluster"}, {NodePool, "karpenter.sh/v1", "cluster"}, {NodeOverlay, "karpenter.sh/v1alpha1", "cluster"}} {
 		if err := tc.k.Prepare(); err != nil {
 			t.Fatal(err)
 		}

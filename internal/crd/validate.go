@@ -31,26 +31,40 @@ type Kind struct {
 	name string
 	crd  []byte
 	tree *node
+	// version is the served version validated; "" is v1.
+	version string
 
 	once sync.Once
 	c    *compiled
 	err  error
 }
 
-// The two kinds, validated against the CRDs of KarpenterVersion.
+// The kinds, validated against the CRDs of KarpenterVersion. NodeOverlay
+// (karpenter.sh/v1alpha1, behind Karpenter's NodeOverlay feature gate) is
+// the CRD karpenter-provider-aws embeds next to the others.
 var (
 	EC2NodeClass = &Kind{name: "EC2NodeClass", crd: apis.EC2NodeClassCRD, tree: ec2NodeClassTree}
 	NodePool     = &Kind{name: "NodePool", crd: apis.NodePoolCRD, tree: nodePoolTree}
+	NodeOverlay  = &Kind{name: "NodeOverlay", crd: apis.NodeOverlayCRD, tree: nodeOverlayTree, version: "v1alpha1"}
 )
 
-// Name is the kind, "EC2NodeClass" or "NodePool".
+// Name is the kind, "EC2NodeClass", "NodePool" or "NodeOverlay".
 func (k *Kind) Name() string { return k.name }
+
+// Version is the served version validated: "v1", or "v1alpha1" for
+// NodeOverlay.
+func (k *Kind) Version() string {
+	if k.version == "" {
+		return servedVersion
+	}
+	return k.version
+}
 
 // Prepare builds the validators now rather than on the first Validate, e.g.
 // to warm up off the critical path. It is safe to call any number of times.
 func (k *Kind) Prepare() error {
 	k.once.Do(func() {
-		k.c, k.err = compile(k.crd)
+		k.c, k.err = compile(k.crd, k.Version())
 		if k.err == nil && k.c.kind != k.name {
 			k.c, k.err = nil, fmt.Errorf("CRD defines kind %s, want %s", k.c.kind, k.name)
 		}

@@ -37,6 +37,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/controllers/nodeoverlay"
 	nodepoolreadiness "sigs.k8s.io/karpenter/pkg/controllers/nodepool/readiness"
@@ -372,7 +373,7 @@ func fakeKube() client.Client {
 	}
 	return fake.NewClientBuilder().WithScheme(scheme.Scheme).
 		WithIndex(&corev1.Pod{}, "spec.nodeName", func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).
-		WithStatusSubresource(&karpv1.NodePool{}, &awsv1.EC2NodeClass{}).
+		WithStatusSubresource(&karpv1.NodePool{}, &awsv1.EC2NodeClass{}, &v1alpha1.NodeOverlay{}).
 		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 			if clusterScoped(obj) {
 				key.Namespace = ""

@@ -1,6 +1,7 @@
 package manifestcheck
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -42,16 +44,16 @@ var (
 // Reports says whether a rule of the catalogue can be reported on a
 // manifest: false for those about the provider's own inputs, which
 // karpenter-lint does not list and an ignore annotation cannot silence.
-func Reports(id string) bool { return !notForManifests[id] }
+func Reports(id string) bool { return !notForManifests[id] || id == "custom-bootstrap-other-cluster" }
 
-// Check validates every EC2NodeClass and NodePool document of input (YAML
+// Check validates every EC2NodeClass, NodePool and NodeOverlay document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the
 // offline rules of Karpenter release kv, and returns the findings in
 // document order, without those an ignore annotation silences. Documents
 // of other kinds are skipped without a finding. It never panics on any
 // input.
 func Check(ctx context.Context, input string, kv versions.Karpenter) []Finding {
-	res := Run(ctx, []Input{{Text: input}}, Options{Karpenter: kv})
+	res := Run(ctx, []Input{{Text: input}}, Options{Karpenter: kv, GateHow: nodeoverlay.GateHow(nodeoverlay.FrontEndFunction)})
 	out := make([]Finding, 0, len(res.Findings))
 	for _, f := range res.Findings {
 		if f.Suppressed == "" {
@@ -68,12 +70,17 @@ func Check(ctx context.Context, input string, kv versions.Karpenter) []Finding {
 func classify(obj map[string]any) (kind string, f *Finding, ok bool) {
 	group, version, kind := typeMeta(obj)
 	av, _ := obj["apiVersion"].(string)
-	want := map[string]string{manifest.NodePoolKind: manifest.NodePoolAPIVersion, manifest.EC2NodeClassKind: manifest.EC2NodeClassAPIVersion}
+	want := map[string]string{manifest.NodePoolKind: manifest.NodePoolAPIVersion, manifest.EC2NodeClassKind: manifest.EC2NodeClassAPIVersion, nodeoverlay.Kind: nodeoverlay.APIVersion}
 	karpenterGroup := group == groupCore || group == groupAWS
 	switch {
 	case kind == manifest.EC2NodeClassKind && group == groupAWS && version == served,
-		kind == manifest.NodePoolKind && group == groupCore && version == served:
+		kind == manifest.NodePoolKind && group == groupCore && version == served,
+		kind == nodeoverlay.Kind && av == nodeoverlay.APIVersion:
 		return kind, nil, true
+	case kind == nodeoverlay.Kind && group == groupCore:
+		return "", &Finding{Rule: ruleAPIVersion, Severity: ruleAPIVersion.Severity, Path: "apiVersion", Message: fmt.Sprintf(
+			"apiVersion %q: Karpenter %s serves NodeOverlay only as %s (alpha, behind its NodeOverlay feature gate), so kubectl apply fails with `no matches for kind %q in version %q`. Write apiVersion: %s.",
+			av, crd.KarpenterVersion, nodeoverlay.APIVersion, kind, av, nodeoverlay.APIVersion)}, false
 	case want[kind] != "":
 		return "", &Finding{Rule: ruleAPIVersion, Severity: ruleAPIVersion.Severity, Path: "apiVersion", Message: fmt.Sprintf(
 			"apiVersion %q: Karpenter serves %s only as %s (the CRDs of karpenter-provider-aws %s), so kubectl apply fails with `no matches for kind %q in version %q`. Write apiVersion: %s; a v1beta1 document needs migrating to v1, not only relabelling (kubelet moved to the EC2NodeClass, expireAfter to spec.template.spec, WhenUnderutilized became WhenEmptyOrUnderutilized).",
@@ -84,7 +91,7 @@ func classify(obj map[string]any) (kind string, f *Finding, ok bool) {
 			"%s %s was removed in Karpenter v0.32 and renamed %s (%s): kubectl apply fails with `no matches for kind %q in version %q`. Rewrite the document as a %s.",
 			av, kind, now, want[now], kind, av, now)}, false
 	case karpenterGroup && kind != "":
-		if s := suggest.Closest(kind, []string{manifest.NodePoolKind, manifest.EC2NodeClassKind}); s != "" {
+		if s := suggest.Closest(kind, []string{manifest.NodePoolKind, manifest.EC2NodeClassKind, nodeoverlay.Kind}); s != "" {
 			return "", &Finding{Rule: ruleKind, Severity: ruleKind.Severity, Path: "kind", Message: fmt.Sprintf(
 				"kind %q in %s is no Karpenter kind (kinds are case-sensitive): kubectl apply fails with `no matches for kind %q`, and a GitOps tool never syncs it. Write kind: %s with apiVersion: %s.",
 				kind, av, kind, s, want[s])}, false
@@ -227,6 +234,28 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 		own = translate(crd.NodePool, nodepool.Locate(p, fs))
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.NodePool, obj, own))
+}
+
+// checkOverlay is what the API server and Karpenter make of a NodeOverlay:
+// the CRD's schema and CEL rules, Karpenter's runtime validation of an
+// object the server would store, and, with the gate off, that Karpenter
+// ignores it.
+func checkOverlay(ctx context.Context, obj map[string]any, raw []byte, opt Options) []Finding {
+	fromCRD := crdFindings(ctx, crd.NodeOverlay, obj, nil)
+	var own rules.Findings
+	stored := true
+	for _, f := range fromCRD {
+		stored = stored && f.Severity != rules.Error
+	}
+	if o, err := nodeoverlay.Decode(raw); err == nil && stored {
+		own = nodeoverlay.RuntimeFindings(ctx, o)
+	}
+	if !opt.FeatureGates.NodeOverlay {
+		md, _ := obj["metadata"].(map[string]any)
+		name, _ := md["name"].(string)
+		own = append(own, nodeoverlay.GateOff(name, cmp.Or(opt.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))))
+	}
+	return append(translate(crd.NodeOverlay, own), fromCRD...)
 }
 
 // poolClass is the nodeClassRef of a pool, when it names an EC2NodeClass.

@@ -31,4 +31,8 @@
 // provider (one call per distinct query). A NodePool is cross-checked with
 // the EC2NodeClass its nodeClassRef names when that class is among the
 // inputs.
+//
+// A NodeOverlay (karpenter.sh/v1alpha1) is checked against its CRD and
+// Karpenter's runtime validation (internal/nodeoverlay), and warned about
+// as ignored unless Options.FeatureGates has NodeOverlay on.
 package manifestcheck

@@ -8,11 +8,14 @@ import (
 	"slices"
 	"strings"
 
+	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
+
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -48,6 +51,12 @@ type Options struct {
 	// with an alias are not resolved.
 	Kubernetes string
 	Cluster    string
+	// FeatureGates are the Karpenter controller's gates the cluster runs
+	// with; NodeOverlays are checked as ignored while NodeOverlay is off.
+	FeatureGates coreoptions.FeatureGates
+	// GateHow is nodeoverlay.GateHow of the caller's front end, for the
+	// findings; "" is the provider's.
+	GateHow string
 }
 
 // Finding is one result on a manifest.
@@ -100,8 +109,8 @@ type Document struct {
 	APIVersion string
 	Kind       string
 	Name       string
-	// Checked is set for the EC2NodeClass and NodePool documents this
-	// package checks; Malformed for a document that is not an object;
+	// Checked is set for the EC2NodeClass, NodePool and NodeOverlay
+	// documents this package checks; Malformed for a document that is not an object;
 	// Refused for a Karpenter object that cannot be one of them (a removed
 	// API version, a misspelled kind), which has a finding saying so.
 	Checked, Malformed, Refused bool
@@ -215,6 +224,8 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 				}
 			}
 			it.findings = append(it.findings, checkPool(ctx, it.obj, it.raw, facts, zones, cat, kv)...)
+		case nodeoverlay.Kind:
+			it.findings = append(it.findings, checkOverlay(ctx, it.obj, it.raw, opt)...)
 		}
 		if !it.context {
 			res.Findings = append(res.Findings, it.finish()...)

@@ -38,7 +38,40 @@ func controllerBlock() schema.Block {
 			"reserved_enis": schema.Int64Attribute{Optional: true, Description: "RESERVED_ENIS (`settings.reservedENIs`): ENIs the VPC CNI " +
 				"may not use for pods (custom networking), taken off the ENI-limited pod count. Default 0."},
 		},
+		Blocks: map[string]schema.Block{
+			"feature_gates": schema.SingleNestedBlock{
+				Description: "The controller's FEATURE_GATES (Helm values `settings.featureGates.*`) the predictions depend on. Unset, Karpenter's defaults.",
+				Attributes: map[string]schema.Attribute{
+					"node_overlay": schema.BoolAttribute{Optional: true, Description: "NodeOverlay (`settings.featureGates.nodeOverlay`, " +
+						"alpha, default false): Karpenter applies NodeOverlays (`karpenter_nodeoverlay`) to instance types only with it on. " +
+						"On, `data \"karpenter_scheduling\"` applies the `node_overlays` it is given as Karpenter does (capacity, price); " +
+						"off, each overlay is a warning that Karpenter ignores it."},
+				},
+			},
+		},
 	}
+}
+
+// featureGates reads controller.feature_gates: whether NodeOverlay is on,
+// and whether that is not known yet.
+func featureGates(o types.Object) (nodeOverlay, unknown bool) {
+	if o.IsUnknown() {
+		return false, true
+	}
+	attrs, ok := knownAttrs(o)
+	if !ok {
+		return false, false
+	}
+	fg, _ := attrs["feature_gates"].(types.Object)
+	if fg.IsUnknown() {
+		return false, true
+	}
+	gates, ok := knownAttrs(fg)
+	if !ok {
+		return false, false
+	}
+	v, _ := gates["node_overlay"].(types.Bool)
+	return v.ValueBool(), v.IsUnknown()
 }
 
 // validateController reports the literal controller settings Karpenter

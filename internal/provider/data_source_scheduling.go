@@ -119,7 +119,8 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		addRuleDiag(diags, path.Empty(), ruleAWSRequestFailed, awsErrorDetail(err))
 		return scheduling.Facts{}, false, false
 	}
-	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter}
+	f := scheduling.Facts{Catalogue: cat, Classes: map[string]scheduling.ClassStatus{}, Settings: pd.Controller, Karpenter: pd.Karpenter,
+		NodeOverlayGate: pd.NodeOverlayGate}
 	// The prices are read while the classes are (a first read pages
 	// through the region's price list).
 	var priceDiags diag.Diagnostics

@@ -31,13 +31,15 @@ func (f *validateManifestFunction) Metadata(_ context.Context, _ function.Metada
 
 func (f *validateManifestFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
 	resp.Definition = function.Definition{
-		Summary: "Check EC2NodeClass and NodePool manifests kept in YAML or JSON with the provider's offline rules",
+		Summary: "Check EC2NodeClass, NodePool and NodeOverlay manifests kept in YAML or JSON with the provider's offline rules",
 		MarkdownDescription: fmt.Sprintf("Returns the findings the provider's offline rules make on existing EC2NodeClass "+
-			"(`karpenter.k8s.aws/v1`) and NodePool (`karpenter.sh/v1`) manifests, as Karpenter %s treats them (functions cannot "+
+			"(`karpenter.k8s.aws/v1`), NodePool (`karpenter.sh/v1`) and NodeOverlay (`karpenter.sh/v1alpha1`) manifests, as Karpenter %s treats them (functions cannot "+
 			"see the provider configuration, so `karpenter_version` does not apply): Karpenter's CRD schema and CEL rules as the API "+
 			"server applies them (CRDs of karpenter-provider-aws %s), Karpenter's runtime validation, AMI selector terms and "+
 			"family, userData lint, requirements against the embedded instance-family facts, and the NodePool/EC2NodeClass "+
-			"cross-checks when the class is in the same input. `manifest` is one YAML or JSON document or several YAML documents "+
+			"cross-checks when the class is in the same input. A NodeOverlay also gets `nodeoverlay-feature-gate-off`, a warning that "+
+			"Karpenter ignores it unless its NodeOverlay feature gate is on, which a function cannot know: leave that rule out when "+
+			"the cluster runs with the gate on. `manifest` is one YAML or JSON document or several YAML documents "+
 			"separated by `---` lines. Each finding is `{rule, severity, object, path, file, line, column, message}`: `severity` is "+
 			"`\"error\"` or `\"warning\"`; `object` the document's `<kind>/<name>` (`NodePool/general`, `\"\"` for a document "+
 			"that is not an object); `path` the manifest field (`spec.template.spec.requirements[0].minValues`, `\"\"` for the "+
@@ -53,7 +55,7 @@ func (f *validateManifestFunction) Definition(_ context.Context, _ function.Defi
 		Parameters: []function.Parameter{
 			function.StringParameter{
 				Name:               "manifest",
-				Description:        "YAML or JSON text: one or more EC2NodeClass and NodePool documents, e.g. file(\"nodepool.yaml\").",
+				Description:        "YAML or JSON text: one or more EC2NodeClass, NodePool and NodeOverlay documents, e.g. file(\"nodepool.yaml\").",
 				AllowUnknownValues: true,
 			},
 		},

@@ -373,6 +373,7 @@ func providerDataFromModel(m providerModel) (*ProviderData, error) {
 	if data.Controller, data.ControllerUnknown, err = controllerSettings(m.Controller); err != nil {
 		return nil, err
 	}
+	data.NodeOverlayGate, data.NodeOverlayGateUnknown = featureGates(m.Controller)
 	data.Acknowledged = acknowledgedSet(m.AcknowledgedWarnings)
 	data.StrictReadiness = m.StrictReadiness.ValueBool() // unknown: warn at plan, judged again at apply
 	data.reported = &reportedOnce{}
@@ -412,6 +413,7 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		NewEC2NodeClassResource,
 		NewNodePoolResource,
+		NewNodeOverlayResource,
 		NewSchedulingResource,
 	}
 }

@@ -22,6 +22,10 @@ type ProviderData struct {
 	// ControllerUnknown is set while one of them is not known (plan).
 	Controller        capacity.Settings
 	ControllerUnknown bool
+	// NodeOverlayGate is controller.feature_gates.node_overlay, Karpenter's
+	// NodeOverlay feature gate; NodeOverlayGateUnknown while it is not
+	// known (plan).
+	NodeOverlayGate, NodeOverlayGateUnknown bool
 	// Acknowledged holds the warning rule ids the provider block silences.
 	Acknowledged map[string]bool
 	// StrictReadiness makes a denied readiness read an error.

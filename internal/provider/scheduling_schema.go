@@ -37,6 +37,7 @@ type schedulingModel struct {
 	Workloads          types.Dynamic `tfsdk:"workloads"`
 	Scale              types.String  `tfsdk:"scale"`
 	AllowUnschedulable types.List    `tfsdk:"allow_unschedulable"`
+	NodeOverlays       types.List    `tfsdk:"node_overlays"`
 	Pods               types.Map     `tfsdk:"pods"`
 	NodeClaims         types.List    `tfsdk:"node_claims"`
 	Skipped            types.List    `tfsdk:"skipped"`
@@ -91,6 +92,7 @@ func schedulingAttributes() map[string]rschema.Attribute {
 		"scale": rschema.StringAttribute{Optional: true, Description: "How many pods a Deployment, ReplicaSet or StatefulSet " +
 			"that a HorizontalPodAutoscaler of `workloads` targets makes: `\"replicas\"` (the default) its manifest's " +
 			"`replicas`, `\"max\"` the HPA's `maxReplicas`, the most the HPA scales it to."},
+		"node_overlays": nodeOverlaysAttribute(),
 		"allow_unschedulable": rschema.ListAttribute{ElementType: types.StringType, Optional: true,
 			Description: "Workloads, as `\"<namespace>/<kind>/<name>\"`, whose unschedulable pods are reported as warnings instead of errors."},
 		"pods": rschema.MapNestedAttribute{Computed: true,
@@ -125,6 +127,17 @@ func schedulingAttributes() map[string]rschema.Attribute {
 	}
 	maps.Copy(attrs, clusterStateAttributes())
 	return attrs
+}
+
+// nodeOverlaysAttribute is the decision's NodeOverlay input.
+func nodeOverlaysAttribute() rschema.ListAttribute {
+	return rschema.ListAttribute{ElementType: types.StringType, Optional: true, Description: "karpenter.sh/v1alpha1 NodeOverlays " +
+		"(e.g. `karpenter_nodeoverlay.x.manifest`) as YAML or JSON, an element may hold several documents. With the provider's " +
+		"`controller { feature_gates { node_overlay = true } }` they are applied to the NodePools' instance types by Karpenter's own " +
+		"overlay controller (weight order, requirements, `price`/`priceAdjustment` per offering, extended resources added to " +
+		"capacity), so the pods asking for those resources schedule and the instance types are ordered and priced by the " +
+		"adjusted prices; an overlay Karpenter sets aside (runtime validation, a conflict of equal weights) is a warning. With " +
+		"the gate off (Karpenter's default) each is a warning that Karpenter ignores it."}
 }
 
 // dataSourceAttributes converts the resource form of a schema to the data
@@ -254,7 +267,7 @@ func sortedEntries(m map[string]attr.Value) ([]string, []attr.Value) {
 // known yet.
 func (m schedulingModel) input(diags *diag.Diagnostics) (scheduling.Input, bool) {
 	var in scheduling.Input
-	var ok [4]bool
+	var ok [5]bool
 	in.NodePools, ok[0] = knownElements(m.NodePools)
 	in.NodeClasses, ok[1] = knownElements(m.NodeClasses)
 	var err error
@@ -264,7 +277,8 @@ func (m schedulingModel) input(diags *diag.Diagnostics) (scheduling.Input, bool)
 	}
 	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
 	in.Scale = m.Scale.ValueString()
-	return in, ok[0] && ok[1] && ok[2] && ok[3] && !m.Scale.IsUnknown() && clusterStateInput(&in, m.ClusterState)
+	in.NodeOverlays, ok[4] = knownElements(m.NodeOverlays)
+	return in, ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && !m.Scale.IsUnknown() && clusterStateInput(&in, m.ClusterState)
 }
 
 // validateScheduling reports the documents that cannot be read (terraform
@@ -313,7 +327,7 @@ type decisionEntry struct {
 var decisionsMade atomic.Int64
 
 func inputKey(in scheduling.Input) [sha256.Size]byte {
-	j, _ := json.Marshal([]any{in.NodePools, in.NodeClasses, in.Workloads, in.WorkloadNames, in.AllowUnschedulable, in.Scale, in.ClusterState}) // strings only: cannot fail
+	j, _ := json.Marshal([]any{in.NodePools, in.NodeClasses, in.Workloads, in.WorkloadNames, in.AllowUnschedulable, in.Scale, in.ClusterState, in.NodeOverlays}) // strings only: cannot fail
 	return sha256.Sum256(j)
 }
 
@@ -335,6 +349,11 @@ func decide(ctx context.Context, pd *ProviderData, in scheduling.Input) decided 
 
 func decideOnce(ctx context.Context, pd *ProviderData, in scheduling.Input) (out decided) {
 	decisionsMade.Add(1)
+	if len(in.NodeOverlays) > 0 && pd.NodeOverlayGateUnknown {
+		// Whether the overlays apply is known at apply.
+		out.deferred = true
+		return out
+	}
 	p := scheduling.Parse(in)
 	var facts scheduling.Facts
 	var ok bool

@@ -103,6 +103,8 @@ func strictObjects() []strictObject {
 		// parent's, written one level too deep.
 		{"disruption.budgets", "pool", "  disruption {\n    consolidate_after = \"1m\"\n    budgets {\n      nodes = \"10%%\"\n      %s\n    }\n  }\n",
 			[]strictMistake{misspelled("reason", "reasons"), camelCase("consolidateAfter", ""), misplaced("consolidation_policy")}},
+		{"requirements", "overlay", "  requirements {\n    key      = \"karpenter.k8s.aws/instance-family\"\n    operator = \"In\"\n    values   = [\"m5\"]\n    %s\n  }\n",
+			[]strictMistake{misspelled("valeus", ""), camelCase("minValues", ""), misplaced("price")}},
 		{"ami_selector_terms", "karpenter_amis", "  ami_selector_terms {\n    alias = \"al2023@v20251209\"\n    %s\n  }\n",
 			[]strictMistake{misspelled("owners", "owner"), camelCase("ssmParameter", "ssm_parameter"), misplaced("kubernetes_version")}},
 		{"ami_selector_terms", "karpenter_ami", "  ami_selector_terms {\n    tags = { \"karpenter.sh/discovery\" = \"demo\" }\n    %s\n  }\n",
@@ -134,6 +136,9 @@ func strictConfig(o strictObject, line string) (string, int, string) {
 	case "pool":
 		header = `resource "karpenter_nodepool" "x"`
 		fixed = "  name       = \"x\"\n  node_class = { name = \"shared\" }\n"
+	case "overlay":
+		header = `resource "karpenter_nodeoverlay" "x"`
+		fixed = "  name = \"x\"\n"
 	case "karpenter_ami":
 		header = `data "karpenter_ami" "x"`
 		fixed = "  instance_type = \"m5.large\"\n"
@@ -203,7 +208,7 @@ func schemaBlocks(t *testing.T) map[string][]string {
 			walk(owner, prefix+nb.TypeName+".", nb.Block)
 		}
 	}
-	owners := map[string]string{"karpenter_ec2nodeclass": "class", "karpenter_nodepool": "pool"}
+	owners := map[string]string{"karpenter_ec2nodeclass": "class", "karpenter_nodepool": "pool", "karpenter_nodeoverlay": "overlay"}
 	for name, s := range resp.ResourceSchemas {
 		walk(owners[name], "", s.Block)
 	}

@@ -57,16 +57,25 @@
 // sorted, and zones Karpenter cannot tell apart (it breaks zone ties in Go
 // map order) are named canonically. A tie between zones that differ (the
 // instance types a pool admits are not offered alike in them, or an input
-// names one) is Karpenter's own coin toss, and the prediction's too:
-// node_claims may then name the other zone on another plan.
+// names one) is Karpenter's own coin toss: the NodeClaim then lists all the
+// tied zones (Decision.NodeClaims; Decision.Drawn keeps the scheduler's own
+// pick), so the same input reads the same on every plan.
+//
+// NodeOverlays (Input.NodeOverlays, and those among Input.Karpenter) are
+// applied to the pools' instance types by Karpenter's own overlay
+// controller (internal/nodeoverlay) when Facts.NodeOverlayGate says the
+// cluster runs with the NodeOverlay feature gate on; with it off each is a
+// warning that Karpenter ignores it. Karpenter evaluates overlays against
+// every NodePool; the prediction against the pools it schedules with (a
+// conflict through a pool it leaves out is not seen).
 //
 // Not modelled (a live cluster's facts): without a cluster state, nodes and
 // pods already running; with one, the snapshot's own pending pods (only
 // the workloads' pods are scheduled) and which of two equal existing nodes
-// takes a pod (Karpenter's Go map order; tried by name here); NodeOverlays, placement groups, zonal shifts,
-// offerings Karpenter has seen fail (its ICE cache), live on-demand and
-// spot prices, the memory Karpenter learns from nodes it launched,
-// LimitRanges and RuntimeClass overhead, HorizontalPodAutoscalers, pods of
-// other schedulers, and Karpenter's one-minute limit per scheduling loop
+// takes a pod (Karpenter's Go map order; tried by name here); placement
+// groups, zonal shifts, offerings Karpenter has seen fail (its ICE cache),
+// the memory Karpenter learns from nodes it launched, LimitRanges and
+// RuntimeClass overhead, an HPA's scaling between its bounds (only
+// replicas or maxReplicas, Input.Scale), pods of other schedulers, and Karpenter's one-minute limit per scheduling loop
 // (the prediction decides the whole batch at once).
 package scheduling

@@ -34,6 +34,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -78,6 +79,11 @@ type Input struct {
 	// snapshot): the workloads' pods go first where Karpenter's scheduler
 	// places them on its nodes and NodeClaims.
 	ClusterState string
+	// NodeOverlays are NodeOverlay manifests (node_overlays); with
+	// Karpenter, its NodeOverlays are read too. GateHow is
+	// nodeoverlay.GateHow of the caller's front end.
+	NodeOverlays []string
+	GateHow      string
 }
 
 // Parsed is the decoded input. Classes are what the caller predicts a
@@ -102,6 +108,10 @@ type Parsed struct {
 	texts []string
 	// cluster is the cluster state, nil for an empty cluster.
 	cluster *snapshot.Snapshot
+	// overlays are the NodeOverlays of the input; gateHow says how to
+	// turn their gate on.
+	overlays []overlay
+	gateHow  string
 }
 
 // Parse decodes the three inputs; it never fails, problems become findings
@@ -121,9 +131,10 @@ func Parse(in Input) *Parsed {
 		}
 	}
 	var errs []inputError
+	var fromKarpenter []overlay
 	if len(in.Karpenter) > 0 {
 		p.poolList = ListKarpenter
-		p.pools, p.Classes, p.Other, errs = readKarpenter(in.Karpenter)
+		p.pools, p.Classes, fromKarpenter, p.Other, errs = readKarpenter(in.Karpenter)
 		p.errors[ListKarpenter] = errs
 	} else {
 		p.pools, errs = readPools(in.NodePools)
@@ -131,6 +142,11 @@ func Parse(in Input) *Parsed {
 		p.Classes, errs = readClasses(in.NodeClasses)
 		p.errors[ListNodeClasses] = errs
 	}
+	var oerrs []inputError
+	p.overlays, oerrs = readOverlays(in.NodeOverlays)
+	p.overlays = append(fromKarpenter, p.overlays...)
+	p.errors[ListNodeOverlays] = oerrs
+	p.gateHow = cmp.Or(in.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))
 	p.world = readWorld(in.Workloads, in.Scale)
 	p.errors[ListWorkloads] = p.world.errors
 	for _, k := range in.AllowUnschedulable {
@@ -148,7 +164,7 @@ func Parse(in Input) *Parsed {
 // allow_unschedulable elements that are no workload key.
 func (p *Parsed) Findings() []Finding {
 	var out []Finding
-	for _, list := range []string{ListKarpenter, ListNodePools, ListNodeClasses, ListWorkloads} {
+	for _, list := range []string{ListKarpenter, ListNodePools, ListNodeClasses, ListNodeOverlays, ListWorkloads} {
 		for _, e := range p.errors[list] {
 			out = append(out, p.documentFinding(list, e))
 		}
@@ -240,6 +256,9 @@ type Facts struct {
 	Settings capacity.Settings
 	// Karpenter is the release the alias of a class is read for.
 	Karpenter versions.Karpenter
+	// NodeOverlayGate is Karpenter's NodeOverlay feature gate: only with
+	// it on are the NodeOverlays of the input applied.
+	NodeOverlayGate bool
 	// Prices price the offerings and the decision's cost; nil is the
 	// static table of the catalogue's region (StaticSource).
 	Prices *PriceSource
@@ -274,6 +293,7 @@ func (p *Parsed) Decide(ctx context.Context, f Facts) (d *Decision, err error) {
 	if p.cluster != nil {
 		nodes, bound = p.cluster.Nodes, p.cluster.Pods
 	}
+	its = p.applyOverlays(ctx, f, d, pools, its, facts)
 	k := newKube(p.world.objects, nodes, bound)
 	volumes := scheduler.NewVolumeTopology(k)
 

@@ -44,21 +44,29 @@ func readClasses(inputs []string) ([]NodeClass, []inputError) {
 	return r.out, readList(inputs, func(o object) *inputError { return r.read(o, ListNodeClasses) })
 }
 
-// readKarpenter decodes Input.Karpenter, whose elements hold NodePools and
-// EC2NodeClasses together; objects of other kinds are set aside (other).
-func readKarpenter(inputs []string) (pools []nodePool, classes []NodeClass, other []Object, errs []inputError) {
+// readKarpenter decodes Input.Karpenter, whose elements hold NodePools,
+// EC2NodeClasses and NodeOverlays together; objects of other kinds are set
+// aside (other).
+func readKarpenter(inputs []string) (pools []nodePool, classes []NodeClass, overlays []overlay, other []Object, errs []inputError) {
 	pr, cr := poolReader(), classReader()
+	seen := map[string]Position{}
 	errs = readList(inputs, func(o object) *inputError {
 		switch {
 		case pr.is(o):
 			return pr.read(o, ListKarpenter)
 		case cr.is(o):
 			return cr.read(o, ListKarpenter)
+		case isOverlay(o):
+			ov, err := readOverlay(o, ListKarpenter, seen)
+			if ov != nil {
+				overlays = append(overlays, *ov)
+			}
+			return err
 		}
 		other = append(other, Object{Key: o.key(), Input: o.input, Position: o.pos})
 		return nil
 	})
-	return pr.out, cr.out, other, errs
+	return pr.out, cr.out, overlays, other, errs
 }
 
 // readList reads every object of a list's elements with read.

@@ -35,6 +35,7 @@ type options struct {
 	KubernetesVersion string `json:"kubernetes-version"`
 	Cluster           string `json:"cluster"`
 	SourceRoot        string `json:"source-root"`
+	FeatureGates      string `json:"feature-gates"`
 	Paths             list   `json:"paths"`
 	// ClassesFrom are read only for the EC2NodeClasses the checked
 	// NodePools name; RequireCrossChecks fails the run when a NodePool's
@@ -152,6 +153,7 @@ func commonFlags(name string, o *options, configPath *string, outputs *outputLis
 	fs.StringVar(&o.KubernetesVersion, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
 	fs.StringVar(&o.Cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
 	fs.StringVar(&o.SourceRoot, "source-root", "", "directory the paths of '# Source:' comments (helm template) are relative to, e.g. charts")
+	fs.StringVar(&o.FeatureGates, "feature-gates", "", "the Karpenter controller's FEATURE_GATES, e.g. NodeOverlay=true: NodeOverlays are applied only with NodeOverlay on (default: Karpenter's, NodeOverlay off)")
 	return fs
 }
 
@@ -219,6 +221,7 @@ func merge(file, flags options, set map[string]bool) options {
 		"region": {&o.Region, &flags.Region}, "profile": {&o.Profile, &flags.Profile},
 		"kubernetes-version": {&o.KubernetesVersion, &flags.KubernetesVersion}, "cluster": {&o.Cluster, &flags.Cluster},
 		"source-root": {&o.SourceRoot, &flags.SourceRoot}, "cluster-state": {&o.ClusterState, &flags.ClusterState},
+		"feature-gates": {&o.FeatureGates, &flags.FeatureGates},
 	}
 	for name, p := range str {
 		if set[name] {

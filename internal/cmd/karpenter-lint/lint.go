@@ -13,6 +13,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -20,7 +21,7 @@ import (
 
 const lintUsage = `Usage: karpenter-lint lint [flags] [PATH|-]...
 
-Checks every EC2NodeClass and NodePool document of the files, of the *.yaml, *.yml and *.json files under the
+Checks every EC2NodeClass, NodePool and NodeOverlay document of the files, of the *.yaml, *.yml and *.json files under the
 directories (recursively, hidden directories skipped), and of standard input (-): helm template ... | karpenter-lint lint -
 The inputs are checked together, so a NodePool is cross-checked with its EC2NodeClass in another file.
 
@@ -57,7 +58,12 @@ func runLint(e *env, args []string) int {
 	if inputs, err = withClasses(inputs, o.ClassesFrom); err != nil {
 		return e.errorf("classes-from: %v", err)
 	}
-	opt := manifestcheck.Options{Karpenter: kv, Kubernetes: o.KubernetesVersion, Cluster: o.Cluster}
+	gates, err := nodeoverlay.ParseFeatureGates(o.FeatureGates)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	opt := manifestcheck.Options{Karpenter: kv, Kubernetes: o.KubernetesVersion, Cluster: o.Cluster,
+		FeatureGates: gates, GateHow: nodeoverlay.GateHow(nodeoverlay.FrontEndCLI)}
 	if o.Region != "" || o.Profile != "" {
 		opt.AWS = awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: o.Region, Profile: o.Profile, MaxRetries: -1}))
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -25,7 +26,8 @@ running cluster's nodes first), as the provider's data source
 karpenter_scheduling does, by running Karpenter's own scheduler: the NodePool that takes each pod, the NodeClaims
 Karpenter would create, and for a pod it would not place its reason (pod-unschedulable, exit 2) and what to change.
 
---pools reads NodePools and EC2NodeClasses; --workloads reads Pods, Deployments, ReplicaSets, StatefulSets, Jobs,
+--pools reads NodePools, EC2NodeClasses and NodeOverlays (applied with --feature-gates NodeOverlay=true, as Karpenter
+applies them with its gate on); --workloads reads Pods, Deployments, ReplicaSets, StatefulSets, Jobs,
 CronJobs, DaemonSets (overhead on the nodes they run on), PersistentVolumeClaims, PersistentVolumes, StorageClasses,
 PriorityClasses and Namespaces, and lists other kinds as not read. Each is a file, a directory (*.yaml, *.yml and *.json,
 recursively) or - (standard input, for one of them), and repeatable.
@@ -64,10 +66,14 @@ func runSchedule(e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	gates, err := nodeoverlay.ParseFeatureGates(o.FeatureGates)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
 	loc := newLocator(pools, workloads, o.SourceRoot)
 	in := scheduling.Input{
 		Karpenter: texts(pools), Workloads: texts(workloads), AllowUnschedulable: o.AllowUnschedulable, Describe: loc.describe,
-		AllowedIn: "allow-unschedulable",
+		AllowedIn: "allow-unschedulable", GateHow: nodeoverlay.GateHow(nodeoverlay.FrontEndCLI),
 	}
 	if in.ClusterState, err = loc.addClusterState(e, o.ClusterState); err != nil {
 		return e.errorf("cluster-state: %v", err)
@@ -82,6 +88,7 @@ func runSchedule(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	facts.Settings = settings
+	facts.NodeOverlayGate = gates.NodeOverlay
 	d, err := p.Decide(ctx, facts)
 	if err != nil {
 		return e.errorf("the decision was interrupted: %v", err)

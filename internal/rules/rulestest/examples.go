@@ -25,7 +25,7 @@ var Blocks = map[string]bool{
 	"metadata_options": true, "bootstrap": true, "register_with_taints": true,
 	"network_interfaces": true, "placement_group_selector": true, "connection_tracking": true, "cpu_options": true,
 	"requirements": true, "taints": true, "startup_taints": true, "disruption": true, "budgets": true,
-	"metadata": true, "assume_role": true, "endpoints": true, "cluster": true, "controller": true,
+	"metadata": true, "assume_role": true, "endpoints": true, "cluster": true, "controller": true, "feature_gates": true,
 }
 
 // CheckExamples checks the Bad and Good examples of every rule of the
