@@ -15,6 +15,9 @@ type Diff struct {
 	// decision has (as a multiset: of three equal NodeClaims before and
 	// two after, one is removed).
 	Added, Removed []NodeClaim
+	// Cost is what the change adds (negative: saves), per NodePool and in
+	// total: the new decision's cost less the old one's.
+	Cost Cost
 }
 
 // Move is a workload whose pods land elsewhere: pods per NodePool before
@@ -68,6 +71,7 @@ func Compare(before, after *Decision) Diff {
 			d.Removed = append(d.Removed, nc)
 		}
 	}
+	d.Cost = after.Cost.Sub(before.Cost)
 	return d
 }
 

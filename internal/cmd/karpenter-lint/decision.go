@@ -358,7 +358,8 @@ func (d *decision) writeBaseline(b *strings.Builder) {
 		return
 	}
 	diff := d.baseline
-	fmt.Fprintf(b, "\nAgainst the baseline: %s move, NodeClaims +%d -%d\n", plural(len(diff.Moves), "workload"), len(diff.Added), len(diff.Removed))
+	fmt.Fprintf(b, "\nAgainst the baseline: %s move, NodeClaims +%d -%d, cost %s/h (%s/month)\n", plural(len(diff.Moves), "workload"),
+		len(diff.Added), len(diff.Removed), signedRange(diff.Cost.Hourly, diff.Cost.HourlyMax, 4), signedRange(diff.Cost.Monthly(), diff.Cost.MonthlyMax(), 2))
 	if len(diff.Moves) > 0 {
 		w := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
 		_, _ = fmt.Fprintln(w, "WORKLOAD\tBEFORE\tAFTER")
@@ -380,6 +381,22 @@ func (d *decision) writeBaseline(b *strings.Builder) {
 				strings.Join(nc.CapacityTypes, ", "), strings.Join(nc.Architectures, ", "), strings.Join(types, ", "))
 		}
 	}
+}
+
+// signedRange is a difference of costs, "+$0.0960", "-$1.20" or
+// "+$0.0290..+$0.0343" where the low and high ends differ.
+func signedRange(lo, hi float64, decimals int) string {
+	signed := func(v float64) string {
+		sign := "+"
+		if v < 0 {
+			sign, v = "-", -v
+		}
+		return sign + "$" + strconv.FormatFloat(v, 'f', decimals, 64)
+	}
+	if hi == lo {
+		return signed(lo)
+	}
+	return signed(lo) + ".." + signed(hi)
 }
 
 // landing is a workload's pods per NodePool, "general=3, (not placed)=1".
@@ -503,6 +520,8 @@ type jsonBaseline struct {
 	Moves   []jsonMove      `json:"moves"`
 	Added   []jsonNodeClaim `json:"added"`
 	Removed []jsonNodeClaim `json:"removed"`
+	// Cost is the new decision's cost less the baseline's.
+	Cost jsonCost `json:"cost"`
 }
 
 // jsonMove is a workload whose pods land elsewhere ("(not placed)" counts
@@ -548,7 +567,7 @@ func (d *decision) writeJSON(w io.Writer, r report) error {
 	}
 	out.NodeClaims = claims(d.nodeClaims)
 	if b := d.baseline; b != nil {
-		out.Baseline = &jsonBaseline{Moves: []jsonMove{}, Added: claims(b.Added), Removed: claims(b.Removed)}
+		out.Baseline = &jsonBaseline{Moves: []jsonMove{}, Added: claims(b.Added), Removed: claims(b.Removed), Cost: costJSON(b.Cost)}
 		for _, m := range b.Moves {
 			out.Baseline.Moves = append(out.Baseline.Moves, jsonMove{Workload: m.Key, Before: m.Before, After: m.After})
 		}

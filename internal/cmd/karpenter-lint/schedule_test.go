@@ -219,6 +219,31 @@ func TestScheduleBaseline(t *testing.T) {
 		!regexp.MustCompile(`default/Deployment/web\s+general=3\s+\(not placed\)=3`).MatchString(out) {
 		t.Errorf("the new pools leave the pods out: exit %d, want %d\n%s", code, exitFindings, out)
 	}
+	// What the change adds or saves: the baseline's cost less, in text and
+	// json; the pools that no longer take the pods save all they cost.
+	cost := func(args ...string) (jsonSchedule, string) {
+		_, js, stderr := lint(t, "", append([]string{"schedule", "--workloads", filepath.Join(dir, "apps"), "--region", "us-east-1",
+			"--cluster", "demo", "--format", "json"}, args...)...)
+		var r jsonSchedule
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			t.Fatalf("json: %v\n%s%s", err, js, stderr)
+		}
+		return r, js
+	}
+	alone, _ := cost("--pools", filepath.Join(dir, "before"))
+	if alone.Cost.Hourly <= 0 {
+		t.Fatalf("the general pool's NodeClaims cost nothing: %+v", alone.Cost)
+	}
+	saved, js := cost("--pools", filepath.Join(dir, "tainted"), "--baseline", filepath.Join(dir, "before"))
+	if saved.Baseline == nil || saved.Baseline.Cost.Hourly != -alone.Cost.Hourly || saved.Baseline.Cost.NodePools["general"].Hourly != -alone.Cost.Hourly {
+		t.Errorf("baseline.cost: want hourly %v (the general pool's NodeClaims gone)\n%s", -alone.Cost.Hourly, js)
+	}
+	if _, out := run("before", "tainted"); !strings.Contains(out, fmt.Sprintf("cost -$%.4f/h", alone.Cost.Hourly)) {
+		t.Errorf("text: lacks the saving of $%.4f/h\n%s", alone.Cost.Hourly, out)
+	}
+	if _, out := run("tainted", "before"); !strings.Contains(out, fmt.Sprintf("cost +$%.4f/h", alone.Cost.Hourly)) {
+		t.Errorf("text: lacks the addition of $%.4f/h\n%s", alone.Cost.Hourly, out)
+	}
 }
 
 // With the endpoint down, each failed read names its own service: the
