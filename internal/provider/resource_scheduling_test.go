@@ -101,6 +101,7 @@ func landed(key string, pools map[string]int64) knownvalue.Check {
 // the move in the plan; and an applied configuration with zone ties plans
 // no change, 20 times in a row.
 func TestAccSchedulingResource(t *testing.T) {
+	poolCosts := tfjsonpath.New("cost").AtMapKey("node_pools")
 	prov := emulatorProvider(t, `cluster { name = "demo" }`)
 	files := map[string]string{"apps/web.yaml": spreadWeb}
 	general := map[string]string{"general": zonesRequirement}
@@ -117,6 +118,7 @@ func TestAccSchedulingResource(t *testing.T) {
 			Config: prov + schedStack(general, files, ""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"general": 4})),
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", poolCosts, knownvalue.MapExact(map[string]knownvalue.Check{"general": knownvalue.NotNull()})),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"general": 4})),
@@ -136,6 +138,8 @@ func TestAccSchedulingResource(t *testing.T) {
 				plancheck.ExpectKnownValue("karpenter_scheduling.team", teamPods.AtMapKey("default/Deployment/web"), landed("default/Deployment/web", map[string]int64{"spot": 4})),
 				plancheck.ExpectKnownValue("karpenter_scheduling.team", tfjsonpath.New("explanation").AtMapKey("spot"),
 					knownvalue.StringRegexp(regexp.MustCompile(`^1st of 2 \(weight 10\): took 4 pods on \d NodeClaims: default/Deployment/web 4$`))),
+				// The cost moves with the pods: the plan shows it.
+				plancheck.ExpectKnownValue("karpenter_scheduling.team", poolCosts, knownvalue.MapExact(map[string]knownvalue.Check{"spot": knownvalue.NotNull()})),
 			}},
 		},
 	}
