@@ -266,7 +266,9 @@ func GateHow(frontEnd string) string {
 	case FrontEndFunction:
 		return "validate_manifest cannot read the provider's controller block: if the cluster runs with the gate on, leave out the findings of rule " + RuleGateOff.ID + "."
 	default:
-		return "If the cluster runs with the gate on, set controller { feature_gates { node_overlay = true } } in the provider block."
+		// The provider words its own sentence (internal/provider): no
+		// Terraform name is said here.
+		return "If the cluster runs with the gate on (the controller's FEATURE_GATES has " + FeatureGate + "=true), say so where these findings come from."
 	}
 }
 

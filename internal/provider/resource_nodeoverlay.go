@@ -181,7 +181,7 @@ func (r *nodeOverlayResource) ModifyPlan(ctx context.Context, req resource.Modif
 		}
 		// An unknown gate is judged at apply, when it is known.
 		gateOn := pd.NodeOverlayGate || pd.NodeOverlayGateUnknown
-		appendFindings(&resp.Diagnostics, path.Empty(), nodeoverlay.Check(ctx, obj, gateOn, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider)))
+		appendFindings(&resp.Diagnostics, path.Empty(), nodeoverlay.Check(ctx, obj, gateOn, providerGateHow))
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -211,3 +211,7 @@ func (r *nodeOverlayResource) ImportState(_ context.Context, req resource.Import
 			"already exists in a cluster, import it into the resource that applies the manifest (kubernetes_manifest, kubectl_manifest), "+
 			"and remove this import block.", "karpenter_nodeoverlay", req.ID))
 }
+
+// providerGateHow tells a Terraform user how to say the cluster runs with
+// Karpenter's NodeOverlay gate on.
+const providerGateHow = "If the cluster runs with the gate on, set controller { feature_gates { node_overlay = true } } in the provider block."

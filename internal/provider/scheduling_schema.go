@@ -277,6 +277,7 @@ func (m schedulingModel) input(diags *diag.Diagnostics) (scheduling.Input, bool)
 	}
 	in.AllowUnschedulable, ok[3] = knownElements(m.AllowUnschedulable)
 	in.Scale = m.Scale.ValueString()
+	in.GateHow = providerGateHow
 	in.NodeOverlays, ok[4] = knownElements(m.NodeOverlays)
 	return in, ok[0] && ok[1] && ok[2] && ok[3] && ok[4] && !m.Scale.IsUnknown() && clusterStateInput(&in, m.ClusterState)
 }

@@ -98,7 +98,7 @@ func TestOverlayCapacitySchedules(t *testing.T) {
 		t.Errorf("gate off: %+v", off.Workloads)
 	}
 	if fs := findings(off, "nodeoverlay-feature-gate-off"); len(fs) != 1 || fs[0].Path.String() != "node_overlays[0]" ||
-		!strings.Contains(fs[0].Detail, "feature_gates { node_overlay = true }") {
+		!strings.Contains(fs[0].Detail, "FEATURE_GATES has NodeOverlay=true") {
 		t.Errorf("gate off findings: %v", off.Findings)
 	}
 	none := decideWithGate(t, e, overlayInput(), true)
