@@ -132,7 +132,7 @@ func (s *Server) getProducts(body []byte) ([]byte, *apiError) {
 			case "ANY_OF":
 				ok = ok && has && slices.Contains(strings.Split(f.Value, ","), v)
 			case "NONE_OF":
-				ok = ok && !(has && slices.Contains(strings.Split(f.Value, ","), v))
+				ok = ok && (!has || !slices.Contains(strings.Split(f.Value, ","), v))
 			default:
 				return nil, badRequest("ValidationException", "1 validation error detected: Value '"+f.Type+"' at 'filters.type' failed to satisfy constraint: "+
 					"Member must satisfy enum value set: [EQUALS, CONTAINS, ANY_OF, NONE_OF, TERM_MATCH]")

@@ -434,11 +434,9 @@ func yamlFix(k *crd.Kind, f rules.Finding) string {
 		if value == "" {
 			value = "..."
 		}
-		parent, name := mp, mp
+		parent, name := "", mp
 		if i := strings.LastIndexAny(mp, ".["); i >= 0 {
 			parent, name = mp[:i], strings.TrimSuffix(mp[i+1:], "]")
-		} else {
-			parent = ""
 		}
 		fmt.Fprintf(&b, " Write `%s: %s`", name, value)
 		if parent != "" {

@@ -129,7 +129,8 @@ func overlayFromModel(m nodeOverlayModel) (nodeoverlay.Manifest, bool) {
 		var k1, k2 bool
 		req.Key, k1 = knownString(attrs["key"])
 		req.Operator, k2 = knownString(attrs["operator"])
-		values, k3 := knownStrings(attrs["values"].(types.List))
+		valuesList, _ := attrs["values"].(types.List) // the schema's type; a zero List reads as no values
+		values, k3 := knownStrings(valuesList)
 		req.Values = values
 		known = known && k1 && k2 && k3
 		spec.Requirements = append(spec.Requirements, req)

@@ -14,8 +14,8 @@ var ruleKeyMisspelled = rules.Register(rules.Rule{
 	Source:    "kubernetes-sigs/karpenter pkg/apis/v1/labels.go WellKnownLabels; pkg/scheduling/requirements.go (custom labels)",
 	Bad:       pool(req("kubernetes.io/archh", "In", `values = ["arm64"]`)),
 	Good:      pool(req("kubernetes.io/arch", "In", `values = ["arm64"]`)),
-	BadYAML:   rules.NodePoolYAML("", yamlReq("kubernetes.io/archh", "In", `["arm64"]`)),
-	GoodYAML:  rules.NodePoolYAML("", yamlReq("kubernetes.io/arch", "In", `["arm64"]`)),
+	BadYAML:   rules.NodePoolYAML("", yamlReqIn("kubernetes.io/archh", `["arm64"]`)),
+	GoodYAML:  rules.NodePoolYAML("", yamlReqIn("kubernetes.io/arch", `["arm64"]`)),
 })
 
 // checkMisspelledKey warns about a key that is not well-known but is a typo

@@ -20,14 +20,14 @@ var ruleValueMisspelled = rules.Register(rules.Rule{
 		"aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements (kubernetes.io/arch amd64/arm64, kubernetes.io/os linux/windows)",
 	Bad:      pool(req(LabelCapacityType, "In", `values = ["spot", "ondemand"]`)),
 	Good:     pool(req(LabelCapacityType, "In", `values = ["spot", "on-demand"]`)),
-	BadYAML:  rules.NodePoolYAML("", yamlReq(LabelCapacityType, "In", `["spot", "ondemand"]`)),
-	GoodYAML: rules.NodePoolYAML("", yamlReq(LabelCapacityType, "In", `["spot", "on-demand"]`)),
+	BadYAML:  rules.NodePoolYAML("", yamlReqIn(LabelCapacityType, `["spot", "ondemand"]`)),
+	GoodYAML: rules.NodePoolYAML("", yamlReqIn(LabelCapacityType, `["spot", "on-demand"]`)),
 })
 
-// yamlReq is spec.template.spec.requirements with one requirement, for
-// the YAML examples.
-func yamlReq(key, op, values string) string {
-	return "      requirements:\n        - key: " + key + "\n          operator: " + op + "\n          values: " + values + "\n"
+// yamlReqIn is spec.template.spec.requirements with one In requirement,
+// for the YAML examples.
+func yamlReqIn(key, values string) string {
+	return "      requirements:\n        - key: " + key + "\n          operator: In\n          values: " + values + "\n"
 }
 
 // closedValues are the well-known labels outside knownValues whose values

@@ -121,10 +121,10 @@ func readWorld(inputs []string, scale string) *world {
 	maxReplicas := map[string]int32{}
 	type hpa struct{ key, target string }
 	var hpas []hpa
-	readHPA := func(o object, ns string, ref autoscalingv2.CrossVersionObjectReference, max int32) {
+	readHPA := func(o object, ns string, ref autoscalingv2.CrossVersionObjectReference, limit int32) {
 		target := ns + "/" + ref.Kind + "/" + ref.Name
 		hpas = append(hpas, hpa{o.key(), target})
-		maxReplicas[target] = max
+		maxReplicas[target] = limit
 	}
 	for _, o := range objs {
 		key := o.key()
@@ -260,14 +260,14 @@ func readWorld(inputs []string, scale string) *world {
 	targets := map[string]bool{}
 	for i, m := range makers {
 		k := m.o.key()
-		max, ok := maxReplicas[k]
+		most, ok := maxReplicas[k]
 		if !ok || m.replicas == nil {
 			continue
 		}
 		targets[k] = true
 		if scale == ScaleMax {
-			*m.replicas = &max
-			makers[i].count = int(max)
+			*m.replicas = &most
+			makers[i].count = int(most)
 		}
 	}
 	// An HPA whose target is not in the input scales nothing the

@@ -205,9 +205,9 @@ func TestTooManyPods(t *testing.T) {
 // (autoscaling/v2 and v1), "replicas" its manifest's; the HPA is read,
 // not skipped, unless its target is not in the input.
 func TestHPAScale(t *testing.T) {
-	hpa := func(version, name, target string, max int) string {
+	hpa := func(version, name, target string, maxReplicas int) string {
 		return fmt.Sprintf("apiVersion: %s\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: %s\nspec:\n  scaleTargetRef:\n"+
-			"    apiVersion: apps/v1\n    kind: Deployment\n    name: %s\n  minReplicas: 1\n  maxReplicas: %d\n", version, name, target, max)
+			"    apiVersion: apps/v1\n    kind: Deployment\n    name: %s\n  minReplicas: 1\n  maxReplicas: %d\n", version, name, target, maxReplicas)
 	}
 	in := []string{deploymentDoc("web", "  replicas: 2\n"), deploymentDoc("api", "  replicas: 3\n"),
 		hpa("autoscaling/v2", "web", "web", 7) + "---\n" + hpa("autoscaling/v1", "api", "api", 5) + "---\n" + hpa("autoscaling/v2", "gone", "gone", 9)}
