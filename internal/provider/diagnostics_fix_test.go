@@ -48,10 +48,14 @@ func TestReadDeniedFixFollowsStrictReadiness(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		d := &ProviderData{StrictReadiness: strict}
 		var diags diag.Diagnostics
-		appendFindings(&diags, path.Empty(), rules.Findings{d.readDenied("iam:GetRole", errors.New("AccessDenied"))})
-		detail := diags[0].Detail()
-		if strings.Contains(detail, "acknowledged_warnings") == strict || !strings.Contains(detail, "strict_readiness = true") {
-			t.Errorf("strict=%v: %s", strict, detail)
+		appendFindings(&diags, path.Empty(), rules.Findings{d.readDenied("iam:GetRole", errors.New("AccessDenied")),
+			d.priceReadDenied("pricing:GetProducts", errors.New("AccessDenied"))})
+		for _, dg := range diags {
+			detail := dg.Detail()
+			if strings.Contains(detail, "acknowledged_warnings") == strict || !strings.Contains(detail, "strict_readiness = true") ||
+				(dg.Severity() == diag.SeverityError) != strict {
+				t.Errorf("strict=%v: %s: %s", strict, dg.Summary(), detail)
+			}
 		}
 	}
 }

@@ -29,7 +29,7 @@ func decisionPrices(ctx context.Context, pd *ProviderData, region string, diags 
 	read := func(action string, r awsclient.PriceRead) scheduling.PriceRead {
 		why, denied := r.Status(action)
 		if denied != "" && (pd.reported == nil || pd.reported.claim("price-read-denied:"+denied)) {
-			appendFindings(diags, path.Empty(), rules.Findings{scheduling.PriceReadDenied(denied, r.Err)})
+			appendFindings(diags, path.Empty(), rules.Findings{pd.priceReadDenied(denied, r.Err)})
 		}
 		return scheduling.PriceRead{Live: r.Live, Why: why}
 	}
@@ -69,4 +69,16 @@ func nodePrice(ctx context.Context, pd *ProviderData, n node.Node, instanceType,
 		return types.Float64Value(p)
 	}
 	return types.Float64Null()
+}
+
+// priceReadDenied is the finding of a denied price read: a warning, an
+// error with strict_readiness (as a denied readiness read).
+func (d *ProviderData) priceReadDenied(action string, err error) rules.Finding {
+	f := scheduling.PriceReadDenied(action, err)
+	f.Detail += " With strict_readiness = true this is an error."
+	if d.StrictReadiness {
+		f.Severity = rules.Error
+		f.Fix = nil // strict: the read is required, not to be acknowledged
+	}
+	return f
 }

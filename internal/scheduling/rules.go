@@ -212,7 +212,6 @@ func PriceReadDenied(action string, answer error) rules.Finding {
 	}
 	return rules.New(RulePriceReadDenied, rules.Path{}, "AWS denied %s to the identity that plans: the %s prices of the decision's cost "+
 		"are Karpenter's static table (karpenter-provider-aws %s, generated %s), and cost.source says so. The decision itself is made "+
-		"as a Karpenter without that permission makes it.\n\nAWS answered: %s\n\nGrant %s to the identity that plans, or add "+
-		"\"%s\" to acknowledged_warnings if it is meant to lack it.", action, half, karpenterAWSVersion, StaticTableDate, answer.Error(),
-		action, RulePriceReadDenied.ID)
+		"as a Karpenter without that permission makes it.\n\nAWS answered: %s\n\nGrant %s to the identity that plans.", action, half,
+		karpenterAWSVersion, StaticTableDate, answer.Error(), action).WithFix(rules.Fix{Acknowledge: true}) // each front end says how to keep the gap
 }
