@@ -9,6 +9,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.1
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.4
 	github.com/aws/aws-sdk-go-v2/service/iam v1.64.8
+	github.com/aws/aws-sdk-go-v2/service/pricing v1.42.9
 	github.com/aws/aws-sdk-go-v2/service/ssm v1.81.4
 	github.com/aws/aws-sdk-go-v2/service/sts v1.51.8
 	github.com/aws/karpenter-provider-aws v1.14.1
@@ -41,7 +42,6 @@ require (
 require (
 	github.com/aws/aws-sdk-go-v2/service/arczonalshift v1.23.7 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.12.7 // indirect
-	github.com/aws/aws-sdk-go-v2/service/pricing v1.42.9 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.44.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/timestreamwrite v1.36.2 // indirect
 	github.com/awslabs/amazon-eks-ami/nodeadm v0.0.0-20240229193347-cfab22a10647 // indirect
@@ -142,7 +142,7 @@ require (
 	github.com/prometheus/client_model v0.6.2 // indirect
 	github.com/prometheus/common v0.67.4 // indirect
 	github.com/prometheus/procfs v0.19.2 // indirect
-	github.com/samber/lo v1.53.0 // indirect
+	github.com/samber/lo v1.53.0
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/stoewer/go-strcase v1.3.0 // indirect
