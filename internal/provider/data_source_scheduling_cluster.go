@@ -13,8 +13,8 @@ import (
 )
 
 // clusterStateAttributes are the scheduling decision's running-cluster
-// arguments and results (design §12.5), kept apart from the rest of the
-// schema.
+// argument (a snapshot, as kubectl prints it) and result, kept apart from
+// the rest of the schema.
 func clusterStateAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"cluster_state": schema.StringAttribute{Optional: true,

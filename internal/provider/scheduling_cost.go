@@ -9,9 +9,10 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 )
 
-// The decision's cost (design §12.2) as Terraform values: the schema
-// parts and the conversion, kept apart from the rest of the scheduling
-// schema so that the data source and the resource share them.
+// The decision's cost (offerings priced as karpenter-provider-aws
+// pkg/providers/pricing prices them) as Terraform values: the schema parts
+// and the conversion, kept apart from the rest of the scheduling schema so
+// that the data source and the resource share them.
 
 var (
 	poolCostAttrTypes = map[string]attr.Type{
