@@ -29,25 +29,8 @@ type BootstrapCall struct {
 // arguments: options take the next word, the first other word is the
 // cluster name.
 func BootstrapCalls(ud string) []BootstrapCall {
-	type script struct{ body, where string }
-	scripts := []script{{ud, ""}}
-	if format.LooksLikeMIME(ud) {
-		scripts = nil
-		a, err := format.ReadArchive(ud)
-		if me, ok := err.(*format.MIMEError); ok && me.Unterminated() {
-			a, err = format.ReadUnterminated(ud, me)
-		}
-		if err != nil {
-			return nil
-		}
-		for i, p := range a.Parts {
-			if isShellPart(p) {
-				scripts = append(scripts, script{p.Body, partName(i)})
-			}
-		}
-	}
 	var out []BootstrapCall
-	for _, s := range scripts {
+	for _, s := range shellScripts(ud) {
 		f, err := shell.Parse(s.body)
 		if err != nil {
 			continue
@@ -84,6 +67,34 @@ func BootstrapCalls(ud string) []BootstrapCall {
 				}
 			}
 			out = append(out, bc)
+		}
+	}
+	return out
+}
+
+// shellScript is one shell script of a userData: its text, and where it
+// stands ("" for the whole userData, else its MIME part).
+type shellScript struct{ body, where string }
+
+// shellScripts are the shell scripts of a userData as cloud-init reads
+// them: the whole userData, or the text/x-shellscript parts of its MIME
+// archive (one without a closing boundary read to its end); none when
+// the archive cannot be read.
+func shellScripts(ud string) []shellScript {
+	if !format.LooksLikeMIME(ud) {
+		return []shellScript{{ud, ""}}
+	}
+	a, err := format.ReadArchive(ud)
+	if me, ok := err.(*format.MIMEError); ok && me.Unterminated() {
+		a, err = format.ReadUnterminated(ud, me)
+	}
+	if err != nil {
+		return nil
+	}
+	var out []shellScript
+	for i, p := range a.Parts {
+		if isShellPart(p) {
+			out = append(out, shellScript{p.Body, partName(i)})
 		}
 	}
 	return out

@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/format"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/shell"
 )
 
@@ -20,24 +19,9 @@ var instanceStoreMarkers = []string{"Instance_Storage", "Instance Storage", "/de
 // mkfs of a device the script finds as instance store. Each entry reads
 // "line N: command".
 func DiskAssembly(ud string) []string {
-	scripts := []string{ud}
-	if format.LooksLikeMIME(ud) {
-		scripts = nil
-		a, err := format.ReadArchive(ud)
-		if me, ok := err.(*format.MIMEError); ok && me.Unterminated() {
-			a, err = format.ReadUnterminated(ud, me)
-		}
-		if err != nil {
-			return nil
-		}
-		for _, p := range a.Parts {
-			if isShellPart(p) {
-				scripts = append(scripts, p.Body)
-			}
-		}
-	}
 	var out []string
-	for _, s := range scripts {
+	for _, script := range shellScripts(ud) {
+		s := script.body
 		f, err := shell.Parse(s)
 		if err != nil {
 			continue
