@@ -1,6 +1,9 @@
 package rules
 
-import "strings"
+import (
+	"embed"
+	"strings"
+)
 
 // Fix is what a finding asks the user to write, said once for every front
 // end, which renders it in the user's own language: the provider in
@@ -44,12 +47,26 @@ func (p Path) Parent() (parent Path, last Step, ok bool) {
 	return Path{steps: p.steps[: len(p.steps)-1 : len(p.steps)-1]}, p.steps[len(p.steps)-1], true
 }
 
+// manifestExamples holds the rules' manifest examples as files, one
+// directory a rule: examples/<id>/bad.yaml and good.yaml, and an optional
+// examples/<id>/args with the karpenter-lint flags they need, one a line
+// (e.g. --region for a rule that reads the account's facts).
+//
+//go:embed examples
+var manifestExamples embed.FS
+
 // YAMLExamples are the rule's examples as manifests: BadYAML and GoodYAML,
-// else the YAML of validate_manifest heredocs in Bad and Good; ok is false
-// when the rule has none (its examples are the provider's only).
+// else the files under examples/<id>/, else the YAML of validate_manifest
+// heredocs in Bad and Good; ok is false when the rule has none (its
+// examples are the provider's only).
 func (r *Rule) YAMLExamples() (bad, good string, ok bool) {
 	if r.BadYAML != "" && r.GoodYAML != "" {
 		return r.BadYAML, r.GoodYAML, true
+	}
+	b, errBad := manifestExamples.ReadFile("examples/" + r.ID + "/bad.yaml")
+	g, errGood := manifestExamples.ReadFile("examples/" + r.ID + "/good.yaml")
+	if errBad == nil && errGood == nil {
+		return string(b), string(g), true
 	}
 	bad, okBad := heredocYAML(r.Bad)
 	good, okGood := heredocYAML(r.Good)
@@ -98,4 +115,14 @@ func NodePoolYAML(spec, templateSpec string) string {
 	return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default\nspec:\n" + spec +
 		"  template:\n    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n" +
 		templateSpec
+}
+
+// LintArgs are the karpenter-lint flags the rule's manifest examples need
+// (examples/<id>/args), none for most rules.
+func (r *Rule) LintArgs() []string {
+	b, err := manifestExamples.ReadFile("examples/" + r.ID + "/args")
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b))
 }
