@@ -37,7 +37,7 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 		case !ok:
 			continue
 		}
-		if len(r.LintArgs()) > 0 && !emulated {
+		if len(r.LintArgs())+len(r.GoodLintArgs()) > 0 && !emulated {
 			url, _ := awsemutest.Start(t)
 			awsemutest.Setenv(t, url)
 			emulated = true
@@ -45,17 +45,23 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 		args := append(slices.Clone(r.LintArgs()), "-")
 		n++
 		_, rep := jsonOf(t, bad, args...)
-		found := false
+		found, hcl := false, false
 		for _, f := range rep.Findings {
 			found = found || f.Rule == r.ID
 			if w := hclWords.FindString(f.Message); w != "" {
-				t.Errorf("%s: Bad example: %s says %q: %s", r.ID, f.Rule, w, f.Message)
+				hcl = hcl || f.Rule == r.ID
+				if !speaksHCLYet[f.Rule] {
+					t.Errorf("%s: Bad example: %s says %q: %s", r.ID, f.Rule, w, f.Message)
+				}
 			}
 		}
 		if !found {
 			t.Errorf("%s: Bad example does not report it: %+v", r.ID, rep.Findings)
 		}
-		_, rep = jsonOf(t, good, args...)
+		if found && !hcl && speaksHCLYet[r.ID] {
+			t.Errorf("%s: its message speaks YAML now: take it out of speaksHCLYet", r.ID)
+		}
+		_, rep = jsonOf(t, good, append(slices.Clone(r.GoodLintArgs()), "-")...)
 		for _, f := range rep.Findings {
 			if f.Rule == r.ID {
 				t.Errorf("%s: Good example reports it: %s", r.ID, f.Message)
@@ -103,38 +109,7 @@ var noYAMLExampleYet = toSet(
 	"al2-bootstrap-sh-call",
 	"al2023-al2-kubelet-config",
 	"al2023-bootstrap-sh",
-	"alias-al2-unsupported-kubernetes",
-	"alias-family-unsupported",
-	"alias-first-match-capacity-bug",
-	"alias-format",
-	"alias-multiple-at",
-	"alias-not-published",
-	"alias-variants-swapped",
-	"alias-version-shape",
-	"alias-windows-version",
-	"alias-windows2025-unsupported-kubernetes",
 	"allow-unschedulable-key-invalid",
-	"amd-gpu-nvidia-image",
-	"ami-family-alias-mismatch",
-	"ami-family-required",
-	"ami-family-unsupported",
-	"ami-no-compatible-image",
-	"ami-non-alias-gpu-instance",
-	"ami-not-available",
-	"ami-not-found",
-	"ami-pending-selectable",
-	"ami-term-alias-exclusive",
-	"ami-term-empty",
-	"ami-term-id-exclusive",
-	"ami-term-id-invalid",
-	"ami-term-name-default-owners",
-	"ami-term-owner-single",
-	"ami-term-ssm-parameter-exclusive",
-	"ami-term-ssm-parameter-unsupported",
-	"ami-term-tags-invalid",
-	"ami-terms-count",
-	"ami-terms-one-per-architecture",
-	"arm64-gpu-no-image",
 	"block-device-ebs-invalid",
 	"block-device-root-volume-multiple",
 	"block-device-size-decimal-units",
@@ -177,7 +152,6 @@ var noYAMLExampleYet = toSet(
 	"kubelet-pods-per-core-ignored",
 	"kubelet-taint-invalid",
 	"kubelet-taints-space",
-	"kubernetes-version-unsupported",
 	"metadata-options-invalid",
 	"mime-invalid",
 	"mime-transfer-encoding-dropped",
@@ -291,6 +265,15 @@ var noYAMLExampleYet = toSet(
 	"v1beta1-kubelet-on-nodepool",
 	"v1beta1-when-underutilized",
 	"windows-powershell-tags",
+)
+
+// speaksHCLYet are the rules whose message, fired from a manifest, still
+// names the provider's attributes (ami_family, ami_selector_terms { ... }):
+// their messages are being moved to rules.Fix, which each front end renders
+// in its own terms. The test fails for a listed rule whose Bad example's
+// message no longer does.
+var speaksHCLYet = toSet(
+	"ami-family-required",
 )
 
 func toSet(ids ...string) map[string]bool {

@@ -123,7 +123,7 @@ func showRule(e *env, r *rules.Rule) int {
 	// Manifests, as the linter reads them; a rule documented only with the
 	// provider's HCL says so rather than showing HCL as if it were YAML.
 	if bad, good, ok := r.YAMLExamples(); ok {
-		fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(bad), indentLines(good))
+		fmt.Fprintf(&b, "Fails%s:\n%s\n\nPasses%s:\n%s\n\n", withArgs(r.LintArgs()), indentLines(bad), withArgs(r.GoodLintArgs()), indentLines(good))
 	} else {
 		b.WriteString("No manifest example yet: the rules guide shows it in the Terraform provider's terms.\n\n")
 	}
@@ -132,6 +132,15 @@ func showRule(e *env, r *rules.Rule) int {
 		return e.errorf("%v", err)
 	}
 	return exitOK
+}
+
+// withArgs says which flags an example is linted with (the account's
+// facts, a Karpenter release), "" for none.
+func withArgs(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return " (karpenter-lint lint " + strings.Join(args, " ") + ")"
 }
 
 func indentLines(s string) string {
