@@ -38,7 +38,13 @@ var (
 	// to pin an alias with the resource's pin_amis.
 	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true,
 		// checkClass makes it, with the --cluster given, online or not.
-		"custom-bootstrap-other-cluster": true}
+		"custom-bootstrap-other-cluster": true,
+		// About a plan, not an object: a read AWS denied and an endpoint
+		// without DescribeSubnets are the CLI's summary notes (the checks
+		// not made), and an update that drifts nodes needs the state
+		// before it, which `karpenter-lint disruption` compares with the
+		// running cluster in its own report.
+		"readiness-read-denied": true, "readiness-checks-skipped": true, "nodes-will-drift": true}
 )
 
 // Reports says whether a rule of the catalogue can be reported on a

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
@@ -69,13 +68,13 @@ type jsonRule struct {
 }
 
 // linterRules are the rules the linter can report: the catalogue less
-// the provider's own rules (manifestcheck.Reports) and its plan-time
-// drift warning (nodes-will-drift), which the disruption command's hash
-// code links in but nothing here emits.
+// the provider's own rules (manifestcheck.Reports), among them its
+// plan-time drift warning (nodes-will-drift), which the disruption
+// command's hash code links in but nothing here emits.
 func linterRules() []*rules.Rule {
 	var out []*rules.Rule
 	for _, r := range rules.All() {
-		if r.Category != drift.Category && manifestcheck.Reports(r.ID) {
+		if manifestcheck.Reports(r.ID) {
 			out = append(out, r)
 		}
 	}
