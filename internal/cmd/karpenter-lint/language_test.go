@@ -71,9 +71,30 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 		if !strings.Contains(out, indentLines(bad)) {
 			t.Errorf("%s: rules show lacks the manifest example:\n%s", r.ID, out)
 		}
+		// A reader runs the examples with the flags they were linted with.
+		if !strings.Contains(out, "Fails"+withArgs(r.LintArgs())+":\n") || !strings.Contains(out, "Passes"+withArgs(r.GoodLintArgs())+":\n") {
+			t.Errorf("%s: rules show does not say the flags of the examples:\n%s", r.ID, out)
+		}
 	}
 	if n < 10 {
 		t.Errorf("only %d rules have manifest examples", n)
+	}
+}
+
+// A rule whose fix is a Karpenter upgrade shows the release in the flags
+// of each example; an offline rule shows none.
+func TestRuleShowSaysTheFlags(t *testing.T) {
+	_, out, _ := lint(t, "", "rules", "show", "alias-first-match-capacity-bug")
+	for _, want := range []string{
+		"Fails (karpenter-lint lint --karpenter-version 1.3 --region us-east-1 --kubernetes-version 1.32):\n",
+		"Passes (karpenter-lint lint --karpenter-version 1.4 --region us-east-1 --kubernetes-version 1.32):\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if _, out, _ := lint(t, "", "rules", "show", "alias-format"); !strings.Contains(out, "Fails:\n") || !strings.Contains(out, "Passes:\n") {
+		t.Errorf("offline example with flags:\n%s", out)
 	}
 }
 
