@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -42,20 +44,25 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 			awsemutest.Setenv(t, url)
 			emulated = true
 		}
-		args := append(slices.Clone(r.LintArgs()), "-")
 		n++
-		_, rep := jsonOf(t, bad, args...)
-		found := false
+		rep := exampleReport(t, bad, r.LintArgs())
+		found, hcl := false, false
 		for _, f := range rep.Findings {
 			found = found || f.Rule == r.ID
 			if w := hclWords.FindString(f.Message); w != "" {
+				if f.Rule == r.ID && speaksHCLYet[r.ID] {
+					hcl = true
+					continue
+				}
 				t.Errorf("%s: Bad example: %s says %q: %s", r.ID, f.Rule, w, f.Message)
 			}
 		}
 		if !found {
 			t.Errorf("%s: Bad example does not report it: %+v", r.ID, rep.Findings)
+		} else if speaksHCLYet[r.ID] && !hcl {
+			t.Errorf("%s: speaks YAML now: take it out of speaksHCLYet", r.ID)
 		}
-		_, rep = jsonOf(t, good, args...)
+		rep = exampleReport(t, good, r.LintArgs())
 		for _, f := range rep.Findings {
 			if f.Rule == r.ID {
 				t.Errorf("%s: Good example reports it: %s", r.ID, f.Message)
@@ -69,6 +76,57 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 	if n < 10 {
 		t.Errorf("only %d rules have manifest examples", n)
 	}
+}
+
+// karpenterKinds are the documents the schedule command reads with --pools.
+var karpenterKinds = map[string]bool{"NodePool": true, "EC2NodeClass": true, "NodeOverlay": true}
+
+var (
+	documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*$`)
+	topLevelKind      = regexp.MustCompile(`(?m)^kind:[ \t]*(\S+)`)
+)
+
+// exampleReport runs a rule's manifest example through karpenter-lint
+// with its args: lint by default, the example on standard input; when the
+// args start with schedule, that command, with the example's documents in
+// the files a user keeps them in: the Karpenter objects as --pools, a
+// `kind: List` (kubectl's snapshot) as --cluster-state and the other
+// documents as --workloads.
+func exampleReport(t *testing.T, example string, args []string) jsonReport {
+	t.Helper()
+	if len(args) == 0 || args[0] != "schedule" {
+		_, rep := jsonOf(t, example, append(slices.Clone(args), "-")...)
+		return rep
+	}
+	docs := map[string][]string{}
+	for _, doc := range documentSeparator.Split(example, -1) {
+		kind := topLevelKind.FindStringSubmatch(doc)
+		switch {
+		case kind == nil:
+			continue
+		case kind[1] == "List":
+			docs["--cluster-state"] = append(docs["--cluster-state"], doc)
+		case karpenterKinds[kind[1]]:
+			docs["--pools"] = append(docs["--pools"], doc)
+		default:
+			docs["--workloads"] = append(docs["--workloads"], doc)
+		}
+	}
+	cmd := append([]string{"schedule", "--format", "json"}, args[1:]...)
+	dir := t.TempDir()
+	for _, flag := range []string{"--pools", "--workloads", "--cluster-state"} {
+		if len(docs[flag]) > 0 {
+			name := filepath.Join(dir, strings.TrimPrefix(flag, "--")+".yaml")
+			write(t, name, strings.Join(docs[flag], "\n---\n"))
+			cmd = append(cmd, flag, name)
+		}
+	}
+	code, out, stderr := lint(t, "", cmd...)
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: exit %d, not JSON: %v\n%s\n%s", cmd, code, err, out, stderr)
+	}
+	return rep
 }
 
 // A near miss's fix in YAML terms: the field under its parent, and the
@@ -196,37 +254,11 @@ var noYAMLExampleYet = toSet(
 	"nodepool-a1-al2023",
 	"nodepool-architecture-mismatch",
 	"nodepool-bottlerocket-neuron-before-1-3",
-	"nodepool-budget-reason-invalid",
-	"nodepool-budget-schedule-invalid",
-	"nodepool-budget-schedule-without-duration",
-	"nodepool-budgets-too-many",
-	"nodepool-consolidate-after-required",
-	"nodepool-consolidation-policy-invalid",
-	"nodepool-duration-invalid",
 	"nodepool-families-not-offered",
-	"nodepool-label-contradicts-requirement",
-	"nodepool-label-invalid",
-	"nodepool-label-key-nodepool",
-	"nodepool-labels-too-many",
-	"nodepool-limit-invalid",
-	"nodepool-limit-negative",
-	"nodepool-limit-unknown-resource",
 	"nodepool-mixed-architectures",
-	"nodepool-name-invalid",
-	"nodepool-node-class-ref-invalid",
-	"nodepool-node-class-unsupported",
 	"nodepool-not-scheduling",
 	"nodepool-os-family-mismatch",
-	"nodepool-replicas-negative",
 	"nodepool-startup-taints-not-registered",
-	"nodepool-static-before-1-8",
-	"nodepool-static-disruption-ignored",
-	"nodepool-static-limits",
-	"nodepool-static-weight",
-	"nodepool-taint-duplicate",
-	"nodepool-taint-invalid",
-	"nodepool-taint-karpenter-owned",
-	"nodepool-weight-out-of-range",
 	"nodepool-weight-tie",
 	"nodepool-windows-arm64",
 	"nodepool-zones-without-subnet",
@@ -239,30 +271,10 @@ var noYAMLExampleYet = toSet(
 	"price-read-denied",
 	"readiness-checks-skipped",
 	"readiness-read-denied",
-	"requirement-bound-not-single-integer",
-	"requirement-bound-on-non-numeric-label",
-	"requirement-gte-lte-before-1-9",
-	"requirement-in-without-values",
-	"requirement-key-aws-domain",
-	"requirement-key-ec2nodeclass",
-	"requirement-key-hostname",
-	"requirement-key-invalid",
-	"requirement-key-karpenter-domain",
-	"requirement-key-kubernetes-domain",
-	"requirement-key-nodepool",
-	"requirement-min-values-exceeds-known-values",
-	"requirement-min-values-exceeds-values",
 	"requirement-min-values-not-satisfiable",
-	"requirement-min-values-out-of-range",
-	"requirement-no-known-value",
-	"requirement-operator-unknown",
-	"requirement-unknown-value-ignored",
 	"requirement-value-excluded-by-other-requirement",
-	"requirement-value-invalid",
 	"requirement-value-matches-no-instance-type",
-	"requirement-values-ignored",
 	"requirements-admit-no-instance-type",
-	"requirements-too-many",
 	"role-not-found",
 	"scheduling-document-invalid",
 	"scheduling-needs-aws",
@@ -291,6 +303,19 @@ var noYAMLExampleYet = toSet(
 	"v1beta1-kubelet-on-nodepool",
 	"v1beta1-when-underutilized",
 	"windows-powershell-tags",
+)
+
+// speaksHCLYet are the rules whose message, fired from a manifest, still
+// names a Terraform attribute or writes HCL (the domain message is being
+// converted to a structured rules.Fix): the test holds everything else of
+// them, and fails for one listed whose message no longer does.
+var speaksHCLYet = toSet(
+	"nodepool-consolidation-policy-invalid",
+	"nodepool-duration-invalid",
+	"nodepool-node-class-ref-invalid",
+	"nodepool-node-class-unsupported",
+	"nodepool-static-disruption-ignored",
+	"nodepool-static-limits",
 )
 
 func toSet(ids ...string) map[string]bool {
