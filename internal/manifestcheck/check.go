@@ -38,7 +38,11 @@ var (
 	// to pin an alias with the resource's pin_amis.
 	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true,
 		// checkClass makes it, with the --cluster given, online or not.
-		"custom-bootstrap-other-cluster": true}
+		"custom-bootstrap-other-cluster": true,
+		// The scheduling data source's, which the schedule command has as
+		// usage errors (exit 1: an allow-unschedulable that is not a
+		// workload key, no --region) or as a note (a denied price read).
+		"allow-unschedulable-key-invalid": true, "scheduling-needs-aws": true, "price-read-denied": true}
 )
 
 // Reports says whether a rule of the catalogue can be reported on a
