@@ -44,7 +44,11 @@ var (
 		// not made), and an update that drifts nodes needs the state
 		// before it, which `karpenter-lint disruption` compares with the
 		// running cluster in its own report.
-		"readiness-read-denied": true, "readiness-checks-skipped": true, "nodes-will-drift": true}
+		"readiness-read-denied": true, "readiness-checks-skipped": true, "nodes-will-drift": true,
+		// The scheduling data source's, which the schedule command has as
+		// usage errors (exit 1: an allow-unschedulable that is not a
+		// workload key, no --region) or as a note (a denied price read).
+		"allow-unschedulable-key-invalid": true, "scheduling-needs-aws": true, "price-read-denied": true}
 )
 
 // Reports says whether a rule of the catalogue can be reported on a
@@ -372,7 +376,7 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 			more = true
 			continue
 		}
-		if covered(e.Field, own) {
+		if covered(e.Field, e.Detail, own) {
 			continue
 		}
 		out = append(out, Finding{Rule: ruleCRD, Severity: rules.Error, Path: e.Field,
@@ -395,15 +399,17 @@ var containers = map[string]bool{"": true, "metadata": true, "spec": true, "spec
 
 // covered reports whether one of the project's errors is about the same
 // field as an API server error at path p: the same field, one inside it,
-// or one containing it.
-func covered(p string, own []Finding) bool {
+// or one containing it; or, for an object-level CEL rule (p a container),
+// an error inside it that quotes the server's detail, e.g.
+// nodepool-static-limits at spec.limits for the rule at spec.
+func covered(p, detail string, own []Finding) bool {
 	p = canonical(p)
 	for _, f := range own {
 		if f.Severity != rules.Error {
 			continue
 		}
 		q := canonical(f.Path)
-		if p == q || (within(q, p) && !containers[p]) || (within(p, q) && !containers[q]) {
+		if p == q || (within(q, p) && (!containers[p] || detail != "" && strings.Contains(f.Message, detail))) || (within(p, q) && !containers[q]) {
 			return true
 		}
 	}

@@ -265,9 +265,25 @@ func TestLiteralPathOfObjectMetadata(t *testing.T) {
 }
 
 // An API server error on a field the project's rules already reported is
-// left out; one elsewhere is kept.
+// left out; one elsewhere is kept. An object-level rule's error (at a
+// container) is left out only when an error inside it quotes it.
 func TestCovered(t *testing.T) {
 	own := []Finding{{Severity: rules.Error, Path: "spec.limits[cpu]"}, {Severity: rules.Warning, Path: "spec.weight"}, {Severity: rules.Error, Path: "spec.template.spec.requirements[0].operator"}}
+	quoted := []Finding{{Severity: rules.Error, Path: "spec.limits", Message: `the pool is static and sets limits on cpu; the API server rejects it ("only 'limits.nodes' is supported on static NodePools")`}}
+	for _, c := range []struct {
+		p, detail string
+		own       []Finding
+		want      bool
+	}{
+		{"spec", "only 'limits.nodes' is supported on static NodePools", quoted, true},
+		{"spec", "'weight' is not supported on static NodePools", quoted, false},
+		{"spec", "", quoted, false},
+		{"spec", "only 'limits.nodes' is supported on static NodePools", []Finding{{Severity: rules.Warning, Path: "spec.limits", Message: quoted[0].Message}}, false},
+	} {
+		if got := covered(c.p, c.detail, c.own); got != c.want {
+			t.Errorf("covered(%q, %q) = %v", c.p, c.detail, got)
+		}
+	}
 	for p, want := range map[string]bool{
 		"spec.limits.cpu":                       true,
 		"spec.limits":                           true,
@@ -278,7 +294,7 @@ func TestCovered(t *testing.T) {
 		"spec":                                  false,
 		"spec.template.spec.requirements[0].op": false,
 	} {
-		if got := covered(p, own); got != want {
+		if got := covered(p, "", own); got != want {
 			t.Errorf("covered(%q) = %v", p, got)
 		}
 	}
@@ -569,5 +585,20 @@ func TestRunContextInputsLendClasses(t *testing.T) {
 	}
 	if len(res.Documents) != 1 || res.Documents[0].Input != "pools/gpu.yaml" {
 		t.Errorf("documents: %+v", res.Documents)
+	}
+}
+
+// A static pool's limits and weight are one error each: the project's
+// rule, not the CRD's object-level rule again at spec.
+func TestStaticPoolErrorsOnce(t *testing.T) {
+	pool := rules.NodePoolYAML("  replicas: 3\n  weight: 10\n  limits:\n    cpu: \"100\"\n",
+		"      requirements:\n        - key: karpenter.sh/capacity-type\n          operator: In\n          values: [\"on-demand\"]\n")
+	var got []string
+	for _, f := range Check(context.Background(), pool, versions.DefaultKarpenter) {
+		got = append(got, f.Rule.ID)
+	}
+	slices.Sort(got)
+	if want := []string{"nodepool-static-limits", "nodepool-static-weight"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -42,9 +44,8 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 			awsemutest.Setenv(t, url)
 			emulated = true
 		}
-		args := append(slices.Clone(r.LintArgs()), "-")
 		n++
-		_, rep := jsonOf(t, bad, args...)
+		rep := exampleReport(t, bad, r.LintArgs())
 		found, hcl := false, false
 		for _, f := range rep.Findings {
 			found = found || f.Rule == r.ID
@@ -61,7 +62,7 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 		if found && !hcl && speaksHCLYet[r.ID] {
 			t.Errorf("%s: its message speaks YAML now: take it out of speaksHCLYet", r.ID)
 		}
-		_, rep = jsonOf(t, good, append(slices.Clone(r.GoodLintArgs()), "-")...)
+		rep = exampleReport(t, good, r.GoodLintArgs())
 		for _, f := range rep.Findings {
 			if f.Rule == r.ID {
 				t.Errorf("%s: Good example reports it: %s", r.ID, f.Message)
@@ -98,6 +99,57 @@ func TestRuleShowSaysTheFlags(t *testing.T) {
 	}
 }
 
+// karpenterKinds are the documents the schedule command reads with --pools.
+var karpenterKinds = map[string]bool{"NodePool": true, "EC2NodeClass": true, "NodeOverlay": true}
+
+var (
+	documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*$`)
+	topLevelKind      = regexp.MustCompile(`(?m)^kind:[ \t]*(\S+)`)
+)
+
+// exampleReport runs a rule's manifest example through karpenter-lint
+// with its args: lint by default, the example on standard input; when the
+// args start with schedule, that command, with the example's documents in
+// the files a user keeps them in: the Karpenter objects as --pools, a
+// `kind: List` (kubectl's snapshot) as --cluster-state and the other
+// documents as --workloads.
+func exampleReport(t *testing.T, example string, args []string) jsonReport {
+	t.Helper()
+	if len(args) == 0 || args[0] != "schedule" {
+		_, rep := jsonOf(t, example, append(slices.Clone(args), "-")...)
+		return rep
+	}
+	docs := map[string][]string{}
+	for _, doc := range documentSeparator.Split(example, -1) {
+		kind := topLevelKind.FindStringSubmatch(doc)
+		switch {
+		case kind == nil:
+			continue
+		case kind[1] == "List":
+			docs["--cluster-state"] = append(docs["--cluster-state"], doc)
+		case karpenterKinds[kind[1]]:
+			docs["--pools"] = append(docs["--pools"], doc)
+		default:
+			docs["--workloads"] = append(docs["--workloads"], doc)
+		}
+	}
+	cmd := append([]string{"schedule", "--format", "json"}, args[1:]...)
+	dir := t.TempDir()
+	for _, flag := range []string{"--pools", "--workloads", "--cluster-state"} {
+		if len(docs[flag]) > 0 {
+			name := filepath.Join(dir, strings.TrimPrefix(flag, "--")+".yaml")
+			write(t, name, strings.Join(docs[flag], "\n---\n"))
+			cmd = append(cmd, flag, name)
+		}
+	}
+	code, out, stderr := lint(t, "", cmd...)
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: exit %d, not JSON: %v\n%s\n%s", cmd, code, err, out, stderr)
+	}
+	return rep
+}
+
 // A near miss's fix in YAML terms: the field under its parent, and the
 // ignore annotation to keep the value as written.
 func TestNearMissFixInYAML(t *testing.T) {
@@ -130,7 +182,6 @@ var noYAMLExampleYet = toSet(
 	"al2-bootstrap-sh-call",
 	"al2023-al2-kubelet-config",
 	"al2023-bootstrap-sh",
-	"allow-unschedulable-key-invalid",
 	"block-device-ebs-invalid",
 	"block-device-root-volume-multiple",
 	"block-device-size-decimal-units",
@@ -150,7 +201,6 @@ var noYAMLExampleYet = toSet(
 	"capacity-reservation-terms-invalid",
 	"cluster-ca-not-base64",
 	"cluster-cidr-missing",
-	"cluster-state-incomplete",
 	"connection-tracking-invalid",
 	"cpu-options-invalid",
 	"crd-unknown-field",
@@ -182,72 +232,10 @@ var noYAMLExampleYet = toSet(
 	"nodeconfig-field-overridden",
 	"nodeconfig-invalid",
 	"nodeconfig-register-with-taints-flag",
-	"nodeoverlay-conflict",
-	"nodeoverlay-feature-gate-off",
-	"nodeoverlay-runtime-invalid",
-	"nodepool-a1-al2023",
-	"nodepool-architecture-mismatch",
-	"nodepool-bottlerocket-neuron-before-1-3",
-	"nodepool-budget-reason-invalid",
-	"nodepool-budget-schedule-invalid",
-	"nodepool-budget-schedule-without-duration",
-	"nodepool-budgets-too-many",
-	"nodepool-consolidate-after-required",
-	"nodepool-consolidation-policy-invalid",
-	"nodepool-duration-invalid",
-	"nodepool-label-contradicts-requirement",
-	"nodepool-label-invalid",
-	"nodepool-label-key-nodepool",
-	"nodepool-labels-too-many",
-	"nodepool-limit-invalid",
-	"nodepool-limit-negative",
-	"nodepool-limit-unknown-resource",
-	"nodepool-mixed-architectures",
-	"nodepool-name-invalid",
-	"nodepool-node-class-ref-invalid",
-	"nodepool-node-class-unsupported",
-	"nodepool-not-scheduling",
-	"nodepool-os-family-mismatch",
-	"nodepool-replicas-negative",
-	"nodepool-startup-taints-not-registered",
-	"nodepool-static-before-1-8",
-	"nodepool-static-disruption-ignored",
-	"nodepool-static-limits",
-	"nodepool-static-weight",
-	"nodepool-taint-duplicate",
-	"nodepool-taint-invalid",
-	"nodepool-taint-karpenter-owned",
-	"nodepool-weight-out-of-range",
-	"nodepool-weight-tie",
-	"nodepool-windows-arm64",
 	"object-metadata-invalid",
 	"object-metadata-karpenter-owned",
 	"option-repeated",
 	"placement-group-selector-invalid",
-	"pod-unschedulable",
-	"price-read-denied",
-	"requirement-bound-not-single-integer",
-	"requirement-bound-on-non-numeric-label",
-	"requirement-gte-lte-before-1-9",
-	"requirement-in-without-values",
-	"requirement-key-aws-domain",
-	"requirement-key-ec2nodeclass",
-	"requirement-key-hostname",
-	"requirement-key-invalid",
-	"requirement-key-karpenter-domain",
-	"requirement-key-kubernetes-domain",
-	"requirement-key-nodepool",
-	"requirement-min-values-exceeds-known-values",
-	"requirement-min-values-exceeds-values",
-	"requirement-min-values-out-of-range",
-	"requirement-no-known-value",
-	"requirement-operator-unknown",
-	"requirement-unknown-value-ignored",
-	"requirement-value-invalid",
-	"requirement-values-ignored",
-	"requirements-too-many",
-	"scheduling-document-invalid",
-	"scheduling-needs-aws",
 	"script-value-unsafe",
 	"selector-tags-invalid",
 	"selector-term-empty",
@@ -274,6 +262,12 @@ var noYAMLExampleYet = toSet(
 // message no longer does.
 var speaksHCLYet = toSet(
 	"ami-family-required",
+	"nodepool-consolidation-policy-invalid",
+	"nodepool-duration-invalid",
+	"nodepool-node-class-ref-invalid",
+	"nodepool-node-class-unsupported",
+	"nodepool-static-disruption-ignored",
+	"nodepool-static-limits",
 	"security-group-name-not-found",
 	"security-group-selector-matches-nothing",
 	"selector-term-matches-nothing",

@@ -139,6 +139,9 @@ func withArgs(args []string) string {
 	if len(args) == 0 {
 		return ""
 	}
+	if args[0] == "schedule" {
+		return " (karpenter-lint " + strings.Join(args, " ") + ")"
+	}
 	return " (karpenter-lint lint " + strings.Join(args, " ") + ")"
 }
 
