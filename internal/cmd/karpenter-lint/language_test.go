@@ -45,15 +45,20 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 		args := append(slices.Clone(r.LintArgs()), "-")
 		n++
 		_, rep := jsonOf(t, bad, args...)
-		found := false
+		found, hcl := false, false
 		for _, f := range rep.Findings {
 			found = found || f.Rule == r.ID
-			if w := hclWords.FindString(f.Message); w != "" {
+			w := hclWords.FindString(f.Message)
+			hcl = hcl || (w != "" && f.Rule == r.ID)
+			if w != "" && !speaksHCLYet[f.Rule] {
 				t.Errorf("%s: Bad example: %s says %q: %s", r.ID, f.Rule, w, f.Message)
 			}
 		}
 		if !found {
 			t.Errorf("%s: Bad example does not report it: %+v", r.ID, rep.Findings)
+		}
+		if found && !hcl && speaksHCLYet[r.ID] {
+			t.Errorf("%s: its message speaks YAML now: take it out of speaksHCLYet", r.ID)
 		}
 		_, rep = jsonOf(t, good, args...)
 		for _, f := range rep.Findings {
@@ -135,58 +140,18 @@ var noYAMLExampleYet = toSet(
 	"ami-terms-count",
 	"ami-terms-one-per-architecture",
 	"arm64-gpu-no-image",
-	"block-device-ebs-invalid",
-	"block-device-root-volume-multiple",
-	"block-device-size-decimal-units",
-	"block-device-smaller-than-snapshot",
-	"bootstrap-continuation-missing",
-	"bootstrap-input-missing",
-	"bootstrap-kubelet-arg-invalid",
-	"bootstrap-option-equals",
-	"bootstrap-option-unknown",
-	"bootstrap-requires-custom",
-	"bootstrap-script-unsafe",
-	"bootstrap-script-unsupported",
 	"bottlerocket-node-taints-dropped",
 	"bottlerocket-setting-overridden",
 	"bottlerocket-toml-invalid",
 	"bottlerocket-unknown-setting",
 	"capacity-reservation-not-found",
-	"capacity-reservation-terms-invalid",
-	"cluster-ca-not-base64",
-	"cluster-cidr-missing",
 	"cluster-state-incomplete",
-	"connection-tracking-invalid",
-	"cpu-options-invalid",
-	"crd-unknown-field",
-	"crd-validation",
-	"custom-bootstrap-other-cluster",
-	"custom-user-data-missing",
-	"ebs-volume-initialization-rate-invalid",
-	"image-family-mismatch",
 	"instance-profile-not-found",
 	"instance-profile-without-role",
-	"instance-store-policy-invalid",
-	"instance-store-raid0-assembled-twice",
-	"ip-prefix-count-invalid",
-	"kubelet-args-single-quote",
-	"kubelet-args-unquoted-redirect",
-	"kubelet-config-invalid",
-	"kubelet-label-invalid",
-	"kubelet-label-restricted",
-	"kubelet-pods-per-core-ignored",
-	"kubelet-taint-invalid",
-	"kubelet-taints-space",
 	"kubernetes-version-unsupported",
-	"metadata-options-invalid",
 	"mime-invalid",
 	"mime-transfer-encoding-dropped",
 	"mime-unterminated",
-	"network-interfaces-invalid",
-	"network-interfaces-public-ip",
-	"nodeclass-name-invalid",
-	"nodeclass-role-or-instance-profile",
-	"nodeclass-tag-restricted",
 	"nodeconfig-field-overridden",
 	"nodeconfig-invalid",
 	"nodeconfig-register-with-taints-flag",
@@ -231,10 +196,6 @@ var noYAMLExampleYet = toSet(
 	"nodepool-windows-arm64",
 	"nodepool-zones-without-subnet",
 	"nodes-will-drift",
-	"object-metadata-invalid",
-	"object-metadata-karpenter-owned",
-	"option-repeated",
-	"placement-group-selector-invalid",
 	"pod-unschedulable",
 	"price-read-denied",
 	"readiness-checks-skipped",
@@ -266,30 +227,16 @@ var noYAMLExampleYet = toSet(
 	"role-not-found",
 	"scheduling-document-invalid",
 	"scheduling-needs-aws",
-	"script-value-unsafe",
 	"security-group-id-not-found",
 	"security-group-name-not-found",
 	"security-group-selector-matches-nothing",
 	"security-groups-subnets-different-vpcs",
-	"selector-tags-invalid",
-	"selector-term-empty",
-	"selector-term-field-exclusive",
-	"selector-term-id-invalid",
 	"selector-term-matches-nothing",
-	"selector-terms-count",
-	"shell-syntax-error",
 	"subnet-free-addresses-low",
 	"subnet-id-not-found",
 	"subnet-selector-matches-nothing",
-	"unregistered-taint-missing",
 	"userdata-format-mismatch",
-	"userdata-not-run-by-cloud-init",
 	"userdata-too-large",
-	"v1alpha5-provisioner-field",
-	"v1beta1-annotation-removed",
-	"v1beta1-expire-after-in-disruption",
-	"v1beta1-kubelet-on-nodepool",
-	"v1beta1-when-underutilized",
 	"windows-powershell-tags",
 )
 
@@ -300,3 +247,21 @@ func toSet(ids ...string) map[string]bool {
 	}
 	return m
 }
+
+// speaksHCLYet are rules whose messages, fired from a manifest, still name
+// the provider's attributes (snake_case, HCL blocks): their examples fire
+// and their Good is clean, but the HCL-word check waits for the messages'
+// structured fixes (rules.Fix). Each leaves the list when its message
+// speaks YAML.
+var speaksHCLYet = toSet(
+	"block-device-ebs-invalid",
+	"block-device-root-volume-multiple",
+	"block-device-smaller-than-snapshot",
+	"cpu-options-invalid",
+	"image-family-mismatch",
+	"kubelet-config-invalid",
+	"kubelet-pods-per-core-ignored",
+	"network-interfaces-invalid",
+	"selector-term-empty",
+	"selector-terms-count",
+)
