@@ -105,9 +105,6 @@ func TestNearMissFixInYAML(t *testing.T) {
 // fails for a rule missing from it without examples, and for one listed
 // that has them.
 var noYAMLExampleYet = toSet(
-	"al2-bootstrap-sh-call",
-	"al2023-al2-kubelet-config",
-	"al2023-bootstrap-sh",
 	"alias-al2-unsupported-kubernetes",
 	"alias-family-unsupported",
 	"alias-first-match-capacity-bug",
@@ -140,21 +137,11 @@ var noYAMLExampleYet = toSet(
 	"ami-terms-count",
 	"ami-terms-one-per-architecture",
 	"arm64-gpu-no-image",
-	"bottlerocket-node-taints-dropped",
-	"bottlerocket-setting-overridden",
-	"bottlerocket-toml-invalid",
-	"bottlerocket-unknown-setting",
 	"capacity-reservation-not-found",
 	"cluster-state-incomplete",
 	"instance-profile-not-found",
 	"instance-profile-without-role",
 	"kubernetes-version-unsupported",
-	"mime-invalid",
-	"mime-transfer-encoding-dropped",
-	"mime-unterminated",
-	"nodeconfig-field-overridden",
-	"nodeconfig-invalid",
-	"nodeconfig-register-with-taints-flag",
 	"nodeoverlay-conflict",
 	"nodeoverlay-feature-gate-off",
 	"nodeoverlay-runtime-invalid",
@@ -235,9 +222,6 @@ var noYAMLExampleYet = toSet(
 	"subnet-free-addresses-low",
 	"subnet-id-not-found",
 	"subnet-selector-matches-nothing",
-	"userdata-format-mismatch",
-	"userdata-too-large",
-	"windows-powershell-tags",
 )
 
 func toSet(ids ...string) map[string]bool {
