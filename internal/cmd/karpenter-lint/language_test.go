@@ -17,9 +17,10 @@ import (
 var hclWords = regexp.MustCompile(`acknowledged_warnings|karpenter_(nodepool|ec2nodeclass)\b|\b[a-z]+(_[a-z0-9]+)+ = |= \{ `)
 
 // hclNames are the provider's attribute names (snake_case) however they
-// are written: a rule of speaksHCLYet stays there while its message names
-// one, even where hclWords would let it through.
-var hclNames = regexp.MustCompile(`\b[a-z]+(_[a-z0-9]+)+\b`)
+// are written, and HCL objects (`{ id = ...`): a rule of speaksHCLYet
+// stays there while its message has one, even where hclWords would let it
+// through.
+var hclNames = regexp.MustCompile(`\b[a-z]+(_[a-z0-9]+)+\b|\{ [a-z_]+ = `)
 
 // Every rule's failing manifest example, through karpenter-lint: the rule
 // is reported, its message speaks YAML (no HCL name, no
@@ -241,8 +242,9 @@ func toSet(ids ...string) map[string]bool {
 // the provider's attributes (snake_case, HCL blocks): their examples fire
 // and their Good is clean, but the HCL-word check waits for the messages'
 // structured fixes (rules.Fix). Each leaves the list when its message
-// names no attribute of the provider (hclNames); the list also holds those
-// that name one without an HCL assignment, which hclWords lets through.
+// names no attribute of the provider and writes no HCL object (hclNames);
+// the list also holds those that do so without an HCL assignment, which
+// hclWords lets through.
 var speaksHCLYet = toSet(
 	"block-device-ebs-invalid",
 	"block-device-root-volume-multiple",
@@ -264,5 +266,6 @@ var speaksHCLYet = toSet(
 	"nodeconfig-register-with-taints-flag",
 	"placement-group-selector-invalid",
 	"selector-term-empty",
+	"selector-term-field-exclusive",
 	"selector-terms-count",
 )
