@@ -380,7 +380,7 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 			more = true
 			continue
 		}
-		if covered(e.Field, own) {
+		if covered(e.Field, own) || quoted(e, own) {
 			continue
 		}
 		out = append(out, Finding{Rule: ruleCRD, Severity: rules.Error, Path: e.Field,
@@ -412,6 +412,22 @@ func covered(p string, own []Finding) bool {
 		}
 		q := canonical(f.Path)
 		if p == q || (within(q, p) && !containers[p]) || (within(p, q) && !containers[q]) {
+			return true
+		}
+	}
+	return false
+}
+
+// quoted reports whether one of the project's errors inside the field of
+// an object-level API server error (a CEL rule on spec, which covered
+// leaves alone) already quotes its message: the same rejection, said once
+// at the field to change. Both role and instanceProfile set is one error,
+// not the project's at spec.role and the server's at spec.
+func quoted(e crd.Error, own []Finding) bool {
+	p := canonical(e.Field)
+	for _, f := range own {
+		q := canonical(f.Path)
+		if f.Severity == rules.Error && e.Detail != "" && (p == q || within(q, p)) && strings.Contains(f.Message, `"`+e.Detail+`"`) {
 			return true
 		}
 	}
