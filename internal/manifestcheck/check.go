@@ -54,7 +54,21 @@ var (
 // Reports says whether a rule of the catalogue can be reported on a
 // manifest: false for those about the provider's own inputs, which
 // karpenter-lint does not list and an ignore annotation cannot silence.
-func Reports(id string) bool { return !notForManifests[id] || id == "custom-bootstrap-other-cluster" }
+func Reports(id string) bool {
+	return (!notForManifests[id] || id == "custom-bootstrap-other-cluster") && !providerInputOnly[id]
+}
+
+// providerInputOnly are rules only the provider's own inputs can break, so
+// no manifest reports them: its bootstrap block (an EC2NodeClass manifest
+// has spec.userData, never a block that renders it), and its renderer's
+// guard against writing a field the CRD does not have (a manifest's own
+// unknown field is manifest-unknown-field).
+var providerInputOnly = map[string]bool{
+	"bootstrap-requires-custom": true, "bootstrap-input-missing": true, "bootstrap-kubelet-arg-invalid": true,
+	"bootstrap-script-unsafe": true, "bootstrap-script-unsupported": true, "cluster-ca-not-base64": true,
+	"cluster-cidr-missing": true, "script-value-unsafe": true,
+	"crd-unknown-field": true,
+}
 
 // Check validates every EC2NodeClass, NodePool and NodeOverlay document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
@@ -296,6 +297,28 @@ func TestCovered(t *testing.T) {
 	} {
 		if got := covered(p, "", own); got != want {
 			t.Errorf("covered(%q) = %v", p, got)
+		}
+	}
+}
+
+// An object-level CEL error is the project's own only when one of its
+// errors inside that object quotes the server's message.
+func TestCoveredWhenQuoted(t *testing.T) {
+	const cel = "must specify exactly one of ['role', 'instanceProfile']"
+	own := []Finding{{Severity: rules.Error, Path: "spec.role", Message: `both role "a" and instanceProfile "b" are set; the API server rejects it ("` + cel + `").`}}
+	for _, c := range []struct {
+		e    crd.Error
+		own  []Finding
+		want bool
+	}{
+		{crd.Error{Field: "spec", Detail: cel}, own, true},
+		{crd.Error{Field: "spec", Detail: "must have only one blockDeviceMappings with rootVolume"}, own, false}, // another rule of spec
+		{crd.Error{Field: "spec.template", Detail: cel}, own, false},                                             // not around the finding
+		{crd.Error{Field: "spec", Detail: cel}, []Finding{{Severity: rules.Warning, Path: own[0].Path, Message: own[0].Message}}, false},
+		{crd.Error{Field: "spec"}, []Finding{{Severity: rules.Error, Path: "spec.role", Message: `""`}}, false},
+	} {
+		if got := covered(c.e.Field, c.e.Detail, c.own); got != c.want {
+			t.Errorf("covered(%+v, %+v) = %v", c.e, c.own, got)
 		}
 	}
 }
