@@ -90,6 +90,9 @@ type Plan struct {
 	Pools []Pool
 	// Findings are what could not be read or decided.
 	Findings []string
+	// Consolidation is what consolidation does next (Consolidate), nil
+	// when it was not decided.
+	Consolidation *Consolidation `json:",omitempty"`
 }
 
 // Pool is one configured NodePool's part.
