@@ -552,3 +552,41 @@ func (r *recorder) about(uid types.UID) []string {
 	defer r.mu.Unlock()
 	return slices.Clone(r.byNode[uid])
 }
+
+// Summary is the consolidation in a few lines.
+func (c *Consolidation) Summary(at time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Consolidation at %s (UTC), one command after the other:\n", at.UTC().Format(time.RFC3339))
+	if len(c.Commands) == 0 {
+		b.WriteString("  no command: Karpenter consolidates nothing now\n")
+	}
+	for i, cmd := range c.Commands {
+		var names []string
+		for _, cn := range cmd.Candidates {
+			names = append(names, fmt.Sprintf("%s (%s %s %s, $%.4f/h)", cn.Node, cn.InstanceType, cn.Capacity, cn.Zone, cn.Price))
+		}
+		fmt.Fprintf(&b, "  %d. %s, %s: %s %s", i+1, cmd.Reason, cmd.Method, cmd.Decision, strings.Join(names, ", "))
+		for _, r := range cmd.Replacements {
+			more := ""
+			if r.Options > len(r.InstanceTypes) {
+				more = fmt.Sprintf(" and %d more", r.Options-len(r.InstanceTypes))
+			}
+			fmt.Fprintf(&b, " with a NodeClaim of NodePool %s (%s%s; cheapest $%.4f/h, named %s below)", r.Pool, strings.Join(r.InstanceTypes, ", "), more, r.Price, r.Node)
+		}
+		fmt.Fprintf(&b, "; %d pod(s) move; saves $%.4f/h\n", cmd.PodsMoved, cmd.Savings)
+	}
+	if c.Truncated {
+		fmt.Fprintf(&b, "  ... stopped after %d commands; Karpenter would go on\n", len(c.Commands))
+	}
+	if len(c.Kept) > 0 {
+		b.WriteString("Nodes consolidation leaves after that:\n")
+		for _, k := range c.Kept {
+			fmt.Fprintf(&b, "  %s (NodePool %s): %s\n", k.Node, k.Pool, k.Why)
+		}
+	}
+	b.WriteString("Where Karpenter decides by chance, the prediction takes one answer:\n")
+	for _, s := range c.Chance {
+		b.WriteString("  - " + s + "\n")
+	}
+	return b.String()
+}
