@@ -6,6 +6,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	v1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -97,8 +98,24 @@ func (k *kube) listMore(list client.ObjectList, o *client.ListOptions) bool {
 }
 
 // podsFor are the pods a List of pods looks at: the bound ones, and the
-// pending ones when the client holds them (ClusterClient).
-func (k *kube) podsFor() []*corev1.Pod {
+// pending ones when the client holds them (ClusterClient); only those on
+// one node when the field selector names it (Karpenter lists a node's
+// pods for every candidate: without the index, candidates times pods).
+func (k *kube) podsFor(sel fields.Selector) []*corev1.Pod {
+	if sel != nil {
+		if node, ok := sel.RequiresExactMatch("spec.nodeName"); ok {
+			if node == "" {
+				return k.pending
+			}
+			k.byNodeOnce.Do(func() {
+				k.byNode = map[string][]*corev1.Pod{}
+				for _, p := range k.pods {
+					k.byNode[p.Spec.NodeName] = append(k.byNode[p.Spec.NodeName], p)
+				}
+			})
+			return k.byNode[node]
+		}
+	}
 	if len(k.pending) == 0 {
 		return k.pods
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -47,6 +48,9 @@ type kube struct {
 	daemonSets []*appsv1.DaemonSet
 	nodeClaims []*karpv1.NodeClaim
 	nodePools  []*karpv1.NodePool
+	// byNode indexes pods by node, built on the first List by node.
+	byNode     map[string][]*corev1.Pod
+	byNodeOnce sync.Once
 }
 
 var _ client.Client = (*kube)(nil)
@@ -138,7 +142,7 @@ func (k *kube) List(_ context.Context, list client.ObjectList, opts ...client.Li
 	switch l := list.(type) {
 	case *corev1.PodList:
 		l.Items = nil
-		for _, p := range k.podsFor() {
+		for _, p := range k.podsFor(o.FieldSelector) {
 			if (o.Namespace == "" || p.Namespace == o.Namespace) &&
 				(o.LabelSelector == nil || o.LabelSelector.Matches(labels.Set(p.Labels))) &&
 				(o.FieldSelector == nil || o.FieldSelector.Matches(fields.Set{"spec.nodeName": p.Spec.NodeName})) {
