@@ -24,13 +24,15 @@ the EC2NodeClasses' subnets (read-only), as karpenter-lint schedule does.
 
 // consolidationFlags are the disruption command's consolidation flags.
 type consolidationFlags struct {
-	region, profile string
-	max             int
+	region, profile, kubernetes, cluster string
+	max                                  int
 }
 
 func (c *consolidationFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.region, "region", "", "with it, consolidation is decided too: the AWS region of the cluster (its instance types and prices)")
 	fs.StringVar(&c.profile, "profile", "", "the AWS profile to read the region's instance types with (instead of --region)")
+	fs.StringVar(&c.kubernetes, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
+	fs.StringVar(&c.cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
 	fs.IntVar(&c.max, "max-commands", disruption.DefaultBound, "the consolidation commands predicted at most")
 }
 
@@ -47,7 +49,7 @@ func (c *consolidationFlags) consolidate(in disruption.Input, plan *disruption.P
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	p := scheduling.Parse(scheduling.Input{Karpenter: in.Karpenter})
-	opt := manifestcheck.Options{Karpenter: in.Version,
+	opt := manifestcheck.Options{Karpenter: in.Version, Kubernetes: c.kubernetes, Cluster: c.cluster,
 		AWS: awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: c.region, Profile: c.profile, MaxRetries: -1}))}
 	facts, notes, err := scheduleFacts(ctx, p, opt)
 	if err != nil {
