@@ -36,6 +36,9 @@ type consolidationCommand struct {
 	nodes            []string
 	replacement      []string
 	savings          float64
+	// moves are where Karpenter's simulation put the candidates' pods on
+	// existing nodes (pod name to node), the reference's only.
+	moves map[string]string
 }
 
 func (c *consolidationCommand) String() string {
@@ -132,7 +135,12 @@ func (k *karpenter) consolidation(t *testing.T, pool, class, snap string, at tim
 	if cmd == nil {
 		return nil
 	}
-	out := &consolidationCommand{method: cmd.Method.ConsolidationType(), decision: string(cmd.Decision()), savings: cmd.EstimatedSavings()}
+	out := &consolidationCommand{method: cmd.Method.ConsolidationType(), decision: string(cmd.Decision()), savings: cmd.EstimatedSavings(), moves: map[string]string{}}
+	for _, e := range cmd.Results.ExistingNodes {
+		for _, p := range e.Pods {
+			out.moves[p.Name] = e.Name()
+		}
+	}
 	for _, c := range cmd.Candidates {
 		out.nodes = append(out.nodes, c.Node.Name)
 	}
@@ -145,27 +153,27 @@ func (k *karpenter) consolidation(t *testing.T, pool, class, snap string, at tim
 	return out
 }
 
-// predicted is the first command package disruption predicts.
-func predicted(t *testing.T, e *schedulingtest.Emulator, pool, class, snap string, at time.Time) *consolidationCommand {
+// predicted are the commands package disruption predicts, bound at most.
+func predicted(t *testing.T, e *schedulingtest.Emulator, pool, class, snap string, at time.Time, bound int) []*consolidationCommand {
 	t.Helper()
 	p := scheduling.Parse(scheduling.Input{Karpenter: []string{pool, class}})
 	its, _ := p.InstanceTypes(context.Background(), e.Facts(t, p))
 	c, findings := disruption.Consolidate(context.Background(), disruption.Input{Karpenter: []string{pool, class}, Cluster: snapshot.Parse(snap), At: at,
-		Version: versions.DefaultKarpenter}, disruption.ConsolidationInput{InstanceTypes: its, Bound: 1})
+		Version: versions.DefaultKarpenter}, disruption.ConsolidationInput{InstanceTypes: its, Bound: bound})
 	if len(findings) > 0 {
 		t.Fatalf("findings: %v", findings)
 	}
-	if len(c.Commands) == 0 {
-		return nil
-	}
-	first := c.Commands[0]
-	out := &consolidationCommand{method: first.Method, decision: first.Decision, savings: first.Savings}
-	for _, cn := range first.Candidates {
-		out.nodes = append(out.nodes, cn.Node)
-	}
-	slices.Sort(out.nodes)
-	for _, r := range first.Replacements {
-		out.replacement = append(out.replacement, r.InstanceTypes...)
+	var out []*consolidationCommand
+	for _, cmd := range c.Commands {
+		o := &consolidationCommand{method: cmd.Method, decision: cmd.Decision, savings: cmd.Savings}
+		for _, cn := range cmd.Candidates {
+			o.nodes = append(o.nodes, cn.Node)
+		}
+		slices.Sort(o.nodes)
+		for _, r := range cmd.Replacements {
+			o.replacement = append(o.replacement, r.InstanceTypes...)
+		}
+		out = append(out, o)
 	}
 	return out
 }
@@ -201,7 +209,10 @@ func consolidationScenarios() []consolidationScenario {
 		{name: "underused nodes: multi-node", budget: open, nodes: fleet, pods: append(small, pod("p3", "a", "500m")), at: later, want: "multi replace"},
 		{name: "underused nodes: multi-node delete", budget: open, at: later, want: "multi delete",
 			nodes: []snapshottest.Node{node("a", "m5.xlarge"), node("b", "m5.xlarge"), node("c", "m5.xlarge"), node("d", "m5.xlarge")},
-			pods:  []snapshottest.Pod{pod("p1", "a", "2500m"), pod("p2", "b", "2500m"), pod("p3", "c", "1000m"), pod("p4", "d", "1000m")}},
+			// c and d run two pods each: a lower savings ratio than a and
+			// b, so no tie leaves the order to Go's map.
+			pods: []snapshottest.Pod{pod("p1", "a", "2500m"), pod("p2", "b", "2500m"), pod("p3", "c", "500m"), pod("p4", "d", "500m"),
+				pod("p5", "c", "500m"), pod("p6", "d", "500m")}},
 		{name: "one oversized node: single-node replace", budget: open, nodes: []snapshottest.Node{node("big", "m5.xlarge")}, pods: []snapshottest.Pod{pod("p1", "big", "500m")}, at: later, want: "single replace"},
 		{name: "do-not-disrupt pod", budget: open, nodes: []snapshottest.Node{node("big", "m5.xlarge")}, at: later,
 			pods: []snapshottest.Pod{{Namespace: "default", Name: "train", Node: "big", CPU: "500m", Memory: "256Mi", Annotations: map[string]string{karpv1.DoNotDisruptAnnotationKey: "true"}}}},
@@ -217,7 +228,7 @@ func consolidationScenarios() []consolidationScenario {
 	}
 }
 
-// TestConsolidationMatchesKarpenter: on 12 snapshots (empty and underused
+// TestConsolidationMatchesKarpenter: on 13 snapshots (empty and underused
 // nodes, single- and multi-node, do-not-disrupt, a PDB, a budget of 0,
 // WhenEmpty, consolidateAfter) the first consolidation command predicted
 // equals the command Karpenter v1.14.1's disruption controller starts on
@@ -242,7 +253,10 @@ func TestConsolidationMatchesKarpenter(t *testing.T) {
 			snap := l.YAML()
 			pool := nodePool("general", "default", sc.budget, families)
 			ref := newKarpenter(t, e.URL).consolidation(t, pool, class, snap, sc.at)
-			got := predicted(t, e, pool, class, snap, sc.at)
+			var got *consolidationCommand
+			if cmds := predicted(t, e, pool, class, snap, sc.at, 1); len(cmds) > 0 {
+				got = cmds[0]
+			}
 			if !got.equal(ref) {
 				t.Errorf("first command:\n predicted %v\n Karpenter %v", got, ref)
 			}
@@ -252,6 +266,99 @@ func TestConsolidationMatchesKarpenter(t *testing.T) {
 			}
 			if what != sc.want {
 				t.Errorf("predicted %q, the scenario is about %q", what, cmp.Or(sc.want, "no command"))
+			}
+		})
+	}
+}
+
+// TestConsolidationLoopMatchesKarpenter: the command loop. The reference
+// applies each command Karpenter's controller starts to the snapshot
+// itself (the candidates' nodes removed, their pods where Karpenter's
+// simulation put them) and runs a fresh controller on the result; the
+// predicted sequence equals the controller's, command by command, up to
+// the first replacement (the launched node's facts are the prediction's to
+// make up, so the reference stops there).
+func TestConsolidationLoopMatchesKarpenter(t *testing.T) {
+	e := schedulingtest.Start(t, nil)
+	class := nodeClass("default", "al2023@latest", "")
+	families := requirement("karpenter.k8s.aws/instance-family", "In", "m5", "c5")
+	node := func(name string) snapshottest.Node {
+		return snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: "m5.xlarge", Zone: "us-east-1a", CPU: "3920m", Memory: "14Gi", Pods: 58}
+	}
+	pod := func(name, on, cpu string) snapshottest.Pod {
+		return snapshottest.Pod{Namespace: "default", Name: name, Node: on, CPU: cpu, Memory: "256Mi"}
+	}
+	at := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	for _, sc := range []struct {
+		name, budget string
+		nodes        []snapshottest.Node
+		pods         []snapshottest.Pod
+		want         int
+	}{
+		{name: "one node at a time", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\"\n", want: 4,
+			nodes: []snapshottest.Node{node("a"), node("b"), node("c"), node("d"), node("e")},
+			// One, two, three and four pods: distinct savings ratios (Karpenter
+			// orders equal ones by Go map order).
+			pods: []snapshottest.Pod{pod("p1", "b", "1500m"), pod("p2", "c", "500m"), pod("p3", "c", "500m"), pod("p4", "d", "300m"), pod("p5", "d", "300m"),
+				pod("p6", "d", "300m"), pod("p7", "e", "600m"), pod("p8", "e", "600m"), pod("p9", "e", "600m"), pod("p10", "e", "600m")}},
+		{name: "all at once", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"100%\"\n", want: 2,
+			nodes: []snapshottest.Node{node("a"), node("b"), node("c"), node("d"), node("e")},
+			pods: []snapshottest.Pod{pod("p1", "b", "2"), pod("p2", "c", "1"), pod("p3", "c", "1"), pod("p4", "d", "500m"), pod("p5", "d", "500m"),
+				pod("p6", "d", "500m"), pod("p7", "e", "3")}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			pool := nodePool("general", "default", sc.budget, families)
+			nodes, pods := slices.Clone(sc.nodes), slices.Clone(sc.pods)
+			var ref []*consolidationCommand
+			replaced := false
+			for range 10 {
+				l := &snapshottest.List{}
+				for _, n := range nodes {
+					l.Add(n)
+				}
+				for _, p := range pods {
+					l.AddPod(p)
+				}
+				cmd := newKarpenter(t, e.URL).consolidation(t, pool, class, l.YAML(), at)
+				if cmd == nil {
+					break
+				}
+				ref = append(ref, cmd)
+				if cmd.decision != "delete" {
+					// The launched node is the prediction's to make up:
+					// the reference stops at a replacement.
+					replaced = true
+					break
+				}
+				nodes = slices.DeleteFunc(nodes, func(n snapshottest.Node) bool { return slices.Contains(cmd.nodes, n.Name) })
+				pods = slices.DeleteFunc(pods, func(p snapshottest.Pod) bool {
+					return slices.Contains(cmd.nodes, p.Node) && cmd.moves[p.Name] == ""
+				})
+				for i, p := range pods {
+					if to := cmd.moves[p.Name]; to != "" {
+						pods[i].Node = to
+					}
+				}
+			}
+			l := &snapshottest.List{}
+			for _, n := range sc.nodes {
+				l.Add(n)
+			}
+			for _, p := range sc.pods {
+				l.AddPod(p)
+			}
+			got := predicted(t, e, pool, class, l.YAML(), at, 10)
+			if replaced && len(got) > len(ref) {
+				got = got[:len(ref)]
+			}
+			if len(got) != len(ref) || len(ref) != sc.want {
+				t.Errorf("%d commands predicted, Karpenter %d, the scenario %d:\n predicted %v\n Karpenter %v", len(got), len(ref), sc.want, got, ref)
+				return
+			}
+			for i := range ref {
+				if !got[i].equal(ref[i]) {
+					t.Errorf("command %d:\n predicted %v\n Karpenter %v", i+1, got[i], ref[i])
+				}
 			}
 		})
 	}
