@@ -115,7 +115,14 @@ type ConsolidationInput struct {
 // snapshot at in.At, applies each command and decides again, until no
 // command is left or the bound is reached. Findings say what could not be
 // decided.
-func Consolidate(ctx context.Context, in Input, ci ConsolidationInput) (*Consolidation, []string) {
+func Consolidate(ctx context.Context, in Input, ci ConsolidationInput) (out *Consolidation, errs []string) {
+	// Karpenter's methods are written for objects the API server has
+	// validated; a snapshot it would never hold must not crash the caller.
+	defer func() {
+		if r := recover(); r != nil {
+			out, errs = nil, append(errs, fmt.Sprintf("Karpenter's disruption methods failed on the snapshot (%v), so consolidation is not decided; check the snapshot's objects with kubectl apply --dry-run=server", r))
+		}
+	}()
 	pools, _, errs := read(in.Karpenter)
 	if in.Cluster == nil {
 		return nil, append(errs, "no cluster state: consolidation is decided on a snapshot")
@@ -137,7 +144,7 @@ func Consolidate(ctx context.Context, in Input, ci ConsolidationInput) (*Consoli
 		karps = append(karps, np)
 	}
 	w := &world{at: in.At.UTC(), pools: karps, its: ci.InstanceTypes, snap: cloneSnapshot(in.Cluster)}
-	out := &Consolidation{Chance: chance}
+	out = &Consolidation{Chance: chance}
 	ctx = scheduling.DecisionContext(ctx)
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
