@@ -169,7 +169,7 @@ func Consolidate(ctx context.Context, in Input, ci ConsolidationInput) (out *Con
 
 // chance are Karpenter's own coin flips the prediction settles.
 var chance = []string{
-	"candidates of equal savings ratio (price over disruption cost) are taken in node-name order; Karpenter takes them in Go map order",
+	"candidates of equal savings ratio (price over disruption cost) are taken in node-name order (Go's sort keeps that order for up to 12 equal ones); Karpenter takes them in Go map order",
 	"single-node consolidation visits NodePools in Go map order; with several pools the first command may be another pool's",
 	"a replacement is launched as its cheapest instance type and offering; AWS's CreateFleet chooses (lowest price on demand, price-capacity-optimized for spot)",
 	"the candidates' pods are rescheduled where Karpenter's simulation put them; kube-scheduler may place them elsewhere",
