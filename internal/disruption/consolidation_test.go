@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
@@ -122,5 +124,17 @@ func TestConsolidationNeedsInstanceTypes(t *testing.T) {
 		disruption.ConsolidationInput{})
 	if c != nil || len(findings) != 1 || !strings.Contains(findings[0], "instance types") {
 		t.Errorf("%v %v", c, findings)
+	}
+	// A pool the scheduling decision left out: named, and its nodes kept
+	// (Karpenter's own event: the pool is not among those it lists).
+	c, findings = disruption.Consolidate(context.Background(), disruption.Input{Karpenter: []string{schedulingtest.Pool("general", "", families)}, Cluster: fleet(), At: noon},
+		disruption.ConsolidationInput{InstanceTypes: map[string][]*cloudprovider.InstanceType{"other": nil}})
+	if c == nil || len(c.Commands) != 0 || len(c.Kept) != 3 || len(findings) != 1 || !strings.Contains(findings[0], "NodePool general: its instance types are not known") ||
+		!strings.Contains(c.Kept[0].Why, "NodePool not found (NodePool=general)") {
+		t.Errorf("%+v %v", c, findings)
+	}
+	if c, findings := disruption.Consolidate(context.Background(), disruption.Input{Karpenter: []string{schedulingtest.Pool("general", "", families)}, At: noon},
+		disruption.ConsolidationInput{}); c != nil || len(findings) != 1 || !strings.Contains(findings[0], "no cluster state") {
+		t.Errorf("no snapshot: %v %v", c, findings)
 	}
 }
