@@ -22,7 +22,8 @@ ec2nodeclass-hash annotation against the configured class's hash, with --ca-bund
 disrupt (karpenter.sh/do-not-disrupt, a PodDisruptionBudget allowing no disruption), and how its disruption budgets
 pace the rest at --at: how many at once, in how many rounds. Offline: no AWS, no cluster connection.
 
-Not decided: consolidation, image, subnet and security-group drift (they need AWS), expiration.
+` + consolidationUsage + `
+Not decided: image, subnet and security-group drift (they need AWS), expiration.
 
 Flags:
 `
@@ -40,6 +41,8 @@ func runDisruption(e *env, args []string) int {
 	fs.StringVar(&kv, "karpenter-version", "", "the Karpenter release whose hashes the NodeClaims carry, 1.0 to 1.14 (default 1.14)")
 	fs.Var(&caBundle, "ca-bundle", "the CA bundle Karpenter's controller hashes into the EC2NodeClass hash (base64, as aws eks describe-cluster prints it); without it the class hash is not compared")
 	fs.StringVar(&format, "format", "text", "text or json")
+	var cons consolidationFlags
+	cons.register(fs)
 	fs.Usage = func() {
 		_, _ = fmt.Fprint(e.stderr, disruptionUsage)
 		fs.PrintDefaults()
@@ -82,6 +85,9 @@ func runDisruption(e *env, args []string) int {
 	}
 	in.Cluster = snapshot.Parse(snap[0].Text)
 	plan := disruption.Decide(in)
+	if err := cons.consolidate(in, plan); err != nil {
+		return e.errorf("consolidation: %v", err)
+	}
 	if format == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -91,6 +97,9 @@ func runDisruption(e *env, args []string) int {
 		return exitOK
 	}
 	out := plan.Summary()
+	if plan.Consolidation != nil {
+		out += plan.Consolidation.Summary(plan.At)
+	}
 	for _, f := range plan.Findings {
 		out += "note: " + f + "\n"
 	}
