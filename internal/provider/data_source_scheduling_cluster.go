@@ -26,9 +26,8 @@ func clusterStateAttributes() map[string]schema.Attribute {
 				"cluster is empty."},
 		"existing_nodes": schema.MapAttribute{ElementType: types.ListType{ElemType: types.StringType}, Computed: true,
 			Description: "The nodes of `cluster_state` that take workload pods, by node name (a NodeClaim's name before its " +
-				"node registers): the pods, `\"<namespace>/<kind>/<name>/<index>\"`. Karpenter tries its existing nodes in an " +
-				"order of its own (a Go map's); they are tried by name here, so which of two equal nodes takes a pod may differ " +
-				"on the cluster."},
+				"node registers): the pods, `\"<namespace>/<kind>/<name>/<index>\"`. Karpenter tries its existing nodes " +
+				"initialized first, then by name, and a pod takes the first that fits."},
 	}
 }
 

@@ -16,10 +16,10 @@ import (
 // clusterState is Karpenter's cluster state as its informers fill it
 // (pkg/controllers/state/informer: NodeClaims, Nodes, then the pods bound
 // to them) from the snapshot, and the nodes Provisioner.Schedule hands
-// the scheduler: DeepCopyNodes().Active(). Karpenter iterates its nodes
-// in Go map order, so which of two equal nodes takes a pod is its coin;
-// the prediction orders them by name (a canonical order Karpenter could
-// have drawn).
+// the scheduler: DeepCopyNodes().Active(). The scheduler orders them
+// itself (initialized first, then by name: Scheduler.sortExistingNodes in
+// pkg/controllers/provisioning/scheduling), so the order here only keeps
+// the decision's own listing stable.
 func clusterState(ctx context.Context, clk clock.Clock, k *kube, snap *snapshot.Snapshot) (*state.Cluster, []*state.StateNode, error) {
 	cluster := state.NewCluster(clk, k, nil)
 	if snap == nil {

@@ -71,8 +71,7 @@
 //
 // Not modelled (a live cluster's facts): without a cluster state, nodes and
 // pods already running; with one, the snapshot's own pending pods (only
-// the workloads' pods are scheduled) and which of two equal existing nodes
-// takes a pod (Karpenter's Go map order; tried by name here); placement
+// the workloads' pods are scheduled); placement
 // groups, zonal shifts, offerings Karpenter has seen fail (its ICE cache),
 // the memory Karpenter learns from nodes it launched, LimitRanges and
 // RuntimeClass overhead, an HPA's scaling between its bounds (only
