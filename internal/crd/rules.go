@@ -108,3 +108,7 @@ func (k *Kind) Findings(ctx context.Context, obj map[string]any) (map[string]any
 	}
 	return res.Object, fs
 }
+
+// RuleValidation is crd-validation, for the front ends that report the API
+// server's errors themselves (karpenter-lint's per-field findings).
+var RuleValidation = ruleValidation

@@ -227,7 +227,7 @@ func (a *ClassAWS) resolve(ctx context.Context, src *awsclient.Cache, c nodeclas
 		return nil
 	}
 	for _, f := range nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res, Karpenter: kv}).Findings {
-		if !notForManifests[f.Rule.ID] {
+		if !notForManifests[f.Rule] {
 			a.Findings = append(a.Findings, f)
 		}
 	}

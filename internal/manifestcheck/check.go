@@ -30,21 +30,25 @@ const (
 
 // The catalogue rules whose findings are translated here.
 var (
-	ruleCRD = rules.Lookup("crd-validation")
+	ruleCRD = crd.RuleValidation
 	// Findings about the provider's own inputs, which a manifest does not
 	// have: node_class given by name only (a manifest's class is
 	// cross-checked when it is among the inputs, else never), the embedded
 	// instance facts standing in for an AWS configuration, and the advice
 	// to pin an alias with the resource's pin_amis.
-	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true,
+	notForManifests = map[*rules.Rule]bool{nodepool.RuleFactsUnknown: true, instancetype.RuleOfflineMayMatch: true, nodeclass.RuleLatestDrift: true,
 		// checkClass makes it, with the --cluster given, online or not.
-		"custom-bootstrap-other-cluster": true}
+		nodeclass.RuleOtherCluster: true}
 )
 
-// Reports says whether a rule of the catalogue can be reported on a
-// manifest: false for those about the provider's own inputs, which
-// karpenter-lint does not list and an ignore annotation cannot silence.
-func Reports(id string) bool { return !notForManifests[id] || id == "custom-bootstrap-other-cluster" }
+// Reports says whether the rule of the catalogue with this id can be
+// reported on a manifest: false for those about the provider's own inputs,
+// which karpenter-lint does not list and an ignore annotation cannot
+// silence.
+func Reports(id string) bool {
+	r := rules.Lookup(id)
+	return r == nil || !notForManifests[r] || r == nodeclass.RuleOtherCluster
+}
 
 // Check validates every EC2NodeClass, NodePool and NodeOverlay document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the
@@ -219,7 +223,7 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 			// what they read.
 			res := nodepool.Check(p, cat, kv)
 			for _, f := range res.Findings {
-				if !notForManifests[f.Rule.ID] {
+				if !notForManifests[f.Rule] {
 					fs = append(fs, f)
 				}
 			}
