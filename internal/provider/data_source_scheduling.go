@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
@@ -149,20 +150,20 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		switch {
 		case !ok:
 			continue
-		case r.failed != nil:
+		case r.State == checks.Failed:
 			r.report(pd, diags)
 			continue
-		case r.state != readinessRead:
+		case r.State != checks.Read:
 			f.Classes[c.name] = scheduling.ReadinessNotServed
 			continue
 		}
-		for _, d := range r.denied {
-			if !deniedSeen[d.action] {
-				deniedSeen[d.action] = true
-				appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.action, d.err)})
+		for _, d := range r.Denied {
+			if !deniedSeen[d.Action] {
+				deniedSeen[d.Action] = true
+				appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.Action, d.Err)})
 			}
 		}
-		f.Classes[c.name] = scheduling.StatusOf(r.result, notReady)
+		f.Classes[c.name] = scheduling.StatusOf(r.Result, notReady)
 	}
 	<-pricesRead
 	f.Prices = prices
