@@ -207,14 +207,6 @@ type zoneFacts struct {
 	region  *offerings
 }
 
-// offerings answers the check only when the pool names families.
-func (z *zoneFacts) offerings(ctx context.Context, needed bool) map[string][]string {
-	if !needed {
-		return nil
-	}
-	return z.region.get(ctx)
-}
-
 // offerings reads the region's instance-type offerings per zone once per
 // run, when a pool first needs them. A denied read skips the family check
 // (the zones are still checked) and says so, as the provider's warning
@@ -226,7 +218,9 @@ type offerings struct {
 	zone map[string][]string
 }
 
-func (o *offerings) get(ctx context.Context) map[string][]string {
+// OfferingsByZone is checks.Offerings: the failures are the run's, said
+// once, so the pool's check is only skipped.
+func (o *offerings) OfferingsByZone(ctx context.Context) (map[string][]string, error) {
 	o.once.Do(func() {
 		off, err := o.aws.OfferingsByZone(ctx)
 		if action, denied := awsclient.Denied(err); denied {
@@ -242,5 +236,5 @@ func (o *offerings) get(ctx context.Context) map[string][]string {
 			o.zone = off
 		}
 	})
-	return o.zone
+	return o.zone, nil
 }

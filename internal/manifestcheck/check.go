@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -15,7 +16,6 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
@@ -217,25 +217,19 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 	var own []Finding
 	if m, err := decodePool(raw); err == nil {
 		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: facts}
-		fs := nodepool.Validate(p, kv)
-		if nodepool.CrossChecksApply(fs) {
-			// As the resource: the cross-checks run unless an error is in
-			// what they read.
-			res := nodepool.Check(p, cat, kv)
-			for _, f := range res.Findings {
-				if !notForManifests[f.Rule] {
-					fs = append(fs, f)
-				}
-			}
+		pf := checks.PoolFacts{Karpenter: kv, Catalogue: func(context.Context) (*instancetype.Catalogue, error) { return cat, nil }}
+		if zones != nil {
 			// With AWS, the pool's zones against its class's subnets and
-			// the families offered there, as the resource checks them.
-			if zones != nil {
-				if pool, ok := nodepool.ZonePool(p, zones.subnets, res); ok {
-					fs = append(fs, readiness.CheckPool(pool, zones.subnets, zones.offerings(ctx, len(pool.Families) > 0))...)
-				}
+			// the families offered there.
+			pf.Subnets, pf.SubnetsKnown, pf.Offerings = zones.subnets, true, zones.region
+		}
+		var fs rules.Findings
+		for _, f := range checks.NodePool(ctx, p, pf).Findings {
+			if !notForManifests[f.Rule] {
+				fs = append(fs, f)
 			}
 		}
-		own = translate(crd.NodePool, nodepool.Locate(p, fs))
+		own = translate(crd.NodePool, fs)
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.NodePool, obj, own))
 }

@@ -213,11 +213,27 @@ func deniedReadinessRead(err error) (string, bool) { return readiness.DeniedRead
 // readDenied is the finding of a denied readiness read: a warning, an error
 // with strict_readiness.
 func (d *ProviderData) readDenied(action string, err error) rules.Finding {
-	f := readiness.ReadDenied(action, err)
+	return d.strictDenied(readiness.ReadDenied(action, err))
+}
+
+func (d *ProviderData) strictDenied(f rules.Finding) rules.Finding {
 	f.Detail += " With strict_readiness = true this is an error."
 	if d.StrictReadiness {
 		f.Severity = rules.Error
 		f.Fix = nil // strict: the read is required, not to be acknowledged
 	}
 	return f
+}
+
+// strictReadiness applies strict_readiness to the denied readiness reads
+// among a check sequence's findings (checks.NodePool's offerings read).
+func (d *ProviderData) strictReadiness(fs rules.Findings) rules.Findings {
+	out := make(rules.Findings, len(fs))
+	for i, f := range fs {
+		if f.Rule == readiness.RuleReadDenied {
+			f = d.strictDenied(f)
+		}
+		out[i] = f
+	}
+	return out
 }

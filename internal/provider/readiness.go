@@ -15,7 +15,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
@@ -230,39 +229,4 @@ func classZones(v attr.Value) (subnets []readiness.Subnet, ok bool) {
 		subnets = append(subnets, readiness.Subnet{Zone: zone, ZoneID: id})
 	}
 	return subnets, true
-}
-
-// poolReadiness cross-checks a pool with the zones of its class's subnets
-// (node_class.zones) and the region's offerings: zones the pool requires
-// without a subnet of the class, and instance families the pool names that
-// are offered in none of the usable zones. It is skipped while the zones or
-// a requirement are unknown, and for a class managed elsewhere.
-func poolReadiness(ctx context.Context, pd *ProviderData, p nodepool.Pool, zones attr.Value, res nodepool.Result) (rules.Findings, error) {
-	subnets, ok := classZones(zones)
-	if !ok {
-		return nil, nil
-	}
-	pool, ok := nodepool.ZonePool(p, subnets, res)
-	if !ok {
-		return nil, nil
-	}
-	var offerings map[string][]string
-	var denied rules.Findings
-	if len(pool.Families) > 0 && pd.AWS != nil && pd.AWS.Clients().Configured() {
-		off, err := pd.AWS.OfferingsByZone(ctx)
-		if action, ok := deniedReadinessRead(err); ok {
-			// Without offerings the family check is skipped; the zones
-			// are still checked.
-			denied = rules.Findings{pd.readDenied(action, err)}
-		} else if err != nil {
-			return nil, err
-		}
-		// A fixture set without offerings says nothing about the zones.
-		if len(off) > 0 {
-			offerings = off
-		}
-	}
-	// Family findings keep the requirements path: Locate moves them to the
-	// requirement that names the families.
-	return append(denied, nodepool.Locate(p, readiness.CheckPool(pool, subnets, offerings))...), nil
 }
