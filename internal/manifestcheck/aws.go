@@ -34,6 +34,9 @@ type ClassAWS struct {
 	// when a request failed.
 	Readiness     readiness.Result
 	ReadinessRead bool
+	// Read is the reader's answer (checks.ReadClass), for the scheduling
+	// decision's status of the class (checks.ClassStatus).
+	Read checks.ClassReadiness
 	// Findings are the rules' findings on the AWS facts, in the resource's
 	// attribute paths.
 	Findings rules.Findings
@@ -134,6 +137,7 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 			// checks it feeds, and the others go on (a role that runs
 			// the checks in CI often has ec2:Describe* and no IAM reads).
 			r := checks.ReadClass(ctx, opt.AWS, c, opt.Karpenter)
+			a.Read = r
 			mu.Lock()
 			for _, d := range r.Denied {
 				denied[d.Action] = d.Err

@@ -147,23 +147,23 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		notReady, ok, later := amisNotReady(ctx, pd, c.terms, diags)
 		r := c.wait()
 		deferred = deferred || later
-		switch {
-		case !ok:
+		if !ok {
 			continue
-		case r.State == checks.Failed:
+		}
+		st, read := checks.ClassStatus(r.ClassReadiness, notReady)
+		if !read {
 			r.report(pd, diags)
 			continue
-		case r.State != checks.Read:
-			f.Classes[c.name] = scheduling.ReadinessNotServed
-			continue
 		}
-		for _, d := range r.Denied {
-			if !deniedSeen[d.Action] {
-				deniedSeen[d.Action] = true
-				appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.Action, d.Err)})
+		if r.State == checks.Read {
+			for _, d := range r.Denied {
+				if !deniedSeen[d.Action] {
+					deniedSeen[d.Action] = true
+					appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.Action, d.Err)})
+				}
 			}
 		}
-		f.Classes[c.name] = scheduling.StatusOf(r.Result, notReady)
+		f.Classes[c.name] = st
 	}
 	<-pricesRead
 	f.Prices = prices
