@@ -35,7 +35,9 @@ var (
 
 type offeringsFunc func(context.Context) (map[string][]string, error)
 
-func (f offeringsFunc) OfferingsByZone(ctx context.Context) (map[string][]string, error) { return f(ctx) }
+func (f offeringsFunc) OfferingsByZone(ctx context.Context) (map[string][]string, error) {
+	return f(ctx)
+}
 
 func ids(fs rules.Findings) []string {
 	var out []string
@@ -59,7 +61,10 @@ func TestNodePoolSequence(t *testing.T) {
 	// A label Karpenter refuses is in what the cross-checks read.
 	read := false
 	r := NodePool(ctx, pool(map[string]string{"karpenter.sh/nodepool": "x"}, families), PoolFacts{Karpenter: kv,
-		Catalogue: func(context.Context) (*instancetype.Catalogue, error) { read = true; return instancetype.Embedded(), nil }})
+		Catalogue: func(context.Context) (*instancetype.Catalogue, error) {
+			read = true
+			return instancetype.Embedded(), nil
+		}})
 	if r.CrossChecked || read || !r.Findings.HasErrors() {
 		t.Errorf("an error in the labels: cross-checked %v, catalogue read %v, findings %v", r.CrossChecked, read, ids(r.Findings))
 	}
