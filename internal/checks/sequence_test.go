@@ -11,14 +11,15 @@ import (
 )
 
 // sequenceSteps are the steps of the check sequences and the class reader:
-// a front end calls NodePool, ReadClass and ClassStatus, never a step, so a
+// a front end calls NodePool, NodeOverlay, ReadClass and ClassStatus, never a step, so a
 // new plan-time NodePool check (a stage of the sequence, as the zone check
 // was) is written once, in nodepool.go here (or, a rule of the pool alone,
 // in package nodepool's Validate or Check), and runs in karpenter_nodepool,
 // validate_manifest and karpenter-lint alike.
 var sequenceSteps = map[string][]string{
-	"nodepool":  {"Check", "CrossChecksApply", "ZonePool"},
-	"readiness": {"CheckPool", "Evaluate", "Lookup"},
+	"nodepool":    {"Check", "CrossChecksApply", "ZonePool"},
+	"readiness":   {"CheckPool", "Evaluate", "Lookup"},
+	"nodeoverlay": {"RuntimeFindings", "GateOff"},
 	// The readiness reads (any receiver): only ReadClass asks them.
 	"": {"SelectSecurityGroups", "SelectCapacityReservations", "GetRole", "GetInstanceProfile"},
 }
@@ -52,7 +53,7 @@ func TestFrontEndsRunTheSequence(t *testing.T) {
 				for _, p := range []string{pkg, ""} {
 					for _, step := range sequenceSteps[p] {
 						if sel.Sel.Name == step && (p == "" || p == pkg) {
-							t.Errorf("%s: calls %s.%s, a step of a check sequence: call the sequence in internal/checks (NodePool, ReadClass, ClassStatus) and add the step there",
+							t.Errorf("%s: calls %s.%s, a step of a check sequence: call the sequence in internal/checks (NodePool, NodeOverlay, ReadClass, ClassStatus) and add the step there",
 								fset.Position(call.Pos()), pkg, step)
 						}
 					}

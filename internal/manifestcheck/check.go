@@ -240,19 +240,12 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 // ignores it.
 func checkOverlay(ctx context.Context, obj map[string]any, raw []byte, opt Options) []Finding {
 	fromCRD := crdFindings(ctx, crd.NodeOverlay, obj, nil)
-	var own rules.Findings
 	stored := true
 	for _, f := range fromCRD {
 		stored = stored && f.Severity != rules.Error
 	}
-	if o, err := nodeoverlay.Decode(raw); err == nil && stored {
-		own = nodeoverlay.RuntimeFindings(ctx, o)
-	}
-	if !opt.FeatureGates.NodeOverlay {
-		md, _ := obj["metadata"].(map[string]any)
-		name, _ := md["name"].(string)
-		own = append(own, nodeoverlay.GateOff(name, cmp.Or(opt.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))))
-	}
+	own := checks.NodeOverlay(ctx, obj, stored, checks.OverlayFacts{GateOn: opt.FeatureGates.NodeOverlay,
+		GateHow: cmp.Or(opt.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))})
 	return append(translate(crd.NodeOverlay, own), fromCRD...)
 }
 
