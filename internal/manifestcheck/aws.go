@@ -28,19 +28,18 @@ type ClassAWS struct {
 	// request failed.
 	AMIs           ami.Result
 	ImagesResolved bool
-	// Readiness is its predicted status (subnets, security groups, the
-	// role or instance profile, capacity reservations), when
-	// ReadinessRead: not when the endpoint does not serve the reads, nor
-	// when a request failed.
-	Readiness     readiness.Result
-	ReadinessRead bool
-	// Read is the reader's answer (checks.ReadClass), for the scheduling
-	// decision's status of the class (checks.ClassStatus).
-	Read checks.ClassReadiness
+	// Readiness is what checks.ReadClass read: its predicted status
+	// (subnets, security groups, the role or instance profile, capacity
+	// reservations) when State is checks.Read; not when the endpoint does
+	// not serve the reads, nor when a request failed.
+	Readiness checks.ClassReadiness
 	// Findings are the rules' findings on the AWS facts, in the resource's
 	// attribute paths.
 	Findings rules.Findings
 }
+
+// ReadinessRead reports whether the class's status was predicted.
+func (a *ClassAWS) ReadinessRead() bool { return a != nil && a.Readiness.State == checks.Read }
 
 // imagesUsable reports whether the images resolved without an error:
 // pools are then cross-checked with them.
@@ -137,7 +136,7 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 			// checks it feeds, and the others go on (a role that runs
 			// the checks in CI often has ec2:Describe* and no IAM reads).
 			r := checks.ReadClass(ctx, opt.AWS, c, opt.Karpenter)
-			a.Read = r
+			a.Readiness = r
 			mu.Lock()
 			for _, d := range r.Denied {
 				denied[d.Action] = d.Err
@@ -150,8 +149,6 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 				err := cmp.Or(r.Failed, awsclient.ErrUnknownConfig)
 				fail(fmt.Errorf("%s: reading subnets, security groups, capacity reservations and the role: %w", obj, err))
 			default:
-				a.Readiness = r.Result
-				a.ReadinessRead = true
 				a.Findings = append(a.Findings, r.Findings...)
 			}
 		})

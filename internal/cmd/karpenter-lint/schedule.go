@@ -228,11 +228,11 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 		images := ""
 		if a.ImagesResolved {
 			images = scheduling.ImagesNotReady(a.AMIs)
-		} else if a.ReadinessRead {
+		} else if a.ReadinessRead() {
 			assumed = true
 		}
 		// Every failed read is among the failures above.
-		f.Classes[c.Name], _ = checks.ClassStatus(a.Read, images)
+		f.Classes[c.Name], _ = checks.ClassStatus(a.Readiness, images)
 	}
 	if assumed {
 		// The decision is made all the same: say what it assumed.
