@@ -317,3 +317,13 @@ func (c *Clients) Verify(ctx context.Context) error {
 	_, err = cfg.Credentials.Retrieve(ctx)
 	return err
 }
+
+// ProviderWide reports whether err stands for every request of the AWS
+// configuration rather than one: an endpoint that does not answer, a
+// configuration AWS refuses, rejected credentials.
+func ProviderWide(err error) bool {
+	var ee *EndpointError
+	var ce *ConfigError
+	_, rejected := CredentialsRejected(err)
+	return errors.As(err, &ee) || errors.As(err, &ce) || rejected
+}

@@ -108,3 +108,11 @@ func (k *Kind) Findings(ctx context.Context, obj map[string]any) (map[string]any
 	}
 	return res.Object, fs
 }
+
+// RuleValidation is crd-validation, for the front ends that report the API
+// server's errors themselves (karpenter-lint's per-field findings).
+var RuleValidation = ruleValidation
+
+// RuleUnknownField guards the provider's renderer; a manifest's own
+// unknown field is another rule's (manifest-unknown-field).
+var RuleUnknownField = ruleUnknownField

@@ -157,3 +157,12 @@ func nameKind(key string) string {
 	}
 	return "value of " + strings.TrimPrefix(key, "karpenter.k8s.aws/") + " any instance type has"
 }
+
+// RuleOfflineMayMatch is instance-types-offline-may-match, which a front end
+// leaves out where the embedded facts are not standing in for its own
+// missing AWS configuration (karpenter-lint says offline once per run).
+var RuleOfflineMayMatch = ruleOfflineMayMatch
+
+// RuleUnknownName is requirement-value-matches-no-instance-type, which the
+// NodePool check's tests expect of the admission.
+var RuleUnknownName = ruleUnknownName

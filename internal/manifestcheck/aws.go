@@ -1,17 +1,17 @@
 package manifestcheck
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
@@ -28,16 +28,18 @@ type ClassAWS struct {
 	// request failed.
 	AMIs           ami.Result
 	ImagesResolved bool
-	// Readiness is its predicted status (subnets, security groups, the
-	// role or instance profile, capacity reservations), when
-	// ReadinessRead: not when the endpoint does not serve the reads, nor
-	// when a request failed.
-	Readiness     readiness.Result
-	ReadinessRead bool
+	// Readiness is what checks.ReadClass read: its predicted status
+	// (subnets, security groups, the role or instance profile, capacity
+	// reservations) when State is checks.Read; not when the endpoint does
+	// not serve the reads, nor when a request failed.
+	Readiness checks.ClassReadiness
 	// Findings are the rules' findings on the AWS facts, in the resource's
 	// attribute paths.
 	Findings rules.Findings
 }
+
+// ReadinessRead reports whether the class's status was predicted.
+func (a *ClassAWS) ReadinessRead() bool { return a != nil && a.Readiness.State == checks.Read }
 
 // imagesUsable reports whether the images resolved without an error:
 // pools are then cross-checked with them.
@@ -118,7 +120,7 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 	}
 	var wg sync.WaitGroup
 	var notServed sync.Once
-	src := &tolerant{Source: opt.AWS, denied: map[string]error{}}
+	denied := map[string]error{}
 	facts = make([]*ClassAWS, len(classes))
 	for i, c := range classes {
 		a := &ClassAWS{}
@@ -134,87 +136,33 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 					fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, err))
 				}
 			}
-			o, err := readiness.Lookup(ctx, src, c.Readiness())
-			switch {
-			case errors.Is(err, awsclient.ErrNotServed):
+			// The provider's reader: a denied readiness read skips the
+			// checks it feeds, and the others go on (a role that runs
+			// the checks in CI often has ec2:Describe* and no IAM reads).
+			r := checks.ReadClass(ctx, opt.AWS, c, opt.Karpenter)
+			a.Readiness = r
+			mu.Lock()
+			for _, d := range r.Denied {
+				denied[d.Action] = d.Err
+			}
+			mu.Unlock()
+			switch r.State {
+			case checks.Skipped:
 				notServed.Do(func() { note("the EC2NodeClass readiness checks: the endpoint does not serve ec2:DescribeSubnets") })
-			case err != nil:
+			case checks.Failed, checks.Deferred:
+				err := cmp.Or(r.Failed, awsclient.ErrUnknownConfig)
 				fail(fmt.Errorf("%s: reading subnets, security groups, capacity reservations and the role: %w", obj, err))
 			default:
-				a.Readiness = readiness.Evaluate(c.Readiness(), o, readiness.Options{
-					Now: time.Now(),
-					// The ReservedCapacity gate, on by default from 1.6.
-					CapacityReservations: opt.Karpenter.AtLeast(6, 0),
-					NotRead:              src.notRead(),
-				})
-				a.ReadinessRead = true
-				a.Findings = append(a.Findings, a.Readiness.Findings...)
+				a.Findings = append(a.Findings, r.Findings...)
 			}
 		})
 	}
 	wg.Wait()
-	for _, action := range slices.Sorted(maps.Keys(src.denied)) {
+	for _, action := range slices.Sorted(maps.Keys(denied)) {
 		notes = append(notes, fmt.Sprintf("the readiness checks that need %s (%s): AWS denied it (%v); grant it to the identity that runs the checks",
-			action, readiness.ConditionOf(action), src.denied[action]))
+			action, readiness.ConditionOf(action), denied[action]))
 	}
 	return facts, notes, failures
-}
-
-// tolerant answers a readiness read that AWS denies with nothing and
-// records it, as the provider does: the checks it feeds are skipped
-// (Options.NotRead) and the other reads go on. A role that runs the
-// checks in CI often has ec2:Describe* and no IAM reads.
-type tolerant struct {
-	readiness.Source
-	mu     sync.Mutex
-	denied map[string]error
-}
-
-func (t *tolerant) keep(err error) error {
-	action, ok := awsclient.Denied(err)
-	if !ok || !readiness.IsRead(action) {
-		return err
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.denied[action] = err
-	return nil
-}
-
-// notRead maps the conditions of the denied reads to their action.
-func (t *tolerant) notRead() map[string]string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	out := map[string]string{}
-	for action := range t.denied {
-		out[readiness.ConditionOf(action)] = action
-	}
-	return out
-}
-
-func (t *tolerant) SelectSubnets(ctx context.Context, terms []awsclient.SubnetTerm) (awsclient.Selection[awsclient.Subnet], error) {
-	s, err := t.Source.SelectSubnets(ctx, terms)
-	return s, t.keep(err)
-}
-
-func (t *tolerant) SelectSecurityGroups(ctx context.Context, terms []awsclient.SecurityGroupTerm) (awsclient.SecurityGroupSelection, error) {
-	s, err := t.Source.SelectSecurityGroups(ctx, terms)
-	return s, t.keep(err)
-}
-
-func (t *tolerant) SelectCapacityReservations(ctx context.Context, terms []awsclient.CapacityReservationTerm) (awsclient.Selection[awsclient.CapacityReservation], error) {
-	s, err := t.Source.SelectCapacityReservations(ctx, terms)
-	return s, t.keep(err)
-}
-
-func (t *tolerant) GetRole(ctx context.Context, name string) (awsclient.Role, error) {
-	r, err := t.Source.GetRole(ctx, name)
-	return r, t.keep(err)
-}
-
-func (t *tolerant) GetInstanceProfile(ctx context.Context, name string) (awsclient.InstanceProfile, error) {
-	p, err := t.Source.GetInstanceProfile(ctx, name)
-	return p, t.keep(err)
 }
 
 // resolve resolves the class's images as Karpenter does, and runs the
@@ -231,7 +179,7 @@ func (a *ClassAWS) resolve(ctx context.Context, src *awsclient.Cache, c nodeclas
 		return nil
 	}
 	for _, f := range nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res, Karpenter: kv}).Findings {
-		if !notForManifests[f.Rule.ID] {
+		if !notForManifests[f.Rule] {
 			a.Findings = append(a.Findings, f)
 		}
 	}
@@ -264,14 +212,6 @@ type zoneFacts struct {
 	region  *offerings
 }
 
-// offerings answers the check only when the pool names families.
-func (z *zoneFacts) offerings(ctx context.Context, needed bool) map[string][]string {
-	if !needed {
-		return nil
-	}
-	return z.region.get(ctx)
-}
-
 // offerings reads the region's instance-type offerings per zone once per
 // run, when a pool first needs them. A denied read skips the family check
 // (the zones are still checked) and says so, as the provider's warning
@@ -283,7 +223,9 @@ type offerings struct {
 	zone map[string][]string
 }
 
-func (o *offerings) get(ctx context.Context) map[string][]string {
+// OfferingsByZone is checks.Offerings: the failures are the run's, said
+// once, so the pool's check is only skipped.
+func (o *offerings) OfferingsByZone(ctx context.Context) (map[string][]string, error) {
 	o.once.Do(func() {
 		off, err := o.aws.OfferingsByZone(ctx)
 		if action, denied := awsclient.Denied(err); denied {
@@ -299,5 +241,5 @@ func (o *offerings) get(ctx context.Context) map[string][]string {
 			o.zone = off
 		}
 	})
-	return o.zone
+	return o.zone, nil
 }

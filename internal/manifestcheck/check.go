@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
@@ -17,6 +19,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
@@ -30,44 +33,43 @@ const (
 
 // The catalogue rules whose findings are translated here.
 var (
-	ruleCRD = rules.Lookup("crd-validation")
+	ruleCRD = crd.RuleValidation
 	// Findings about the provider's own inputs, which a manifest does not
 	// have: node_class given by name only (a manifest's class is
 	// cross-checked when it is among the inputs, else never), the embedded
 	// instance facts standing in for an AWS configuration, and the advice
 	// to pin an alias with the resource's pin_amis.
-	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true,
+	notForManifests = map[*rules.Rule]bool{nodepool.RuleFactsUnknown: true, instancetype.RuleOfflineMayMatch: true, nodeclass.RuleLatestDrift: true,
 		// checkClass makes it, with the --cluster given, online or not.
-		"custom-bootstrap-other-cluster": true,
+		nodeclass.RuleOtherCluster: true,
 		// About a plan, not an object: a read AWS denied and an endpoint
 		// without DescribeSubnets are the CLI's summary notes (the checks
 		// not made), and an update that drifts nodes needs the state
 		// before it, which `karpenter-lint disruption` compares with the
 		// running cluster in its own report.
-		"readiness-read-denied": true, "readiness-checks-skipped": true, "nodes-will-drift": true,
+		readiness.RuleReadDenied: true, readiness.RuleChecksSkipped: true, drift.RuleNodesWillDrift: true,
 		// The scheduling data source's, which the schedule command has as
 		// usage errors (exit 1: an allow-unschedulable that is not a
 		// workload key, no --region) or as a note (a denied price read).
-		"allow-unschedulable-key-invalid": true, "scheduling-needs-aws": true, "price-read-denied": true}
+		scheduling.RuleAllowKey: true, scheduling.RuleNeedsAWS: true, scheduling.RulePriceReadDenied: true,
+		// Only the provider's own inputs break these: its bootstrap block
+		// (an EC2NodeClass manifest has spec.userData, never a block that
+		// renders it), and its renderer's guard against writing a field
+		// the CRD does not have (a manifest's own unknown field is
+		// manifest-unknown-field).
+		nodeclass.RuleBootstrapFamily: true, lint.RuleInputMissing: true, lint.RuleExtraArgInvalid: true,
+		lint.RuleScriptUnsafe: true, lint.RuleScriptUnsupported: true, lint.RuleCANotBase64: true,
+		lint.RuleCIDRMissing: true, lint.RuleValueUnsafe: true, crd.RuleUnknownField: true}
 )
 
-// Reports says whether a rule of the catalogue can be reported on a
-// manifest: false for those about the provider's own inputs, which
-// karpenter-lint does not list and an ignore annotation cannot silence.
+// Reports says whether the rule of the catalogue with this id can be
+// reported on a manifest: false for those about the provider's own inputs,
+// which karpenter-lint does not list and an ignore annotation cannot
+// silence. custom-bootstrap-other-cluster is the class check's own (with
+// --cluster), not the provider's plan-time one filtered above.
 func Reports(id string) bool {
-	return (!notForManifests[id] || id == "custom-bootstrap-other-cluster") && !providerInputOnly[id]
-}
-
-// providerInputOnly are rules only the provider's own inputs can break, so
-// no manifest reports them: its bootstrap block (an EC2NodeClass manifest
-// has spec.userData, never a block that renders it), and its renderer's
-// guard against writing a field the CRD does not have (a manifest's own
-// unknown field is manifest-unknown-field).
-var providerInputOnly = map[string]bool{
-	"bootstrap-requires-custom": true, "bootstrap-input-missing": true, "bootstrap-kubelet-arg-invalid": true,
-	"bootstrap-script-unsafe": true, "bootstrap-script-unsupported": true, "cluster-ca-not-base64": true,
-	"cluster-cidr-missing": true, "script-value-unsafe": true,
-	"crd-unknown-field": true,
+	r := rules.Lookup(id)
+	return r == nil || !notForManifests[r] || r == nodeclass.RuleOtherCluster
 }
 
 // Check validates every EC2NodeClass, NodePool and NodeOverlay document of input (YAML
@@ -237,25 +239,19 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 	var own []Finding
 	if m, err := decodePool(raw); err == nil {
 		p := nodepool.Pool{Manifest: m, Empty: emptyStrings(obj), Class: facts}
-		fs := nodepool.Validate(p, kv)
-		if nodepool.CrossChecksApply(fs) {
-			// As the resource: the cross-checks run unless an error is in
-			// what they read.
-			res := nodepool.Check(p, cat, kv)
-			for _, f := range res.Findings {
-				if !notForManifests[f.Rule.ID] {
-					fs = append(fs, f)
-				}
-			}
+		pf := checks.PoolFacts{Karpenter: kv, Catalogue: func(context.Context) (*instancetype.Catalogue, error) { return cat, nil }}
+		if zones != nil {
 			// With AWS, the pool's zones against its class's subnets and
-			// the families offered there, as the resource checks them.
-			if zones != nil {
-				if pool, ok := nodepool.ZonePool(p, zones.subnets, res); ok {
-					fs = append(fs, readiness.CheckPool(pool, zones.subnets, zones.offerings(ctx, len(pool.Families) > 0))...)
-				}
+			// the families offered there.
+			pf.Subnets, pf.SubnetsKnown, pf.Offerings = zones.subnets, true, zones.region
+		}
+		var fs rules.Findings
+		for _, f := range checks.NodePool(ctx, p, pf).Findings {
+			if !notForManifests[f.Rule] {
+				fs = append(fs, f)
 			}
 		}
-		own = translate(crd.NodePool, nodepool.Locate(p, fs))
+		own = translate(crd.NodePool, fs)
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.NodePool, obj, own))
 }
@@ -266,19 +262,12 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 // ignores it.
 func checkOverlay(ctx context.Context, obj map[string]any, raw []byte, opt Options) []Finding {
 	fromCRD := crdFindings(ctx, crd.NodeOverlay, obj, nil)
-	var own rules.Findings
 	stored := true
 	for _, f := range fromCRD {
 		stored = stored && f.Severity != rules.Error
 	}
-	if o, err := nodeoverlay.Decode(raw); err == nil && stored {
-		own = nodeoverlay.RuntimeFindings(ctx, o)
-	}
-	if !opt.FeatureGates.NodeOverlay {
-		md, _ := obj["metadata"].(map[string]any)
-		name, _ := md["name"].(string)
-		own = append(own, nodeoverlay.GateOff(name, cmp.Or(opt.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))))
-	}
+	own := checks.NodeOverlay(ctx, obj, stored, checks.OverlayFacts{GateOn: opt.FeatureGates.NodeOverlay,
+		GateHow: cmp.Or(opt.GateHow, nodeoverlay.GateHow(nodeoverlay.FrontEndProvider))})
 	return append(translate(crd.NodeOverlay, own), fromCRD...)
 }
 

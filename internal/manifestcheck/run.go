@@ -211,8 +211,8 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 			var zones *zoneFacts
 			if name, ok := poolClass(it.raw); ok {
 				if c := classFor(items, it, name); c != nil {
-					if c.aws != nil && c.aws.ReadinessRead {
-						zones = &zoneFacts{subnets: c.aws.Readiness.Subnets, region: regionOfferings}
+					if c.aws.ReadinessRead() {
+						zones = &zoneFacts{subnets: c.aws.Readiness.Result.Subnets, region: regionOfferings}
 					}
 					var amis []ami.AMI
 					if c.aws.imagesUsable() {

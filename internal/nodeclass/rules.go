@@ -200,3 +200,14 @@ var (
 		Good:      rules.Body("# new releases show as a plan diff instead of a fleet-wide replacement", `pin_amis = true`, `ami_selector_terms { alias = "al2023@latest" }`),
 	})
 )
+
+// The rules a front end treats apart: alias-latest-drift advises the
+// resource's pin_amis, and custom-bootstrap-other-cluster needs the cluster
+// the class is for (karpenter-lint asks --cluster).
+var (
+	RuleLatestDrift  = ruleLatestDrift
+	RuleOtherCluster = ruleOtherCluster
+	// RuleBootstrapFamily is about the provider's bootstrap block, which
+	// no manifest has.
+	RuleBootstrapFamily = ruleBootstrapFamily
+)

@@ -20,7 +20,6 @@ import (
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 	coreoptions "sigs.k8s.io/karpenter/pkg/operator/options"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
@@ -174,32 +173,6 @@ func Decode(raw []byte) (v1alpha1.NodeOverlay, error) {
 	return o, err
 }
 
-// Check is what the API server and Karpenter make of an overlay as written
-// (obj as JSON decodes it), with findings on the karpenter_nodeoverlay
-// attributes: the CRD's schema and CEL rules, then, for an object the
-// server would store, Karpenter's runtime validation at the requirement or
-// capacity it refuses, and, with the feature gate off, that Karpenter
-// ignores it. gateHow is GateHow of the caller's front end.
-func Check(ctx context.Context, obj map[string]any, gateOn bool, gateHow string) rules.Findings {
-	_, fs := crd.NodeOverlay.Findings(ctx, obj)
-	stored := !hasError(fs)
-	if stored {
-		if raw, err := json.Marshal(obj); err == nil {
-			if o, err := Decode(raw); err == nil {
-				fs = append(fs, RuntimeFindings(ctx, o)...)
-			}
-		}
-	}
-	if !gateOn {
-		name := ""
-		if md, ok := obj["metadata"].(map[string]any); ok {
-			name, _ = md["name"].(string)
-		}
-		fs = append(fs, GateOff(name, gateHow))
-	}
-	return fs
-}
-
 // GateOff is the warning that Karpenter ignores the overlay name; gateHow
 // is GateHow of the caller's front end.
 func GateOff(name, gateHow string) rules.Finding {
@@ -239,15 +212,6 @@ func RuntimeFindings(ctx context.Context, o v1alpha1.NodeOverlay) rules.Findings
 		}
 	}
 	return fs
-}
-
-func hasError(fs rules.Findings) bool {
-	for _, f := range fs {
-		if f.Severity == rules.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // The front ends, for GateHow.

@@ -228,36 +228,6 @@ func paths(fs rules.Findings) map[string]string {
 	return out
 }
 
-func TestCheck(t *testing.T) {
-	ctx := context.Background()
-	good := obj(map[string]any{"priceAdjustment": "-10%", "requirements": []any{map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"spot"}}}})
-	if fs := Check(ctx, good, true, GateHow("cli")); len(fs) != 0 {
-		t.Errorf("valid overlay: %v", fs)
-	}
-	off := paths(Check(ctx, good, false, GateHow("cli")))
-	if d, ok := off["nodeoverlay-feature-gate-off "]; !ok || !strings.Contains(d, "--feature-gates NodeOverlay=true") || !strings.Contains(d, "settings.featureGates.nodeOverlay") {
-		t.Errorf("gate off: %v", off)
-	}
-	runtime := paths(Check(ctx, obj(map[string]any{
-		"requirements": []any{
-			map[string]any{"key": "kubernetes.io/arch", "operator": "In", "values": []any{"arm64"}},
-			map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"Spot"}},
-		},
-	}), true, GateHow("")))
-	if d, ok := runtime["nodeoverlay-runtime-invalid requirements[1]"]; !ok || !strings.Contains(d, "Spot") {
-		t.Errorf("runtime: %v", runtime)
-	}
-	exists := []any{map[string]any{"key": "karpenter.sh/capacity-type", "operator": "Exists"}}
-	both := paths(Check(ctx, obj(map[string]any{"requirements": exists, "price": "1", "priceAdjustment": "+1"}), true, ""))
-	if d, ok := both["crd-validation "]; !ok || !strings.Contains(d, "cannot set both 'price' and 'priceAdjustment'") {
-		t.Errorf("price and priceAdjustment: %v", both)
-	}
-	cpu := paths(Check(ctx, obj(map[string]any{"requirements": exists, "capacity": map[string]any{"cpu": "1"}}), true, ""))
-	if _, ok := cpu["crd-validation capacity"]; !ok {
-		t.Errorf("capacity cpu: %v", cpu)
-	}
-}
-
 func TestParseFeatureGates(t *testing.T) {
 	for in, want := range map[string]bool{"NodeOverlay=true": true, "NodeOverlay=false": false, "": false, "SpotToSpotConsolidation=true,NodeOverlay=true": true} {
 		g, err := ParseFeatureGates(in)

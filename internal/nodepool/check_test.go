@@ -20,14 +20,14 @@ func TestCheckClassManagedElsewhere(t *testing.T) {
 	p := newPool("p", ClassFacts{}, "elsewhere", "node.kubernetes.io/instance-type In g5g.medium,g5g.xlarge", "karpenter.k8s.aws/instance-family In g5g,m5")
 	r := Check(p, e.live, kv("1.14"))
 	only(t, r.Findings, ruleFactsUnknown.ID)
-	if f := only(t, r.Findings, ruleUnknownValueID); f.Severity != rules.Warning || f.Path.String() != "requirements[0].values" {
+	if f := only(t, r.Findings, instancetype.RuleUnknownName.ID); f.Severity != rules.Warning || f.Path.String() != "requirements[0].values" {
 		t.Errorf("a value that names nothing is a warning with live facts while g5g.xlarge remains: %v", f)
 	}
 	if !reflect.DeepEqual(r.InstanceFamilies, []string{"g5g"}) || !r.FamiliesKnown || !r.AssignmentsKnown || len(r.Assignments) != 0 {
 		t.Errorf("families %v known %v/%v assignments %v", r.InstanceFamilies, r.FamiliesKnown, r.AssignmentsKnown, r.Assignments)
 	}
 	// Offline the same value is a warning (new types may be missing).
-	if f := only(t, Check(p, instancetype.Embedded(), kv("1.14")).Findings, ruleUnknownValueID); f.Severity != rules.Warning {
+	if f := only(t, Check(p, instancetype.Embedded(), kv("1.14")).Findings, instancetype.RuleUnknownName.ID); f.Severity != rules.Warning {
 		t.Errorf("offline: %v", f)
 	}
 	// The named-families warning needs no class facts.
@@ -68,7 +68,7 @@ func TestCheckWaitsForPendingClassFacts(t *testing.T) {
 	custom := newPool("p", e.namedClass(t, "custom", kv("1.14")), "custom")
 	custom.Class.RegisteredTaints = nil
 	custom.Unknown.Add(pathNodeClass.Attr("registered_taints"))
-	if fs := Check(custom, e.live, kv("1.14")).Findings; len(fs.ByRule(ruleUnregisteredID)) != 0 {
+	if fs := Check(custom, e.live, kv("1.14")).Findings; len(fs.ByRule(ruleUnregistered.ID)) != 0 {
 		t.Errorf("registered taints unknown: %v", fs)
 	}
 	// Unknown requirement values: the families are a superset, not known.
@@ -277,7 +277,7 @@ func TestCheckCustomClass(t *testing.T) {
 	} {
 		q := newPool("p", c, "custom")
 		q.Class.RegisteredTaints = []taints.Taint{{Key: "karpenter.sh/uninitialized", Effect: "NoExecute"}}
-		f := only(t, Check(q, e.live, kv(v.karp)).Findings, ruleUnregisteredID)
+		f := only(t, Check(q, e.live, kv(v.karp)).Findings, ruleUnregistered.ID)
 		if f.Severity != rules.Error || f.Path.String() != "node_class" {
 			t.Error(f)
 		}

@@ -3,6 +3,7 @@ package nodepool
 import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata/lint"
 )
 
 // Cross-checks between a NodePool and its EC2NodeClass. Rules other packages
@@ -79,23 +80,15 @@ var (
 
 // Reused rules (registered by ami, userdata/lint and instancetype).
 var (
-	ruleArm64GPU       = ami.RuleArm64GPU
-	ruleNonAliasGPU    = ami.RuleNonAliasGPU
-	ruleAMDGPU         = ami.RuleAMDGPU
-	ruleNoImage        = ami.RuleNoCompatibleImage
-	ruleVariantSwap    = ami.RuleVariantSwap
-	ruleFirstMatch     = ami.RuleFirstMatchBug
-	ruleUnknownValueID = "requirement-value-matches-no-instance-type" // instancetype, unexported
-	ruleUnregisteredID = "unregistered-taint-missing"                 // userdata/lint, unexported
-	ruleUnregistered   = mustLookup(ruleUnregisteredID)
+	ruleArm64GPU     = ami.RuleArm64GPU
+	ruleNonAliasGPU  = ami.RuleNonAliasGPU
+	ruleAMDGPU       = ami.RuleAMDGPU
+	ruleNoImage      = ami.RuleNoCompatibleImage
+	ruleVariantSwap  = ami.RuleVariantSwap
+	ruleFirstMatch   = ami.RuleFirstMatchBug
+	ruleUnregistered = lint.RuleUnregisteredMissing
 )
 
-// mustLookup returns a rule another package registers; the package is
-// imported, so its rules are registered before ours are initialised.
-func mustLookup(id string) *rules.Rule {
-	r := rules.Lookup(id)
-	if r == nil {
-		panic("nodepool: rule " + id + " is not registered")
-	}
-	return r
-}
+// RuleFactsUnknown is nodepool-node-class-facts-unknown, about the
+// resource's node_class given by name only, which a manifest has not.
+var RuleFactsUnknown = ruleFactsUnknown

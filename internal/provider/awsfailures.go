@@ -165,12 +165,7 @@ func addAWSFailure(diags *diag.Diagnostics, p path.Path, err error, hint string)
 
 // awsFailureIsProviderWide reports whether err is about the provider's
 // configuration or an endpoint, not the resource that ran into it.
-func awsFailureIsProviderWide(err error) bool {
-	var ee *awsclient.EndpointError
-	var ce *awsclient.ConfigError
-	_, rejected := awsclient.CredentialsRejected(err)
-	return errors.As(err, &ee) || errors.As(err, &ce) || rejected
-}
+func awsFailureIsProviderWide(err error) bool { return awsclient.ProviderWide(err) }
 
 func endpointDetail(e *awsclient.EndpointError) string {
 	// The request that found the endpoint silent: the first line is the
@@ -213,22 +208,32 @@ func configDetail(e *awsclient.ConfigError, deniedAction string) string {
 // deniedReadinessRead reports whether err is AWS denying one of the
 // readiness reads (not a role that could not be assumed, which denies
 // everything), and which.
-func deniedReadinessRead(err error) (string, bool) {
-	action, ok := awsclient.Denied(err)
-	if !ok || !readiness.IsRead(action) || awsFailureIsProviderWide(err) {
-		return "", false
-	}
-	return action, true
-}
+func deniedReadinessRead(err error) (string, bool) { return readiness.DeniedRead(err) }
 
 // readDenied is the finding of a denied readiness read: a warning, an error
 // with strict_readiness.
 func (d *ProviderData) readDenied(action string, err error) rules.Finding {
-	f := readiness.ReadDenied(action, err)
+	return d.strictDenied(readiness.ReadDenied(action, err))
+}
+
+func (d *ProviderData) strictDenied(f rules.Finding) rules.Finding {
 	f.Detail += " With strict_readiness = true this is an error."
 	if d.StrictReadiness {
 		f.Severity = rules.Error
 		f.Fix = nil // strict: the read is required, not to be acknowledged
 	}
 	return f
+}
+
+// strictReadiness applies strict_readiness to the denied readiness reads
+// among a check sequence's findings (checks.NodePool's offerings read).
+func (d *ProviderData) strictReadiness(fs rules.Findings) rules.Findings {
+	out := make(rules.Findings, len(fs))
+	for i, f := range fs {
+		if f.Rule == readiness.RuleReadDenied {
+			f = d.strictDenied(f)
+		}
+		out[i] = f
+	}
+	return out
 }

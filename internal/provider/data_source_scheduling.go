@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
@@ -146,23 +147,23 @@ func schedulingFacts(ctx context.Context, pd *ProviderData, p *scheduling.Parsed
 		notReady, ok, later := amisNotReady(ctx, pd, c.terms, diags)
 		r := c.wait()
 		deferred = deferred || later
-		switch {
-		case !ok:
+		if !ok {
 			continue
-		case r.failed != nil:
+		}
+		st, read := checks.ClassStatus(r.ClassReadiness, notReady)
+		if !read {
 			r.report(pd, diags)
 			continue
-		case r.state != readinessRead:
-			f.Classes[c.name] = scheduling.ReadinessNotServed
-			continue
 		}
-		for _, d := range r.denied {
-			if !deniedSeen[d.action] {
-				deniedSeen[d.action] = true
-				appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.action, d.err)})
+		if r.State == checks.Read {
+			for _, d := range r.Denied {
+				if !deniedSeen[d.Action] {
+					deniedSeen[d.Action] = true
+					appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.Action, d.Err)})
+				}
 			}
 		}
-		f.Classes[c.name] = scheduling.StatusOf(r.result, notReady)
+		f.Classes[c.name] = st
 	}
 	<-pricesRead
 	f.Prices = prices

@@ -2,12 +2,10 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -15,12 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodepool"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/readiness"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 var zonesType = types.MapType{ElemType: types.StringType}
@@ -29,40 +25,11 @@ var zonesType = types.MapType{ElemType: types.StringType}
 // resolution predicts (a selector that resolves nothing fails the plan).
 const conditionAMIsReady = "AMIsReady"
 
-// classReadiness is what the readiness reads predict for one class. state
-// says whether the values exist: readinessSkipped (no AWS configured, or an
-// endpoint without DescribeSubnets) leaves them null, readinessDeferred
-// (selector terms unknown until apply) unknown.
-type classReadiness struct {
-	state    readinessState
-	class    readiness.Class
-	result   readiness.Result
-	observed readiness.Observed
-	// known tells which inputs were known (and read): the rest of the
-	// values stay unknown.
-	groupsKnown, reservationsKnown, identityKnown bool
-	findings                                      rules.Findings
-	// failed is an AWS failure, reported at failedAt.
-	failed   error
-	failedAt path.Path
-	// denied are the readiness reads AWS denied (a warning each, the plan
-	// goes on), and notRead the conditions they leave unpredicted.
-	denied  []deniedRead
-	notRead map[string]string
-}
-
-type deniedRead struct {
-	action string
-	err    error
-}
-
-type readinessState int
-
-const (
-	readinessRead readinessState = iota
-	readinessSkipped
-	readinessDeferred
-)
+// classReadiness is what the readiness reads predict for one class
+// (checks.ReadClass, which validate_manifest and karpenter-lint read with
+// too); the provider reports it and turns it into the class's computed
+// status attributes.
+type classReadiness struct{ checks.ClassReadiness }
 
 // startClassReadiness starts the readiness reads of c in the background
 // (they run while the images resolve) and returns the function that waits
@@ -70,28 +37,15 @@ const (
 // process, so classes sharing selectors share the calls.
 func startClassReadiness(ctx context.Context, pd *ProviderData, c nodeclass.Class) func() classReadiness {
 	// Offline (terraform validate, or no AWS setup): skipped, never failed.
-	if pd.AWS == nil || !pd.AWS.Clients().Configured() {
-		return func() classReadiness { return classReadiness{state: readinessSkipped} }
+	var src readiness.Source
+	if pd.AWS != nil && pd.AWS.Clients().Configured() {
+		src = pd.AWS
 	}
-	u := c.Unknown
-	// Without the subnets nothing can be predicted (nor whether the
-	// endpoint serves the reads at all): everything waits for apply.
-	if u.Within(readiness.PathSubnetTerms) {
-		return func() classReadiness { return classReadiness{state: readinessDeferred} }
-	}
-	out := classReadiness{
-		class:             c.Readiness(),
-		groupsKnown:       !u.Within(readiness.PathGroupTerms),
-		reservationsKnown: !u.Within(readiness.PathReservationTerms),
-		identityKnown:     !u.Is(readiness.PathRole) && !u.Is(readiness.PathInstanceProfile),
-	}
+	var out classReadiness
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		out.read(ctx, pd.AWS)
-		if out.state == readinessRead && out.failed == nil {
-			out.evaluate(pd.Karpenter)
-		}
+		out = classReadiness{checks.ReadClass(ctx, src, c, pd.Karpenter)}
 	}()
 	return func() classReadiness {
 		<-done
@@ -99,111 +53,19 @@ func startClassReadiness(ctx context.Context, pd *ProviderData, c nodeclass.Clas
 	}
 }
 
-// read asks AWS, each kind of question concurrently, what Karpenter would
-// ask for the known inputs.
-func (r *classReadiness) read(ctx context.Context, src *awsclient.Cache) {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	fail := func(err error, at path.Path) {
-		mu.Lock()
-		defer mu.Unlock()
-		if action, ok := deniedReadinessRead(err); ok {
-			r.denied = append(r.denied, deniedRead{action, err})
-			return
-		}
-		if r.failed == nil || errors.Is(err, awsclient.ErrNotServed) {
-			r.failed, r.failedAt = err, at
-		}
-	}
-	run := func(at path.Path, f func() error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(); err != nil {
-				fail(err, at)
-			}
-		}()
-	}
-	c, o := r.class, &r.observed
-	run(path.Root("subnet_selector_terms"), func() (err error) {
-		o.Subnets, err = src.SelectSubnets(ctx, c.SubnetTerms)
-		return err
-	})
-	if r.groupsKnown {
-		run(path.Root("security_group_selector_terms"), func() (err error) {
-			o.SecurityGroups, err = src.SelectSecurityGroups(ctx, c.SecurityGroupTerms)
-			return err
-		})
-	}
-	if r.reservationsKnown && len(c.CapacityReservationTerms) > 0 {
-		run(path.Root("capacity_reservation_selector_terms"), func() (err error) {
-			o.CapacityReservations, err = src.SelectCapacityReservations(ctx, c.CapacityReservationTerms)
-			return err
-		})
-	}
-	switch {
-	case !r.identityKnown:
-	case c.Role != "":
-		run(path.Root("role"), func() error {
-			role, err := src.GetRole(ctx, readiness.RoleName(c.Role))
-			o.Role = &role
-			return err
-		})
-	case c.InstanceProfile != "":
-		run(path.Root("instance_profile"), func() error {
-			p, err := src.GetInstanceProfile(ctx, c.InstanceProfile)
-			o.InstanceProfile = &p
-			return err
-		})
-	}
-	wg.Wait()
-	slices.SortFunc(r.denied, func(a, b deniedRead) int { return strings.Compare(a.action, b.action) })
-	for _, d := range r.denied {
-		if r.notRead == nil {
-			r.notRead = map[string]string{}
-		}
-		r.notRead[readiness.ConditionOf(d.action)] = d.action
-	}
-	switch {
-	case errors.Is(r.failed, awsclient.ErrNotServed):
-		r.state, r.findings, r.failed = readinessSkipped, rules.Findings{readiness.ChecksSkipped(r.failed)}, nil
-	case errors.Is(r.failed, awsclient.ErrUnknownConfig):
-		r.state, r.failed = readinessDeferred, nil // the provider configuration is known at apply
-	}
-}
-
-// evaluate turns what AWS answered into the predicted status and the
-// findings, for the inputs that were known.
-func (r *classReadiness) evaluate(kv versions.Karpenter) {
-	opt := readiness.Options{
-		Now: time.Now(),
-		// The ReservedCapacity feature gate, which adds the condition, is on
-		// by default from 1.6 (kubernetes-sigs/karpenter#2365).
-		CapacityReservations: kv.AtLeast(6, 0),
-		LowFreeAddresses:     readiness.DefaultLowFreeAddresses,
-
-		UnknownSecurityGroups:       !r.groupsKnown,
-		UnknownCapacityReservations: !r.reservationsKnown,
-		UnknownIdentity:             !r.identityKnown,
-		NotRead:                     r.notRead,
-	}
-	r.result = readiness.Evaluate(r.class, r.observed, opt)
-	r.findings = r.result.Findings
-}
-
 // report adds the findings, or the AWS failure, to diags: a denied
 // readiness read is a warning (an error with strict_readiness).
 func (r classReadiness) report(pd *ProviderData, diags *diag.Diagnostics) {
-	if r.failed != nil {
-		addAWSFailure(diags, r.failedAt, r.failed,
+	if r.State == checks.Failed {
+		addAWSFailure(diags, tfPath(path.Empty(), r.FailedAt), r.Failed,
 			"The EC2NodeClass readiness checks read subnets, security groups, capacity reservations and the node role; "+
 				"the provider's IAM policy in the index page lists the permissions they need.")
 		return
 	}
-	for _, d := range r.denied {
-		appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.action, d.err)})
+	for _, d := range r.Denied {
+		appendFindings(diags, path.Empty(), rules.Findings{pd.readDenied(d.Action, d.Err)})
 	}
-	appendFindings(diags, path.Empty(), r.findings)
+	appendFindings(diags, path.Empty(), r.Findings)
 }
 
 // readinessValues are the class's computed readiness attributes: status,
@@ -215,11 +77,11 @@ type readinessValues struct {
 // values converts the prediction into attribute values; amisKnown says
 // whether the images (AMIsReady) were resolved at this plan.
 func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostics) {
-	switch r.state {
-	case readinessSkipped:
+	switch r.State {
+	case checks.Skipped:
 		null := types.MapNull(types.StringType)
 		return readinessValues{null, null, null, null, null}, nil
-	case readinessDeferred:
+	case checks.Deferred:
 		unknown := types.MapUnknown(types.StringType)
 		return readinessValues{unknown, unknown, unknown, unknown, unknown}, nil
 	}
@@ -229,7 +91,7 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 		diags.Append(d...)
 		return m
 	}
-	res := r.result
+	res := r.Result
 	var out readinessValues
 	subnets, zones := map[string]attr.Value{}, map[string]attr.Value{}
 	for _, s := range res.Subnets {
@@ -239,34 +101,34 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 	out.subnets, out.zones = lines(subnets), lines(zones)
 	// A denied read leaves its values null, as a skipped check does: the
 	// pools then skip their zone checks.
-	if r.wasDenied(readiness.ConditionSubnetsReady) {
+	if r.WasDenied(readiness.ConditionSubnetsReady) {
 		out.subnets, out.zones = types.MapNull(types.StringType), types.MapNull(types.StringType)
 	}
 
 	out.securityGroups = types.MapUnknown(types.StringType)
-	if r.groupsKnown {
+	if r.GroupsKnown {
 		groups := map[string]attr.Value{}
 		for _, g := range res.SecurityGroups {
 			groups[g.ID] = types.StringValue(g.Name + " (" + g.VPCID + ")")
 		}
 		out.securityGroups = lines(groups)
-		if r.wasDenied(readiness.ConditionSecurityGroupsReady) {
+		if r.WasDenied(readiness.ConditionSecurityGroupsReady) {
 			out.securityGroups = types.MapNull(types.StringType)
 		}
 	}
 	out.capacityReservations = types.MapUnknown(types.StringType)
 	switch {
-	case r.reservationsKnown && len(r.class.CapacityReservationTerms) == 0:
+	case r.ReservationsKnown && len(r.Class.CapacityReservationTerms) == 0:
 		// Nothing to select: null, which a plan does not print, rather
 		// than an empty map on every class that uses no reservation.
 		out.capacityReservations = types.MapNull(types.StringType)
-	case r.reservationsKnown:
+	case r.ReservationsKnown:
 		reservations := map[string]attr.Value{}
 		for _, cr := range res.CapacityReservations {
 			reservations[cr.ID] = types.StringValue(reservationLine(cr))
 		}
 		out.capacityReservations = lines(reservations)
-		if r.wasDenied(readiness.ConditionCapacityReservationsReady) {
+		if r.WasDenied(readiness.ConditionCapacityReservationsReady) {
 			out.capacityReservations = types.MapNull(types.StringType)
 		}
 	}
@@ -281,9 +143,9 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 		case conditionAMIsReady:
 			known = amisKnown
 		case readiness.ConditionSecurityGroupsReady:
-			known = r.groupsKnown
+			known = r.GroupsKnown
 		case readiness.ConditionInstanceProfileReady:
-			known = r.identityKnown
+			known = r.IdentityKnown
 		}
 		conditions[cond.Type] = types.StringUnknown()
 		if known {
@@ -292,11 +154,6 @@ func (r classReadiness) values(amisKnown bool) (readinessValues, diag.Diagnostic
 	}
 	out.conditions = lines(conditions)
 	return out, diags
-}
-
-func (r classReadiness) wasDenied(condition string) bool {
-	_, ok := r.notRead[condition]
-	return ok
 }
 
 // subnetLine is a subnet's status line, "<zone> (<zone id>), <n> free";
@@ -372,39 +229,4 @@ func classZones(v attr.Value) (subnets []readiness.Subnet, ok bool) {
 		subnets = append(subnets, readiness.Subnet{Zone: zone, ZoneID: id})
 	}
 	return subnets, true
-}
-
-// poolReadiness cross-checks a pool with the zones of its class's subnets
-// (node_class.zones) and the region's offerings: zones the pool requires
-// without a subnet of the class, and instance families the pool names that
-// are offered in none of the usable zones. It is skipped while the zones or
-// a requirement are unknown, and for a class managed elsewhere.
-func poolReadiness(ctx context.Context, pd *ProviderData, p nodepool.Pool, zones attr.Value, res nodepool.Result) (rules.Findings, error) {
-	subnets, ok := classZones(zones)
-	if !ok {
-		return nil, nil
-	}
-	pool, ok := nodepool.ZonePool(p, subnets, res)
-	if !ok {
-		return nil, nil
-	}
-	var offerings map[string][]string
-	var denied rules.Findings
-	if len(pool.Families) > 0 && pd.AWS != nil && pd.AWS.Clients().Configured() {
-		off, err := pd.AWS.OfferingsByZone(ctx)
-		if action, ok := deniedReadinessRead(err); ok {
-			// Without offerings the family check is skipped; the zones
-			// are still checked.
-			denied = rules.Findings{pd.readDenied(action, err)}
-		} else if err != nil {
-			return nil, err
-		}
-		// A fixture set without offerings says nothing about the zones.
-		if len(off) > 0 {
-			offerings = off
-		}
-	}
-	// Family findings keep the requirements path: Locate moves them to the
-	// requirement that names the families.
-	return append(denied, nodepool.Locate(p, readiness.CheckPool(pool, subnets, offerings))...), nil
 }

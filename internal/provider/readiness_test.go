@@ -19,6 +19,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -397,7 +398,7 @@ func TestReadinessOfflineIsSkipped(t *testing.T) {
 	c := nodeclass.Class{}
 	c.Spec.Role = "KarpenterNodeRole-demo"
 	r := startClassReadiness(context.Background(), pd, c)()
-	if r.state != readinessSkipped || len(r.findings) != 0 || r.failed != nil {
+	if r.State != checks.Skipped || len(r.Findings) != 0 || r.Failed != nil {
 		t.Fatalf("offline readiness: %+v", r)
 	}
 	v, diags := r.values(true)

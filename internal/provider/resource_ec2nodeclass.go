@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -108,7 +109,7 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	// Subnets, security groups and the role are read while the images
 	// resolve.
-	waitReadiness := func() classReadiness { return classReadiness{state: readinessSkipped} }
+	waitReadiness := func() classReadiness { return classReadiness{checks.ClassReadiness{State: checks.Skipped}} }
 	if readiness {
 		waitReadiness = startClassReadiness(ctx, pd, c)
 	}

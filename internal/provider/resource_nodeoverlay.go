@@ -11,7 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
 var (
@@ -156,7 +159,7 @@ func (r *nodeOverlayResource) ValidateConfig(ctx context.Context, req resource.V
 		addRuleDiag(&resp.Diagnostics, path.Empty(), ruleManifestRender, err.Error())
 		return
 	}
-	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(nodeoverlay.Check(ctx, obj, true, "")))
+	appendFindings(&resp.Diagnostics, path.Empty(), errorsOnly(checkOverlay(ctx, obj, checks.OverlayFacts{GateOn: true})))
 }
 
 func (r *nodeOverlayResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -182,13 +185,20 @@ func (r *nodeOverlayResource) ModifyPlan(ctx context.Context, req resource.Modif
 		}
 		// An unknown gate is judged at apply, when it is known.
 		gateOn := pd.NodeOverlayGate || pd.NodeOverlayGateUnknown
-		appendFindings(&resp.Diagnostics, path.Empty(), nodeoverlay.Check(ctx, obj, gateOn, providerGateHow))
+		appendFindings(&resp.Diagnostics, path.Empty(), checkOverlay(ctx, obj, checks.OverlayFacts{GateOn: gateOn, GateHow: providerGateHow}))
 		if resp.Diagnostics.HasError() {
 			return
 		}
 		m.Manifest = types.StringValue(y)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
+}
+
+// checkOverlay is the overlay's CRD findings in attribute paths, then its
+// check sequence.
+func checkOverlay(ctx context.Context, obj map[string]any, f checks.OverlayFacts) rules.Findings {
+	_, fs := crd.NodeOverlay.Findings(ctx, obj)
+	return append(fs, checks.NodeOverlay(ctx, obj, !fs.HasErrors(), f)...)
 }
 
 func (r *nodeOverlayResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

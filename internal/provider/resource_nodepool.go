@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
@@ -80,11 +80,25 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}()
 	p, unread := poolFromModel(m)
 	appendFindings(&resp.Diagnostics, path.Empty(), unread)
-	validated := planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodepool.Validate(p, kv) })
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, acknowledgeNearMisses(validated, acknowledgedSet(m.AcknowledgedWarnings))))
+	facts := checks.PoolFacts{Karpenter: pd.Karpenter, Converted: unread,
+		Catalogue: func(ctx context.Context) (*instancetype.Catalogue, error) { return instancetype.Load(ctx, pd.AWS) }}
+	if attrs, ok := knownAttrs(m.NodeClass); ok {
+		// The zones of the class's subnets; null for a class managed
+		// elsewhere or whose checks were skipped, unknown until read.
+		facts.Subnets, facts.SubnetsKnown = classZones(attrs["zones"])
+	}
+	if pd.AWS != nil && pd.AWS.Clients().Configured() {
+		facts.Offerings = pd.AWS
+	}
 	// An error the cross-checks do not build on (a limit, a duration, a
 	// taint) does not hide theirs: the plan fails with all of them.
-	if resp.Diagnostics.HasError() && !nodepool.CrossChecksApply(append(unread, validated...)) {
+	checked := checks.NodePool(ctx, p, facts)
+	appendFindings(&resp.Diagnostics, path.Empty(), pd.strictReadiness(acknowledgeNearMisses(checked.Findings, acknowledgedSet(m.AcknowledgedWarnings))))
+	if checked.Failed != nil {
+		addAWSFailure(&resp.Diagnostics, tfPath(path.Empty(), checked.FailedAt), checked.Failed, "")
+		return
+	}
+	if !checked.CrossChecked {
 		return
 	}
 	var plan nodePoolModel
@@ -92,24 +106,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics.Append(d...)
 		return
 	}
-
-	cat, err := instancetype.Load(ctx, pd.AWS)
-	if err != nil {
-		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
-		return
-	}
-	res := nodepool.Check(p, cat, pd.Karpenter)
-	appendFindings(&resp.Diagnostics, path.Empty(), nodepool.Locate(p, res.Findings))
-	var zones attr.Value
-	if attrs, ok := knownAttrs(m.NodeClass); ok {
-		zones = attrs["zones"]
-	}
-	fs, err := poolReadiness(ctx, pd, p, zones, res)
-	if err != nil {
-		addAWSFailure(&resp.Diagnostics, path.Root("requirements"), err, "")
-		return
-	}
-	appendFindings(&resp.Diagnostics, path.Empty(), fs)
+	res := checked.Result
 	if resp.Diagnostics.HasError() {
 		return
 	}

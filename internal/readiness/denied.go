@@ -3,6 +3,7 @@ package readiness
 import (
 	"strings"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
@@ -99,4 +100,16 @@ func ReadDenied(action string, answer error) rules.Finding {
 	b.WriteString("\n\nGrant " + action + " to the identity that plans (the provider's index page lists the permission each check needs).")
 	// Whether the gap may be kept is the front end's to say, in its terms.
 	return rules.New(RuleReadDenied, rules.Path{}, "%s", b.String()).WithFix(rules.Fix{Acknowledge: true})
+}
+
+// DeniedRead reports the readiness read err says AWS denied: its checks
+// are skipped with a warning. A denial that stands for the whole AWS
+// configuration (an endpoint, the configuration, rejected credentials) is
+// not one read's and fails as it is.
+func DeniedRead(err error) (action string, ok bool) {
+	action, ok = awsclient.Denied(err)
+	if !ok || !IsRead(action) || awsclient.ProviderWide(err) {
+		return "", false
+	}
+	return action, true
 }

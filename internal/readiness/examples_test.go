@@ -123,11 +123,11 @@ func attrList(t *testing.T, body *hclsyntax.Body, name string) []string {
 }
 
 // runExample plans an example against the emulator's default fixtures as
-// the provider will: Lookup, Evaluate, and CheckPool for a pool.
+// the provider will: lookup, Evaluate, and CheckPool for a pool.
 func runExample(t *testing.T, c *awsclient.Cache, ex example) rules.Findings {
 	t.Helper()
 	ctx := context.Background()
-	o, err := Lookup(ctx, c, ex.class)
+	o, err := lookup(ctx, c, ex.class)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestRuleExamples(t *testing.T) {
 func TestDemoClass(t *testing.T) {
 	c := emulatorCache(t, defaultFixtures(t))
 	ex := decodeExample(t, ruleSubnetsNotFound.Good)
-	o, err := Lookup(context.Background(), c, ex.class)
+	o, err := lookup(context.Background(), c, ex.class)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,13 +229,13 @@ func TestDemoClass(t *testing.T) {
 	}
 }
 
-// TestNotServedFixtures: a fixture set without subnets.json makes Lookup
+// TestNotServedFixtures: a fixture set without subnets.json makes lookup
 // stop at the first question with ErrNotServed.
 func TestNotServedFixtures(t *testing.T) {
 	f := defaultFixtures(t)
 	f.Subnets = nil
 	c := emulatorCache(t, f)
-	_, err := Lookup(context.Background(), c, decodeExample(t, ruleSubnetsNotFound.Good).class)
+	_, err := lookup(context.Background(), c, decodeExample(t, ruleSubnetsNotFound.Good).class)
 	if !errors.Is(err, awsclient.ErrNotServed) {
 		t.Fatalf("want ErrNotServed, got %v", err)
 	}
@@ -249,7 +249,7 @@ func TestReservationsOfTheDemoClass(t *testing.T) {
 	class.CapacityReservationTerms = append(class.CapacityReservationTerms,
 		awsclient.CapacityReservationTerm{ID: awsemu.CapacityReservationBlockP4d},
 		awsclient.CapacityReservationTerm{Tags: map[string]string{"karpenter.sh/discovery": "demo"}})
-	o, err := Lookup(context.Background(), c, class)
+	o, err := lookup(context.Background(), c, class)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,4 +268,38 @@ func TestReservationsOfTheDemoClass(t *testing.T) {
 	if len(r.Findings) != 0 || len(r.Conditions) != 4 || r.Conditions[3].Type != ConditionCapacityReservationsReady {
 		t.Errorf("findings %v, conditions %v", r.Findings, r.Conditions)
 	}
+}
+
+// lookup asks src what Evaluate needs, one question after the other, for
+// the examples (checks.ReadClass is the readers' reader, asking
+// concurrently and skipping denied reads; it imports this package).
+func lookup(ctx context.Context, src Source, c Class) (Observed, error) {
+	var o Observed
+	var err error
+	if o.Subnets, err = src.SelectSubnets(ctx, c.SubnetTerms); err != nil {
+		return Observed{}, err
+	}
+	if o.SecurityGroups, err = src.SelectSecurityGroups(ctx, c.SecurityGroupTerms); err != nil {
+		return Observed{}, err
+	}
+	if len(c.CapacityReservationTerms) > 0 {
+		if o.CapacityReservations, err = src.SelectCapacityReservations(ctx, c.CapacityReservationTerms); err != nil {
+			return Observed{}, err
+		}
+	}
+	switch {
+	case c.Role != "":
+		r, err := src.GetRole(ctx, RoleName(c.Role))
+		if err != nil {
+			return Observed{}, err
+		}
+		o.Role = &r
+	case c.InstanceProfile != "":
+		p, err := src.GetInstanceProfile(ctx, c.InstanceProfile)
+		if err != nil {
+			return Observed{}, err
+		}
+		o.InstanceProfile = &p
+	}
+	return o, nil
 }

@@ -56,40 +56,6 @@ type Observed struct {
 	InstanceProfile      *awsclient.InstanceProfile
 }
 
-// Lookup asks src what Evaluate needs, subnets first: when the endpoint
-// does not serve DescribeSubnets (errors.Is(err, awsclient.ErrNotServed)),
-// nothing else is asked and the caller skips readiness with one warning.
-func Lookup(ctx context.Context, src Source, c Class) (Observed, error) {
-	var o Observed
-	var err error
-	if o.Subnets, err = src.SelectSubnets(ctx, c.SubnetTerms); err != nil {
-		return Observed{}, err
-	}
-	if o.SecurityGroups, err = src.SelectSecurityGroups(ctx, c.SecurityGroupTerms); err != nil {
-		return Observed{}, err
-	}
-	if len(c.CapacityReservationTerms) > 0 {
-		if o.CapacityReservations, err = src.SelectCapacityReservations(ctx, c.CapacityReservationTerms); err != nil {
-			return Observed{}, err
-		}
-	}
-	switch {
-	case c.Role != "":
-		r, err := src.GetRole(ctx, RoleName(c.Role))
-		if err != nil {
-			return Observed{}, err
-		}
-		o.Role = &r
-	case c.InstanceProfile != "":
-		p, err := src.GetInstanceProfile(ctx, c.InstanceProfile)
-		if err != nil {
-			return Observed{}, err
-		}
-		o.InstanceProfile = &p
-	}
-	return o, nil
-}
-
 // RoleName is the IAM role name Karpenter adds to the instance profile it
 // makes for spec.role: the last "/"-separated part, so a path prefix (or an
 // ARN) names the same role (pkg/providers/instanceprofile ensureRole).

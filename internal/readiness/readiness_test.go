@@ -1,8 +1,6 @@
 package readiness
 
 import (
-	"context"
-	"errors"
 	"maps"
 	"reflect"
 	"slices"
@@ -361,62 +359,6 @@ func TestCheckPool(t *testing.T) {
 	}
 	if fs := CheckPool(Pool{Zones: []string{"d"}}, nil, offerings); len(fs) != 0 {
 		t.Errorf("a class without subnets: %v (its own finding covers it)", fs)
-	}
-}
-
-// fakeSource records what Lookup asks.
-type fakeSource struct {
-	asked []string
-	err   error
-}
-
-func (f *fakeSource) SelectSubnets(_ context.Context, terms []awsclient.SubnetTerm) (awsclient.Selection[awsclient.Subnet], error) {
-	f.asked = append(f.asked, "subnets")
-	return awsclient.Selection[awsclient.Subnet]{ByTerm: make([][]awsclient.Subnet, len(terms))}, f.err
-}
-
-func (f *fakeSource) SelectSecurityGroups(_ context.Context, terms []awsclient.SecurityGroupTerm) (awsclient.SecurityGroupSelection, error) {
-	f.asked = append(f.asked, "groups")
-	return awsclient.SecurityGroupSelection{}, nil
-}
-
-func (f *fakeSource) SelectCapacityReservations(context.Context, []awsclient.CapacityReservationTerm) (awsclient.Selection[awsclient.CapacityReservation], error) {
-	f.asked = append(f.asked, "reservations")
-	return awsclient.Selection[awsclient.CapacityReservation]{}, nil
-}
-
-func (f *fakeSource) GetRole(_ context.Context, name string) (awsclient.Role, error) {
-	f.asked = append(f.asked, "role "+name)
-	return awsclient.Role{Name: name, Found: true}, nil
-}
-
-func (f *fakeSource) GetInstanceProfile(_ context.Context, name string) (awsclient.InstanceProfile, error) {
-	f.asked = append(f.asked, "profile "+name)
-	return awsclient.InstanceProfile{Name: name}, nil
-}
-
-func TestLookupAsksOnlyWhatTheClassUses(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		c    Class
-		err  error
-		want []string
-	}{
-		{"role", Class{Role: "eks/r"}, nil, []string{"subnets", "groups", "role r"}},
-		{"instance profile and reservations", Class{InstanceProfile: "p", CapacityReservationTerms: []awsclient.CapacityReservationTerm{{ID: "cr-1"}}}, nil,
-			[]string{"subnets", "groups", "reservations", "profile p"}},
-		{"not served", Class{Role: "r"}, awsclient.ErrNotServed, []string{"subnets"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src := &fakeSource{err: tc.err}
-			o, err := Lookup(context.Background(), src, tc.c)
-			if !errors.Is(err, tc.err) || !slices.Equal(src.asked, tc.want) {
-				t.Errorf("asked %v (err %v), want %v", src.asked, err, tc.want)
-			}
-			if tc.err == nil && (tc.c.Role != "") != (o.Role != nil) {
-				t.Errorf("role observed %v", o.Role)
-			}
-		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
@@ -224,17 +225,14 @@ func scheduleFacts(ctx context.Context, p *scheduling.Parsed, opt manifestcheck.
 	assumed := false
 	for i, c := range classes {
 		a := read[i]
-		if !a.ReadinessRead {
-			f.Classes[c.Name] = scheduling.ReadinessNotServed
-			continue
-		}
 		images := ""
 		if a.ImagesResolved {
 			images = scheduling.ImagesNotReady(a.AMIs)
-		} else {
+		} else if a.ReadinessRead() {
 			assumed = true
 		}
-		f.Classes[c.Name] = scheduling.StatusOf(a.Readiness, images)
+		// Every failed read is among the failures above.
+		f.Classes[c.Name], _ = checks.ClassStatus(a.Readiness, images)
 	}
 	if assumed {
 		// The decision is made all the same: say what it assumed.

@@ -362,3 +362,7 @@ var RuleInputMissing = rules.Register(rules.Rule{
 	Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksCIDR),
 	Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
 })
+
+// RuleUnregisteredMissing is unregistered-taint-missing, which the NodePool
+// cross-check reports again with the pool's consequence.
+var RuleUnregisteredMissing = ruleUnregisteredMissing
