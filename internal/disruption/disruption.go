@@ -90,6 +90,10 @@ type Plan struct {
 	Pools []Pool
 	// Findings are what could not be read or decided.
 	Findings []string
+	// Unread are the findings about the configuration (a document that
+	// cannot be read, no NodePool): nothing was decided for what they
+	// name. They are among Findings too.
+	Unread []string
 }
 
 // Pool is one configured NodePool's part.
@@ -107,12 +111,17 @@ type Pool struct {
 	// ceil(Candidates / Allowed), 0 with no candidate, -1 when the budget
 	// allows none at At.
 	Candidates, Rounds int
+	// Budgets are the budgets that limit drift at At, as written
+	// (`nodes "2"`, `nodes "0" at "0 9 * * mon-fri" for 8h`).
+	Budgets []string
 }
 
 // Drifted is one drifted NodeClaim.
 type Drifted struct {
 	NodeClaim, Node string
-	Reason          string
+	// Pool is the NodePool that owns it.
+	Pool   string
+	Reason string
 	// Detail says what differs.
 	Detail string
 	// Blocked says why Karpenter would not disrupt it ("" when it would).
@@ -129,6 +138,7 @@ func Decide(in Input) *Plan {
 	out := &Plan{At: in.At}
 	pools, classes, errs := read(in.Karpenter)
 	out.Findings = append(out.Findings, errs...)
+	out.Unread = errs
 	if in.Cluster == nil {
 		out.Findings = append(out.Findings, "no cluster state: give the snapshot `"+snapshot.Command+"` prints")
 		return out
@@ -178,6 +188,7 @@ func Decide(in Input) *Plan {
 			if d.Reason == "" {
 				continue
 			}
+			d.Pool = name
 			if node != nil {
 				d.Node = node.Name
 				d.Blocked = blocked(nc, node, podsOn[node.Name], in.Cluster)
@@ -188,6 +199,7 @@ func Decide(in Input) *Plan {
 			pp.Drifted = append(pp.Drifted, d)
 		}
 		allowed := np.karp.MustGetAllowedDisruptions(clk, pp.Nodes, karpv1.DisruptionReasonDrifted)
+		pp.Budgets = activeBudgets(np.karp, clk)
 		pp.Allowed = max(allowed-pp.Disrupting, 0)
 		switch {
 		case pp.Candidates == 0:

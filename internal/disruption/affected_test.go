@@ -1,0 +1,101 @@
+package disruption_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
+)
+
+// The budgets that limit drift at an instant: the unscheduled one always,
+// the scheduled one inside its window only.
+func TestDecideNamesTheActiveBudgets(t *testing.T) {
+	for at, want := range map[string]string{
+		"2026-11-28T12:00:00Z": `nodes "2"`,
+		"2026-11-30T10:00:00Z": `nodes "2"|nodes "0" at "0 9 * * mon-fri" for 8h0m0s`,
+	} {
+		ts, _ := time.Parse(time.RFC3339, at)
+		p := disruption.Decide(disruption.Input{Karpenter: []string{poolYAML}, Cluster: cluster(t), At: ts, Version: versions.DefaultKarpenter})
+		if got := strings.Join(p.Pools[0].Budgets, "|"); got != want {
+			t.Errorf("%s: budgets %q, want %q", at, got, want)
+		}
+		for _, d := range p.Drifted() {
+			if d.Pool != "general" {
+				t.Errorf("%s: pool %q", d.NodeClaim, d.Pool)
+			}
+		}
+	}
+}
+
+// A class's drift on a snapshot: the class hash first, then the image the
+// instance type maps to (the first image whose requirements it meets).
+func TestClassDrift(t *testing.T) {
+	version := drift.EC2NodeClassHashVersion(versions.DefaultKarpenter)
+	l := &snapshottest.List{}
+	node := func(name, arch, image, hash string) snapshottest.Node {
+		return snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: "m5.large", Arch: arch, Zone: "us-east-1a",
+			CPU: "1930m", Memory: "7Gi", Pods: 29, ImageID: image, ClassHash: hash}
+	}
+	l.Add(node("current", "amd64", "ami-new-amd", "h1")).Add(node("old-image", "amd64", "ami-old-amd", "h1"))
+	l.Add(node("old-hash", "amd64", "ami-new-amd", "h0")).Add(node("arm", "arm64", "ami-new-arm", "h1"))
+	l.Add(node("wrong-arch", "arm64", "ami-new-amd", "h1"))
+	l.Add(snapshottest.Node{Name: "other", Pool: "gpu", Class: "gpu", InstanceType: "g5.xlarge", Zone: "us-east-1a", CPU: "3", Memory: "14Gi", Pods: 58, ImageID: "ami-x"})
+	s := snapshot.Parse(l.YAML())
+	if len(s.Findings) > 0 {
+		t.Fatal(s.Findings)
+	}
+	arch := func(a string) []corev1.NodeSelectorRequirement {
+		return []corev1.NodeSelectorRequirement{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{a}}}
+	}
+	images := []disruption.Image{{ID: "ami-new-amd", Requirements: arch("amd64")}, {ID: "ami-new-arm", Requirements: arch("arm64")}}
+	// The snapshot's version annotation is what the builder writes; the
+	// test holds it to the default release's.
+	if version != "v4" {
+		t.Skipf("snapshottest writes hash version v4, the default release's is %s", version)
+	}
+	got := map[string]string{}
+	for _, d := range disruption.ClassDrift(s, disruption.Class{Name: "default", Hash: "h1", HashVersion: version, Images: images}) {
+		got[d.NodeClaim] = d.Reason + "|" + d.Pool
+	}
+	want := map[string]string{
+		"general-old-image":  "AMIDrift|general",
+		"general-old-hash":   "NodeClassDrift|general",
+		"general-wrong-arch": "AMIDrift|general",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("drifted %v", got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	// Offline (no images) and without a hash: nothing is decided.
+	if d := disruption.ClassDrift(s, disruption.Class{Name: "default"}); len(d) != 0 {
+		t.Errorf("without hash and images: %v", d)
+	}
+	d := disruption.ClassDrift(s, disruption.Class{Name: "default", Hash: "h1", HashVersion: version, Images: images})
+	if got := disruption.Tally(d, disruption.NodeClaimsOf(s, "", "default")); got != "3 of 5 NodeClaims of the cluster state drift (NodePool general: 3; AMIDrift 2, NodeClassDrift 1)" {
+		t.Errorf("tally %q", got)
+	}
+	if got := disruption.Tally(nil, 4); got != "none of the 4 NodeClaims of the cluster state drifts" {
+		t.Errorf("empty tally %q", got)
+	}
+}
+
+func TestSnapshotTaken(t *testing.T) {
+	s := snapshot.Parse(snapshot.TakenPrefix + "2026-11-28T19:00:00+01:00\n" + (&snapshottest.List{}).YAML())
+	if !s.Taken.Equal(time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC)) {
+		t.Errorf("taken %v", s.Taken)
+	}
+	if s := snapshot.Parse((&snapshottest.List{}).YAML()); !s.Taken.IsZero() {
+		t.Errorf("no comment: taken %v", s.Taken)
+	}
+}
