@@ -343,7 +343,7 @@ func read(texts []string) (map[string]pool, map[string]manifest.EC2NodeClass, []
 			}
 		}
 	}
-	if len(pools) == 0 {
+	if len(pools) == 0 && len(errs) == 0 {
 		errs = append(errs, "the configuration holds no karpenter.sh/v1 NodePool")
 	}
 	return pools, classes, errs

@@ -425,6 +425,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		NewInstanceTypesDataSource,
 		NewNodeDataSource,
 		NewSchedulingDataSource,
+		NewDisruptionDataSource,
 	}
 }
 
