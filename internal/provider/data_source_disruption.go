@@ -79,7 +79,9 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 		return schema.ListAttribute{ElementType: types.StringType, Required: required, Optional: !required, Description: what +
 			" as YAML or JSON; an element may hold several documents separated by `---` lines (`file()` of a GitOps file)."}
 	}
-	count := func(desc string) schema.Int64Attribute { return schema.Int64Attribute{Computed: true, Description: desc} }
+	count := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, Description: desc}
+	}
 	resp.Schema = schema.Schema{
 		Description: "What a NodePool configuration does to a running cluster, offline: which NodeClaims of `cluster_state` " +
 			"Karpenter v1.14 would find drifted and why, which of them it would not disrupt now, and how the pools' disruption " +
@@ -124,7 +126,7 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"pacing": schema.MapNestedAttribute{Computed: true,
 				Description: "Each configured NodePool's drift pacing at `at`, by name.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"nodes": count("The nodes Karpenter counts for its budgets (initialized, not terminating)."),
+					"nodes":      count("The nodes Karpenter counts for its budgets (initialized, not terminating)."),
 					"disrupting": count("Those already using the budget (NotReady or being deleted)."),
 					"drifted":    count("Its drifted NodeClaims."),
 					"candidates": count("The drifted NodeClaims Karpenter may disrupt (not blocked)."),

@@ -140,7 +140,7 @@ func TestAccDisruptionUnreadablePool(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: "provider \"karpenter\" {}\n\ndata \"karpenter_disruption\" \"x\" {\n  node_pools    = [\"kind: ConfigMap\"]\n  cluster_state = file(\"" + state + "\")\n}\n",
+			Config:      "provider \"karpenter\" {}\n\ndata \"karpenter_disruption\" \"x\" {\n  node_pools    = [\"kind: ConfigMap\"]\n  cluster_state = file(\"" + state + "\")\n}\n",
 			ExpectError: regexp.MustCompile(`holds no karpenter.sh/v1 NodePool`),
 		}},
 	})
