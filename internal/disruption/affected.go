@@ -127,12 +127,12 @@ func NodeClaimsOf(s *snapshot.Snapshot, pool, class string) int {
 	return n
 }
 
-// Tally says how many NodeClaims of the cluster state drift, of how many,
-// by which pools and reasons: "3 of 5 NodeClaims of the cluster state
-// drift (NodePool general: 2, NodePool gpu: 1; NodePoolDrifted 3)".
+// Tally says how many NodeClaims drift, of how many, by which pools and
+// reasons: "3 of the 5 NodeClaims drift (NodePool general: 2, NodePool
+// gpu: 1; NodePoolDrifted 3)".
 func Tally(drifted []Drifted, of int) string {
 	if len(drifted) == 0 {
-		return fmt.Sprintf("none of the %d NodeClaims of the cluster state drifts", of)
+		return fmt.Sprintf("none of the %d NodeClaims drifts", of)
 	}
 	pools, reasons := map[string]int{}, map[string]int{}
 	for _, d := range drifted {
@@ -146,7 +146,7 @@ func Tally(drifted []Drifted, of int) string {
 	for _, r := range slices.Sorted(maps.Keys(reasons)) {
 		rs = append(rs, fmt.Sprintf("%s %d", r, reasons[r]))
 	}
-	return fmt.Sprintf("%d of %d NodeClaims of the cluster state drift (%s; %s)", len(drifted), of, strings.Join(ps, ", "), strings.Join(rs, ", "))
+	return fmt.Sprintf("%d of the %d NodeClaims drift (%s; %s)", len(drifted), of, strings.Join(ps, ", "), strings.Join(rs, ", "))
 }
 
 // Drifted lists the plan's drifted NodeClaims, all pools together.

@@ -76,10 +76,10 @@ func TestClassDrift(t *testing.T) {
 		t.Errorf("without hash and images: %v", d)
 	}
 	d := disruption.ClassDrift(s, disruption.Class{Name: "default", Hash: "h1", HashVersion: version, Images: images})
-	if got := disruption.Tally(d, disruption.NodeClaimsOf(s, "", "default")); got != "3 of 5 NodeClaims of the cluster state drift (NodePool general: 3; AMIDrift 2, NodeClassDrift 1)" {
+	if got := disruption.Tally(d, disruption.NodeClaimsOf(s, "", "default")); got != "3 of the 5 NodeClaims drift (NodePool general: 3; AMIDrift 2, NodeClassDrift 1)" {
 		t.Errorf("tally %q", got)
 	}
-	if got := disruption.Tally(nil, 4); got != "none of the 4 NodeClaims of the cluster state drifts" {
+	if got := disruption.Tally(nil, 4); got != "none of the 4 NodeClaims drifts" {
 		t.Errorf("empty tally %q", got)
 	}
 }
