@@ -68,10 +68,11 @@ type jsonRule struct {
 	HelpURI   string `json:"help_uri"`
 }
 
-// linterRules are the rules the linter can report: the catalogue less
-// the provider's own rules (manifestcheck.Reports) and its plan-time
-// drift warning (nodes-will-drift), which the disruption command's hash
-// code links in but nothing here emits.
+// linterRules are the rules the linter lists: the catalogue less the
+// provider's own rules (manifestcheck.Reports) and the drift warning
+// (nodes-will-drift), which is the provider's plan preview and which lint
+// reports only with --cluster-state (its rules guide section is the
+// provider's).
 func linterRules() []*rules.Rule {
 	var out []*rules.Rule
 	for _, r := range rules.All() {

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
+)
+
+// lint --cluster-state: the pool whose requirements leave out r5 drifts
+// the two r5 NodeClaims of the snapshot, and says so at its document with
+// the count, the reason and the budget; without the snapshot, nothing.
+func TestLintClusterStateCountsDrift(t *testing.T) {
+	dir := t.TempDir()
+	pools, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
+	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("default",
+		"  disruption:\n    consolidateAfter: 1m\n    budgets:\n      - nodes: \"1\"\n",
+		"      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [m5]\n"))
+	l := &snapshottest.List{}
+	for _, n := range []string{"r5-a", "r5-b"} {
+		l.Add(snapshottest.Node{Name: n, Pool: "default", Class: "default", InstanceType: "r5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "15Gi", Pods: 29})
+	}
+	l.Add(snapshottest.Node{Name: "m5-a", Pool: "default", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29})
+	write(t, state, l.YAML())
+	code, out, stderr := lint(t, "", "lint", "--cluster-state", state, "--fail-level", "warning", pools)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d: %s%s", code, exitFindings, out, stderr)
+	}
+	for _, want := range []string{"nodes-will-drift", "NodePool/default", "On the cluster state, 2 of the 3 NodeClaims drift (NodePool default: 2; RequirementsDrifted 2)", "at most 1 node at a time"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, out, _ := lint(t, "", "lint", pools); strings.Contains(out, "nodes-will-drift") {
+		t.Errorf("without --cluster-state:\n%s", out)
+	}
+	if code, _, stderr := lint(t, "", "lint", "--cluster-state", filepath.Join(dir, "missing.yaml"), pools); code != exitCannot || !strings.Contains(stderr, "cluster-state") {
+		t.Errorf("a missing snapshot: exit %d %s", code, stderr)
+	}
+}
