@@ -156,7 +156,7 @@ func (p Preview) clusterDetail() string {
 			pace = pacing(*p.Pool)
 		}
 	}
-	return fmt.Sprintf("On the cluster state, %s: the planned %s differs from what they were launched with, so Karpenter replaces %s, %s.",
+	return fmt.Sprintf("On the cluster state, %s: the %s as configured differs from what they were launched with, so Karpenter replaces %s, %s.",
 		p.Cluster, p.Kind, what, pace)
 }
 

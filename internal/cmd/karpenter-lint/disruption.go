@@ -36,7 +36,7 @@ func runDisruption(e *env, args []string) int {
 	var caBundle optionalString
 	fs.Var(&pools, "pools", "NodePools and EC2NodeClasses: a file, a directory (recursive) or - for standard input (repeatable)")
 	fs.StringVar(&state, "cluster-state", "", "the running cluster: the List `"+snapshot.Command+"` prints")
-	fs.StringVar(&at, "at", "", "the instant budgets are evaluated at, RFC 3339 (default now)")
+	fs.StringVar(&at, "at", "", "the instant budgets are evaluated at, RFC 3339 (default: the time karpenter-lint snapshot wrote on the snapshot, else now)")
 	fs.StringVar(&kv, "karpenter-version", "", "the Karpenter release whose hashes the NodeClaims carry, 1.0 to 1.14 (default 1.14)")
 	fs.Var(&caBundle, "ca-bundle", "the CA bundle Karpenter's controller hashes into the EC2NodeClass hash (base64, as aws eks describe-cluster prints it); without it the class hash is not compared")
 	fs.StringVar(&format, "format", "text", "text or json")
@@ -81,6 +81,11 @@ func runDisruption(e *env, args []string) int {
 		return e.errorf("cluster-state: %v", cmpErr(err, "give one file, the List kubectl prints"))
 	}
 	in.Cluster = snapshot.Parse(snap[0].Text)
+	if at == "" && !in.Cluster.Taken.IsZero() {
+		// The snapshot's own time, as karpenter_disruption: the same
+		// snapshot gives the same answer tomorrow.
+		in.At = in.Cluster.Taken
+	}
 	plan := disruption.Decide(in)
 	if format == "json" {
 		enc := json.NewEncoder(e.stdout)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
 )
 
@@ -38,5 +39,22 @@ func TestLintClusterStateCountsDrift(t *testing.T) {
 	}
 	if code, _, stderr := lint(t, "", "lint", "--cluster-state", filepath.Join(dir, "missing.yaml"), pools); code != exitCannot || !strings.Contains(stderr, "cluster-state") {
 		t.Errorf("a missing snapshot: exit %d %s", code, stderr)
+	}
+}
+
+// disruption without --at evaluates the budgets at the time the snapshot
+// says it was taken (a Monday morning: the weekday budget of 0).
+func TestDisruptionAtTheSnapshotsTime(t *testing.T) {
+	dir := t.TempDir()
+	pools, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
+	write(t, pools, schedulingtest.Pool("default",
+		"  disruption:\n    consolidateAfter: 1m\n    budgets:\n      - nodes: \"1\"\n      - nodes: \"0\"\n        schedule: \"0 9 * * mon-fri\"\n        duration: 8h\n",
+		"      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [m5]\n"))
+	l := &snapshottest.List{}
+	l.Add(snapshottest.Node{Name: "r5-a", Pool: "default", Class: "default", InstanceType: "r5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "15Gi", Pods: 29})
+	write(t, state, snapshot.TakenPrefix+"2026-11-30T10:00:00Z\n"+l.YAML())
+	code, out, stderr := lint(t, "", "disruption", "--pools", pools, "--cluster-state", state)
+	if code != 0 || !strings.Contains(out, "At 2026-11-30T10:00:00Z (UTC):") || !strings.Contains(out, "the drift budget allows none now") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
 	}
 }
