@@ -108,6 +108,34 @@ func bootsFrom(nc *karpv1.NodeClaim, images []Image) bool {
 	return false
 }
 
+// imageDrift is isAMIDrifted for a NodeClaim no static field drifts:
+// AMIDrift when its class's images are known and its image is not the one
+// they map its instance type to. A class whose images are not known is
+// recorded in notCompared.
+func imageDrift(d Drifted, nc *karpv1.NodeClaim, images map[string][]Image, notCompared map[string]bool) Drifted {
+	class := nc.Spec.NodeClassRef.Name
+	ims, ok := images[class]
+	switch {
+	case !ok:
+		notCompared[class] = true
+	case nc.Status.ImageID != "" && !bootsFrom(nc, ims):
+		d.Reason, d.Detail = AMIDrift, fmt.Sprintf("its image %s is not the one EC2NodeClass %s resolves to for its instance type now", nc.Status.ImageID, class)
+	}
+	return d
+}
+
+// imagesNotCompared says whose images were not compared, and why.
+func imagesNotCompared(images map[string][]Image, classes map[string]bool) []string {
+	if len(classes) == 0 {
+		return nil
+	}
+	names := strings.Join(slices.Sorted(maps.Keys(classes)), ", ")
+	if images == nil {
+		return []string{"images were not compared (offline): AMIDrift needs the images the EC2NodeClasses resolve to now, read from AWS (" + names + ")"}
+	}
+	return []string{"images were not compared for EC2NodeClass " + names + ": not among the configured classes, or its images could not be resolved"}
+}
+
 // NodeClaimsOf counts the snapshot's NodeClaims of a pool (class "") or of
 // a class (pool ""), the denominator of Tally.
 func NodeClaimsOf(s *snapshot.Snapshot, pool, class string) int {

@@ -93,3 +93,42 @@ func TestSnapshotTaken(t *testing.T) {
 		t.Errorf("no comment: taken %v", s.Taken)
 	}
 }
+
+// With the classes' images, Decide finds AMIDrift after the static
+// checks; a class whose images are not known is named in the notes, and
+// offline every class is.
+func TestDecideImageDrift(t *testing.T) {
+	h := poolHash(t)
+	l := &snapshottest.List{}
+	node := func(name, image string) snapshottest.Node {
+		return snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29, PoolHash: h, ImageID: image}
+	}
+	l.Add(node("new", "ami-new")).Add(node("old", "ami-old")).Add(node("old-hash", "ami-old"))
+	s := snapshot.Parse(l.YAML())
+	// old-hash: its hash drift wins over its image.
+	for _, nc := range s.NodeClaims {
+		if nc.Name == "general-old-hash" {
+			nc.Annotations["karpenter.sh/nodepool-hash"] = "123"
+		}
+	}
+	at := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	amd := []corev1.NodeSelectorRequirement{{Key: corev1.LabelArchStable, Operator: corev1.NodeSelectorOpIn, Values: []string{"amd64"}}}
+	p := disruption.Decide(disruption.Input{Karpenter: []string{poolYAML}, Cluster: s, At: at, Version: versions.DefaultKarpenter,
+		Images: map[string][]disruption.Image{"default": {{ID: "ami-new", Requirements: amd}}}})
+	got := map[string]string{}
+	for _, d := range p.Drifted() {
+		got[d.NodeClaim] = d.Reason
+	}
+	if len(got) != 2 || got["general-old"] != disruption.AMIDrift || got["general-old-hash"] != disruption.NodePoolDrifted || len(p.Notes) != 0 {
+		t.Errorf("drifted %v notes %v", got, p.Notes)
+	}
+	p = disruption.Decide(disruption.Input{Karpenter: []string{poolYAML}, Cluster: s, At: at, Version: versions.DefaultKarpenter,
+		Images: map[string][]disruption.Image{"other": nil}})
+	if len(p.Drifted()) != 1 || strings.Join(p.Notes, "") != "images were not compared for EC2NodeClass default: not among the configured classes, or its images could not be resolved" {
+		t.Errorf("unknown class: %v %v", p.Drifted(), p.Notes)
+	}
+	p = disruption.Decide(disruption.Input{Karpenter: []string{poolYAML}, Cluster: s, At: at, Version: versions.DefaultKarpenter})
+	if len(p.Drifted()) != 1 || len(p.Notes) != 1 || !strings.HasPrefix(p.Notes[0], "images were not compared (offline)") {
+		t.Errorf("offline: %v %v", p.Drifted(), p.Notes)
+	}
+}

@@ -82,6 +82,10 @@ type Input struct {
 	CABundle *string
 	// Version is the Karpenter release the hashes are Karpenter's of.
 	Version versions.Karpenter
+	// Images are the images each EC2NodeClass resolves to now (from AWS,
+	// in the order of its status.amis), by name; nil offline. A NodeClaim
+	// of a class without an entry has its image not compared.
+	Images map[string][]Image
 }
 
 // Plan is what the configuration does to the cluster.
@@ -90,6 +94,9 @@ type Plan struct {
 	Pools []Pool
 	// Findings are what could not be read or decided.
 	Findings []string
+	// Notes say what was not compared (images offline); they are not
+	// problems of the input.
+	Notes []string
 	// Unread are the findings about the configuration (a document that
 	// cannot be read, no NodePool): nothing was decided for what they
 	// name. They are among Findings too.
@@ -158,6 +165,8 @@ func Decide(in Input) *Plan {
 			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
 		}
 	}
+	notCompared := map[string]bool{}
+	defer func() { out.Notes = imagesNotCompared(in.Images, notCompared) }()
 	for _, name := range sortedKeys(pools) {
 		np := pools[name]
 		pp := Pool{Name: name}
@@ -185,6 +194,9 @@ func Decide(in Input) *Plan {
 				pp.Disrupting++
 			}
 			d := driftOf(np.karp, nc, poolHash, drift.NodePoolHashVersion(kv), classHash, classVersion)
+			if d.Reason == "" {
+				d = imageDrift(d, nc, in.Images, notCompared)
+			}
 			if d.Reason == "" {
 				continue
 			}

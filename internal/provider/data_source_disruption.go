@@ -12,13 +12,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 var (
@@ -89,11 +93,12 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"`NodePoolDrifted` (the NodeClaim's `karpenter.sh/nodepool-hash` against the configured spec.template's hash, same " +
 			"hash version), then `RequirementsDrifted` (its labels against the configured requirements), then `NodeClassDrift` " +
 			"(its `karpenter.k8s.aws/ec2nodeclass-hash` against the configured class's, when the class is in `node_classes` and " +
-			"the CA bundle is known). Images, subnets, security groups and capacity reservations need AWS and are not compared " +
-			"here (the `karpenter_ec2nodeclass` resource's `nodes-will-drift` warning compares images against a provider " +
-			"`cluster_state`). A drifted node is blocked while it or one of its pods has `karpenter.sh/do-not-disrupt`, or a " +
+			"the CA bundle is known), then `AMIDrift` (its `status.imageID` is not the image the class resolves to for its " +
+			"instance type now: only when the provider is configured for AWS and the class is in `node_classes`; the images " +
+			"are resolved as `karpenter_ec2nodeclass` resolves them, otherwise `findings` says they were not compared). " +
+			"Subnets, security groups and capacity reservations are not compared. A drifted node is blocked while it or one of its pods has `karpenter.sh/do-not-disrupt`, or a " +
 			"PodDisruptionBudget allows one of its pods no disruption (waived by a `terminationGracePeriod`). Never connects to " +
-			"the cluster or AWS. Terraform reads a data source at plan only when its arguments are known; with pools managed " +
+			"the cluster; reads AWS only for the images. Terraform reads a data source at plan only when its arguments are known; with pools managed " +
 			"in the same run it is read during apply.",
 		Attributes: map[string]schema.Attribute{
 			"node_pools":   manifests("karpenter.sh/v1 NodePools (e.g. `karpenter_nodepool.x.manifest`)", true),
@@ -117,7 +122,7 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 					"node":       schema.StringAttribute{Computed: true, Description: "Its node."},
 					"node_pool":  schema.StringAttribute{Computed: true, Description: "The NodePool that owns it."},
 					"reason": schema.StringAttribute{Computed: true, Description: "Karpenter's drift reason: `NodePoolDrifted`, " +
-						"`RequirementsDrifted` or `NodeClassDrift`."},
+						"`RequirementsDrifted`, `NodeClassDrift` or `AMIDrift`."},
 					"detail": schema.StringAttribute{Computed: true, Description: "What differs."},
 					"blocked_by": schema.StringAttribute{Computed: true, Description: "Why Karpenter would not disrupt it now " +
 						"(do-not-disrupt, a PodDisruptionBudget); empty when it would."},
@@ -146,7 +151,7 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				}},
 			"findings": schema.ListAttribute{ElementType: types.StringType, Computed: true,
 				Description: "What could not be read or decided: the snapshot's items left out or not holding together, a hash " +
-					"that cannot be computed."},
+					"that cannot be computed, images that were not compared."},
 			// MERGE(j-consol): "consolidation": consolidationAttribute(),
 		},
 	}
@@ -211,6 +216,12 @@ func (d *disruptionDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		in.At = time.Now().UTC().Truncate(time.Second)
 	}
 	in.CABundle = disruptionCABundle(m.CABundle, pd)
+	if pd.AWS.Clients().Configured() && len(classes) > 0 {
+		in.Images = disruptionImages(ctx, pd, classes, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	plan := disruption.Decide(in)
 	for _, u := range plan.Unread {
 		addRuleDiag(&resp.Diagnostics, path.Root("node_pools"), ruleDisruptionArguments, u+".")
@@ -293,9 +304,36 @@ func (m *disruptionModel) setPlan(p *disruption.Plan) diag.Diagnostics {
 		"nodes": count64(nodes), "drifted": count64(total), "candidates": count64(candidates), "blocked": count64(total - candidates),
 	})
 	add(dd)
-	m.Findings, dd = types.ListValueFrom(context.Background(), types.StringType, nonNil(p.Findings))
+	m.Findings, dd = types.ListValueFrom(context.Background(), types.StringType, nonNil(append(p.Findings, p.Notes...)))
 	add(dd)
 	return diags
 }
 
 func count64(n int) types.Int64 { return types.Int64Value(int64(n)) }
+
+// disruptionImages resolves the images of the classes of node_classes as
+// the karpenter_ec2nodeclass resource does (the provider's AWS
+// configuration, one request per distinct query), by class name, in
+// Karpenter's status order. A class whose resolution needs what is known
+// only at apply is left out: its images are not compared.
+func disruptionImages(ctx context.Context, pd *ProviderData, texts []string, diags *diag.Diagnostics) map[string][]disruption.Image {
+	out := map[string][]disruption.Image{}
+	for _, text := range texts {
+		for _, d := range yamlstream.Split(text) {
+			var m manifest.EC2NodeClass
+			if yamlstream.Blank(d.Text) || sigsyaml.Unmarshal([]byte(d.Text), &m) != nil || m.Kind != manifest.EC2NodeClassKind || m.Metadata.Name == "" {
+				continue
+			}
+			res, err := resolveAMIs(ctx, pd, nodeclass.FromManifest(m).Terms, types.StringNull(), path.Root("node_classes"), diags)
+			if err != nil {
+				continue // deferred, or reported
+			}
+			ims := []disruption.Image{}
+			for _, a := range res.result.AMIs {
+				ims = append(ims, imageOf(a))
+			}
+			out[m.Metadata.Name] = ims
+		}
+	}
+	return out
+}

@@ -118,7 +118,8 @@ func TestAccDisruption(t *testing.T) {
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("totals"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"nodes": knownvalue.Int64Exact(4), "drifted": knownvalue.Int64Exact(3), "candidates": knownvalue.Int64Exact(2), "blocked": knownvalue.Int64Exact(1),
 					})),
-					statecheck.ExpectKnownValue(ds, tfjsonpath.New("findings"), knownvalue.ListExact(nil)),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("findings"), strList(
+						"images were not compared (offline): AMIDrift needs the images the EC2NodeClasses resolve to now, read from AWS (default)")),
 				},
 			},
 			{
@@ -159,6 +160,56 @@ func TestAccDisruptionExample(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("drifted", knownvalue.MapExact(map[string]knownvalue.Check{"general-x7k2p": knownvalue.StringExact("RequirementsDrifted")})),
 				statecheck.ExpectKnownOutputValue("general_rounds", knownvalue.Int64Exact(-1)),
+			},
+		}},
+	})
+}
+
+// With the provider configured for AWS (the emulator) and the class in
+// node_classes, a NodeClaim whose image is not the one the class resolves
+// to for its instance type now is AMIDrift; the one on the current image
+// is not drifted, and nothing says images were not compared.
+func TestAccDisruptionImages(t *testing.T) {
+	var m manifest.NodePool
+	if err := yaml.Unmarshal([]byte(disruptionPool), &m); err != nil {
+		t.Fatal(err)
+	}
+	h, err := drift.NodePoolHash(m.Spec, versions.DefaultKarpenter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &snapshottest.List{}
+	for name, image := range map[string]string{"current": "ami-00aaa5e6d9941b32c", "retired": "ami-0retired"} {
+		l.Add(snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a",
+			CPU: "1930m", Memory: "7Gi", Pods: 29, PoolHash: h, ImageID: image})
+	}
+	dir := t.TempDir()
+	files := map[string]string{"pools.yaml": disruptionPool, "classes.yaml": nodeClassYAML("al2023@v20251112", ""), "cluster.yaml": l.YAML()}
+	for f, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := emulatorProvider(t, `cluster { name = "demo" }`) + `
+data "karpenter_disruption" "x" {
+  node_pools    = [file("` + filepath.Join(dir, "pools.yaml") + `")]
+  node_classes  = [file("` + filepath.Join(dir, "classes.yaml") + `")]
+  cluster_state = file("` + filepath.Join(dir, "cluster.yaml") + `")
+  at            = "2026-11-28T12:00:00Z"
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.karpenter_disruption.x", tfjsonpath.New("drifted"), knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"node_claim": knownvalue.StringExact("general-retired"), "reason": knownvalue.StringExact("AMIDrift"),
+						"detail": knownvalue.StringExact("its image ami-0retired is not the one EC2NodeClass default resolves to for its instance type now"),
+					}),
+				})),
+				statecheck.ExpectKnownValue("data.karpenter_disruption.x", tfjsonpath.New("findings"), knownvalue.ListExact(nil)),
 			},
 		}},
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
@@ -140,11 +141,16 @@ func plannedImages(v types.Map) []disruption.Image {
 		if err != nil {
 			return nil
 		}
-		im := disruption.Image{ID: a.ID}
-		for _, r := range a.Requirements {
-			im.Requirements = append(im.Requirements, corev1.NodeSelectorRequirement{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
-		}
-		out = append(out, im)
+		out = append(out, imageOf(a))
 	}
 	return out
+}
+
+// imageOf is an image as the disruption decision compares it.
+func imageOf(a ami.AMI) disruption.Image {
+	im := disruption.Image{ID: a.ID}
+	for _, r := range a.Requirements {
+		im.Requirements = append(im.Requirements, corev1.NodeSelectorRequirement{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+	}
+	return im
 }

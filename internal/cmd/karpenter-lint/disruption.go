@@ -96,7 +96,7 @@ func runDisruption(e *env, args []string) int {
 		return exitOK
 	}
 	out := plan.Summary()
-	for _, f := range plan.Findings {
+	for _, f := range append(plan.Findings, plan.Notes...) {
 		out += "note: " + f + "\n"
 	}
 	if _, err := fmt.Fprint(e.stdout, out); err != nil {
