@@ -12,7 +12,9 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	kscheduling "sigs.k8s.io/karpenter/pkg/scheduling"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 )
 
@@ -50,6 +52,31 @@ func activeBudgets(np *karpv1.NodePool, clk clock.Clock) []string {
 type Image struct {
 	ID           string
 	Requirements []corev1.NodeSelectorRequirement
+}
+
+// NodeClasses are the EC2NodeClasses of YAML streams, by name (the
+// classes whose images a caller resolves for Input.Images).
+func NodeClasses(texts []string) []manifest.EC2NodeClass {
+	_, classes, _ := read(texts)
+	out := make([]manifest.EC2NodeClass, 0, len(classes))
+	for _, name := range sortedKeys(classes) {
+		out = append(out, classes[name])
+	}
+	return out
+}
+
+// ImagesOf are resolved images as the decision compares them, in their
+// order.
+func ImagesOf(amis []ami.AMI) []Image {
+	out := make([]Image, 0, len(amis))
+	for _, a := range amis {
+		im := Image{ID: a.ID}
+		for _, r := range a.Requirements {
+			im.Requirements = append(im.Requirements, corev1.NodeSelectorRequirement{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+		}
+		out = append(out, im)
+	}
+	return out
 }
 
 // Class is an EC2NodeClass as planned, for the drift of the NodeClaims

@@ -12,17 +12,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/yamlstream"
 )
 
 var (
@@ -318,22 +315,12 @@ func count64(n int) types.Int64 { return types.Int64Value(int64(n)) }
 // only at apply is left out: its images are not compared.
 func disruptionImages(ctx context.Context, pd *ProviderData, texts []string, diags *diag.Diagnostics) map[string][]disruption.Image {
 	out := map[string][]disruption.Image{}
-	for _, text := range texts {
-		for _, d := range yamlstream.Split(text) {
-			var m manifest.EC2NodeClass
-			if yamlstream.Blank(d.Text) || sigsyaml.Unmarshal([]byte(d.Text), &m) != nil || m.Kind != manifest.EC2NodeClassKind || m.Metadata.Name == "" {
-				continue
-			}
-			res, err := resolveAMIs(ctx, pd, nodeclass.FromManifest(m).Terms, types.StringNull(), path.Root("node_classes"), diags)
-			if err != nil {
-				continue // deferred, or reported
-			}
-			ims := []disruption.Image{}
-			for _, a := range res.result.AMIs {
-				ims = append(ims, imageOf(a))
-			}
-			out[m.Metadata.Name] = ims
+	for _, m := range disruption.NodeClasses(texts) {
+		res, err := resolveAMIs(ctx, pd, nodeclass.FromManifest(m).Terms, types.StringNull(), path.Root("node_classes"), diags)
+		if err != nil {
+			continue // deferred, or reported
 		}
+		out[m.Metadata.Name] = disruption.ImagesOf(res.result.AMIs)
 	}
 	return out
 }

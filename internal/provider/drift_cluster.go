@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
@@ -131,7 +130,7 @@ func plannedImages(v types.Map) []disruption.Image {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	out := []disruption.Image{}
+	amis := make([]ami.AMI, 0, len(keys))
 	for _, k := range keys {
 		s, ok := knownString(elems[k])
 		if !ok {
@@ -141,16 +140,7 @@ func plannedImages(v types.Map) []disruption.Image {
 		if err != nil {
 			return nil
 		}
-		out = append(out, imageOf(a))
+		amis = append(amis, a)
 	}
-	return out
-}
-
-// imageOf is an image as the disruption decision compares it.
-func imageOf(a ami.AMI) disruption.Image {
-	im := disruption.Image{ID: a.ID}
-	for _, r := range a.Requirements {
-		im.Requirements = append(im.Requirements, corev1.NodeSelectorRequirement{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
-	}
-	return im
+	return disruption.ImagesOf(amis)
 }

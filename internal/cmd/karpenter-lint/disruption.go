@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -22,7 +26,11 @@ ec2nodeclass-hash annotation against the configured class's hash, with --ca-bund
 disrupt (karpenter.sh/do-not-disrupt, a PodDisruptionBudget allowing no disruption), and how its disruption budgets
 pace the rest at --at: how many at once, in how many rounds. Offline: no AWS, no cluster connection.
 
-Not decided: consolidation, image, subnet and security-group drift (they need AWS), expiration.
+With --region or --profile, a NodeClaim whose status.imageID is not the image its EC2NodeClass (among --pools) resolves
+to for its instance type now is AMIDrift (alias terms need --kubernetes-version or --cluster); offline, images are not
+compared and the output says so.
+
+Not decided: consolidation, subnet and security-group drift, expiration.
 
 Flags:
 `
@@ -32,7 +40,7 @@ func runDisruption(e *env, args []string) int {
 	fs := flag.NewFlagSet("disruption", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	var pools list
-	var state, at, kv, format string
+	var state, at, kv, format, region, profile, k8s, cluster string
 	var caBundle optionalString
 	fs.Var(&pools, "pools", "NodePools and EC2NodeClasses: a file, a directory (recursive) or - for standard input (repeatable)")
 	fs.StringVar(&state, "cluster-state", "", "the running cluster: the List `"+snapshot.Command+"` prints")
@@ -40,6 +48,10 @@ func runDisruption(e *env, args []string) int {
 	fs.StringVar(&kv, "karpenter-version", "", "the Karpenter release whose hashes the NodeClaims carry, 1.0 to 1.14 (default 1.14)")
 	fs.Var(&caBundle, "ca-bundle", "the CA bundle Karpenter's controller hashes into the EC2NodeClass hash (base64, as aws eks describe-cluster prints it); without it the class hash is not compared")
 	fs.StringVar(&format, "format", "text", "text or json")
+	fs.StringVar(&region, "region", "", "AWS region: compare each NodeClaim's image with the images its EC2NodeClass of --pools resolves to now (AMIDrift)")
+	fs.StringVar(&profile, "profile", "", "AWS shared-configuration profile: as --region, with the profile's region unless --region is given")
+	fs.StringVar(&k8s, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
+	fs.StringVar(&cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
 	fs.Usage = func() {
 		_, _ = fmt.Fprint(e.stderr, disruptionUsage)
 		fs.PrintDefaults()
@@ -81,6 +93,18 @@ func runDisruption(e *env, args []string) int {
 		return e.errorf("cluster-state: %v", cmpErr(err, "give one file, the List kubectl prints"))
 	}
 	in.Cluster = snapshot.Parse(snap[0].Text)
+	if region != "" || profile != "" {
+		opt := manifestcheck.Options{Karpenter: in.Version, Kubernetes: k8s, Cluster: cluster,
+			AWS: awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: region, Profile: profile, MaxRetries: -1}))}
+		images, notes, err := disruptionImages(context.Background(), inputs, opt)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		in.Images = images
+		for _, n := range notes {
+			_, _ = fmt.Fprintln(e.stderr, "karpenter-lint: not read: "+n)
+		}
+	}
 	if at == "" && !in.Cluster.Taken.IsZero() {
 		// The snapshot's own time, as karpenter_disruption: the same
 		// snapshot gives the same answer tomorrow.
@@ -125,4 +149,28 @@ func (o *optionalString) String() string {
 func (o *optionalString) Set(s string) error {
 	o.p = &s
 	return nil
+}
+
+// disruptionImages resolves the images of the EC2NodeClasses of the
+// inputs as lint does (manifestcheck.ReadClasses), by class name; a
+// class whose images could not be resolved (an alias without the
+// Kubernetes version) is left out, so its NodeClaims' images are not
+// compared. A failed request fails the command.
+func disruptionImages(ctx context.Context, inputs []manifestcheck.Input, opt manifestcheck.Options) (map[string][]disruption.Image, []string, error) {
+	var classes []nodeclass.Class
+	for _, m := range disruption.NodeClasses(texts(inputs)) {
+		classes = append(classes, nodeclass.FromManifest(m))
+	}
+	read, notes, failures := manifestcheck.ReadClasses(ctx, classes, opt)
+	if len(failures) > 0 {
+		return nil, nil, fmt.Errorf("resolving the EC2NodeClasses' images: %w", errors.Join(failures...))
+	}
+	out := map[string][]disruption.Image{}
+	for i, c := range classes {
+		if read[i] == nil || !read[i].ImagesResolved {
+			continue
+		}
+		out[c.Name] = disruption.ImagesOf(read[i].AMIs.AMIs)
+	}
+	return out, notes, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/scheduling/schedulingtest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
@@ -56,5 +57,32 @@ func TestDisruptionAtTheSnapshotsTime(t *testing.T) {
 	code, out, stderr := lint(t, "", "disruption", "--pools", pools, "--cluster-state", state)
 	if code != 0 || !strings.Contains(out, "At 2026-11-30T10:00:00Z (UTC):") || !strings.Contains(out, "the drift budget allows none now") {
 		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+}
+
+// disruption --region: against the emulator, the NodeClaim on an image
+// the class no longer resolves to is AMIDrift, the one on the current
+// image is not; without --kubernetes-version or --cluster the alias is
+// not resolved and the output says images were not compared.
+func TestDisruptionImagesAgainstTheEmulator(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	dir := t.TempDir()
+	pools, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
+	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("default", "  disruption:\n    consolidateAfter: 1m\n", "      requirements: []\n"))
+	l := &snapshottest.List{}
+	for name, image := range map[string]string{"current": "ami-072a2454955438439", "retired": "ami-0retired"} {
+		l.Add(snapshottest.Node{Name: name, Pool: "default", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29, ImageID: image})
+	}
+	write(t, state, l.YAML())
+	code, out, stderr := lint(t, "", "disruption", "--pools", pools, "--cluster-state", state, "--region", "us-east-1", "--cluster", "demo", "--at", "2026-11-28T12:00:00Z")
+	if code != 0 || !strings.Contains(out, "NodePool default: 1 of 2 nodes drifted") ||
+		!strings.Contains(out, "default-retired (node retired): AMIDrift: its image ami-0retired is not the one EC2NodeClass default resolves to for its instance type now") ||
+		strings.Contains(out, "not compared") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = lint(t, "", "disruption", "--pools", pools, "--cluster-state", state, "--region", "us-east-1")
+	if code != 0 || !strings.Contains(out, "0 of 2 nodes drifted") || !strings.Contains(out, "note: images were not compared for EC2NodeClass default") {
+		t.Errorf("no Kubernetes version: exit %d:\n%s%s", code, out, stderr)
 	}
 }
