@@ -1,10 +1,18 @@
 package provider
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -213,4 +221,59 @@ data "karpenter_disruption" "x" {
 			},
 		}},
 	})
+}
+
+// Inputs not known yet leave every output unknown, with no diagnostic;
+// the warnings of a partial snapshot name cluster_state.
+func TestDisruptionReadUnknownAndIncomplete(t *testing.T) {
+	ctx := context.Background()
+	read := func(cfg map[string]any) (diag.Diagnostics, disruptionModel) {
+		ds := NewDisruptionDataSource().(*disruptionDataSource)
+		var sresp datasource.SchemaResponse
+		ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
+		typ := sresp.Schema.Type().TerraformType(ctx)
+		ds.Configure(ctx, datasource.ConfigureRequest{ProviderData: offlineData()}, &datasource.ConfigureResponse{})
+		rresp := datasource.ReadResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}}
+		ds.Read(ctx, datasource.ReadRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: tfValue(t, typ, cfg)}}, &rresp)
+		var m disruptionModel
+		rresp.Diagnostics.Append(rresp.State.Get(ctx, &m)...)
+		return rresp.Diagnostics, m
+	}
+	diags, m := read(map[string]any{"node_pools": unknown, "cluster_state": "apiVersion: v1\nkind: List\nitems: []\n"})
+	if len(diags) > 0 || !m.Drifted.IsUnknown() || !m.Pacing.IsUnknown() || !m.Totals.IsUnknown() || !m.Findings.IsUnknown() || !m.At.IsUnknown() {
+		t.Errorf("unknown node_pools: %v %+v", diags, m)
+	}
+	pools, state := disruptionFiles(t, "")
+	p, _ := os.ReadFile(pools)
+	s, _ := os.ReadFile(state)
+	partial := string(s) + "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: no-allocatable\n"
+	diags, m = read(map[string]any{"node_pools": []any{string(p)}, "cluster_state": partial, "at": "2026-11-28T12:00:00Z"})
+	if diags.HasError() || diags.WarningsCount() != 1 || !strings.Contains(diags[0].Summary(), "cluster-state-incomplete") ||
+		!strings.Contains(diags[0].Detail(), "Node no-allocatable") || m.Totals.IsUnknown() {
+		t.Errorf("partial snapshot: %v", diags)
+	}
+	if d, ok := diags[0].(diag.DiagnosticWithPath); !ok || !d.Path().Equal(path.Root("cluster_state")) {
+		t.Errorf("the warning is not at cluster_state: %v", diags[0])
+	}
+}
+
+// The provider's cluster_state: unknown or unset is no snapshot (the
+// warnings compare with the state only); given, it is parsed once.
+func TestProviderClusterState(t *testing.T) {
+	for name, v := range map[string]any{"unset": nil, "unknown": unknown} {
+		data, diags := configureProvider(t, map[string]any{"cluster_state": v})
+		if diags.HasError() || data.ClusterState.snapshot() != nil {
+			t.Errorf("%s: %v %v", name, diags, data.ClusterState)
+		}
+	}
+	_, state := disruptionFiles(t, "")
+	b, _ := os.ReadFile(state)
+	data, diags := configureProvider(t, map[string]any{"cluster_state": string(b)})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	first := data.ClusterState.snapshot()
+	if first == nil || len(first.NodeClaims) != 4 || data.ClusterState.snapshot() != first {
+		t.Errorf("given: %+v", first)
+	}
 }
