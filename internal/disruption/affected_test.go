@@ -132,3 +132,23 @@ func TestDecideImageDrift(t *testing.T) {
 		t.Errorf("offline: %v %v", p.Drifted(), p.Notes)
 	}
 }
+
+// BenchmarkCountOn1000Nodes: what one pool's and one class's
+// nodes-will-drift count cost on a parsed snapshot of 1,000 nodes and
+// 20,000 pods (the provider parses the snapshot once per process).
+func BenchmarkCountOn1000Nodes(b *testing.B) {
+	s := snapshot.Parse(bigCluster())
+	at := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for range b.N {
+		p := disruption.Decide(disruption.Input{Karpenter: []string{poolYAML}, Cluster: s, At: at, Version: versions.DefaultKarpenter})
+		if n := len(p.Drifted()); n != 500 || disruption.Tally(p.Drifted(), disruption.NodeClaimsOf(s, "general", "")) == "" {
+			b.Fatal(n)
+		}
+		if d := disruption.ClassDrift(s, disruption.Class{Name: "default", Images: []disruption.Image{{ID: "ami-x"}}}); len(d) != 0 {
+			b.Fatal(len(d)) // the snapshot's NodeClaims carry no image
+		}
+	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+}

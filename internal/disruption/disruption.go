@@ -45,6 +45,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -165,6 +166,7 @@ func Decide(in Input) *Plan {
 			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
 		}
 	}
+	pdbs := pdbSelectors(in.Cluster.PDBs)
 	notCompared := map[string]bool{}
 	defer func() { out.Notes = imagesNotCompared(in.Images, notCompared) }()
 	for _, name := range sortedKeys(pools) {
@@ -203,7 +205,7 @@ func Decide(in Input) *Plan {
 			d.Pool = name
 			if node != nil {
 				d.Node = node.Name
-				d.Blocked = blocked(nc, node, podsOn[node.Name], in.Cluster)
+				d.Blocked = blocked(nc, node, podsOn[node.Name], pdbs)
 			}
 			if d.Blocked == "" {
 				pp.Candidates++
@@ -266,7 +268,7 @@ func driftOf(np *karpv1.NodePool, nc *karpv1.NodeClaim, poolHash, poolVersion, c
 // blocked is why Karpenter would not disrupt the node now: the node's or
 // a pod's karpenter.sh/do-not-disrupt, or a PodDisruptionBudget allowing
 // no disruption of a pod (both waived by a terminationGracePeriod).
-func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, s *snapshot.Snapshot) string {
+func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, pdbs []pdbSelector) string {
 	if node.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
 		return "the node has " + karpv1.DoNotDisruptAnnotationKey + `: "true"`
 	}
@@ -285,12 +287,9 @@ func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, s *sna
 		if !evictable(p) {
 			continue
 		}
-		for _, pdb := range s.PDBs {
-			if pdb.Namespace != p.Namespace || pdb.Spec.Selector == nil {
-				continue
-			}
-			sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
-			if err != nil || sel.Empty() || !sel.Matches(labels.Set(p.Labels)) {
+		for _, b := range pdbs {
+			pdb := b.pdb
+			if pdb.Namespace != p.Namespace || !b.sel.Matches(labels.Set(p.Labels)) {
 				continue
 			}
 			if pdb.Status.DisruptionsAllowed == 0 {
@@ -299,6 +298,30 @@ func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, s *sna
 		}
 	}
 	return ""
+}
+
+// pdbSelector is a PodDisruptionBudget with its selector, converted once
+// per decision rather than once per pod.
+type pdbSelector struct {
+	pdb *policyv1.PodDisruptionBudget
+	sel labels.Selector
+}
+
+// pdbSelectors are the budgets that select pods (a missing, empty or
+// invalid selector selects none here).
+func pdbSelectors(pdbs []*policyv1.PodDisruptionBudget) []pdbSelector {
+	var out []pdbSelector
+	for _, pdb := range pdbs {
+		if pdb.Spec.Selector == nil {
+			continue
+		}
+		sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
+		if err != nil || sel.Empty() {
+			continue
+		}
+		out = append(out, pdbSelector{pdb: pdb, sel: sel})
+	}
+	return out
 }
 
 // active is a pod neither terminal nor terminating.
