@@ -103,6 +103,19 @@ type query struct {
 	variants map[string][]amifamily.Variant
 	// terms are the indexes of the terms the query came from.
 	terms []int
+	// termsOf, for the one query of every id and ssmParameter term
+	// (Karpenter sends their ids in a single image-id filter), maps an
+	// image id to the terms that name it: an image is matched by those
+	// terms only, not by every term of the query.
+	termsOf map[string][]int
+}
+
+// termsFor are the terms that matched img.
+func (q query) termsFor(img string) []int {
+	if q.termsOf != nil {
+		return q.termsOf[img]
+	}
+	return q.terms
 }
 
 // Resolve returns what Karpenter would put in status.amis for the terms, and
@@ -175,7 +188,7 @@ func (r *Resolver) Resolve(ctx context.Context, req Request) (Result, error) {
 				sets, variants = [][]Requirement{nil}, []amifamily.Variant{""}
 			}
 			for j, set := range sets {
-				picker.offer(img, arch, variants[j], withArch(set, arch), q.terms)
+				picker.offer(img, arch, variants[j], withArch(set, arch), q.termsFor(img.ID))
 			}
 		}
 	}
@@ -227,7 +240,7 @@ func (r *Resolver) queries(ctx context.Context, req Request, res *Result) ([]que
 		return r.aliasQuery(ctx, req, i, res)
 	}
 	var out []query
-	idQuery := query{terms: nil}
+	idQuery := query{terms: nil, termsOf: map[string][]int{}}
 	var ids []string
 	var ssmNames []string
 	ssmTerm := map[string][]int{}
@@ -236,6 +249,7 @@ func (r *Resolver) queries(ctx context.Context, req Request, res *Result) ([]que
 		case t.ID != "":
 			ids = append(ids, t.ID)
 			idQuery.terms = append(idQuery.terms, i)
+			idQuery.termsOf[t.ID] = append(idQuery.termsOf[t.ID], i)
 		case t.SSMParameter != "":
 			if _, seen := ssmTerm[t.SSMParameter]; !seen {
 				ssmNames = append(ssmNames, t.SSMParameter)
@@ -284,6 +298,7 @@ func (r *Resolver) queries(ctx context.Context, req Request, res *Result) ([]que
 				res.Lookups = append(res.Lookups, Lookup{What: "ssm:GetParameter " + n, Result: p.Value})
 				ids = append(ids, p.Value)
 				idQuery.terms = append(idQuery.terms, ssmTerm[n]...)
+				idQuery.termsOf[p.Value] = append(idQuery.termsOf[p.Value], ssmTerm[n]...)
 			}
 		}
 	}

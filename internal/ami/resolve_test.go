@@ -335,6 +335,18 @@ func TestUnusedTermWarning(t *testing.T) {
 	}
 }
 
+// Id terms travel in one image-id filter, as Karpenter sends them; the
+// image that loses is still its own term's, so that term is the one
+// reported (it used to count as matched by the winner's query).
+func TestUnusedIDTermWarning(t *testing.T) {
+	r, _ := newResolver(t)
+	res := resolve(t, r, "1.32", "1.14", Term{ID: awsemu.CustomTieWinnerID}, Term{ID: awsemu.CustomAvailableOldID})
+	f := res.Findings.ByRule(RuleMultipleTermsOneArch.ID)
+	if len(f) != 1 || f[0].Path.String() != TermsPath.Index(1).String() {
+		t.Fatalf("got %v", res.Findings)
+	}
+}
+
 func TestPaginationOverMoreThanAThousandImages(t *testing.T) {
 	f, err := awsemu.DefaultFixtures()
 	if err != nil {

@@ -29,10 +29,19 @@
 // (disruption.Drift ComputeCommands) and the budget bounds how many are
 // in flight, so the rounds are ceil(candidates / allowed).
 //
-// Not decided: consolidation (empty, single- and multi-node), which needs
-// the scheduling simulation of Karpenter's disruption methods; expiration
-// and interruption; the order Karpenter picks drifted candidates in
-// (oldest Drifted condition first, a time only the cluster knows).
+// Consolidation (Consolidate, consolidation.go) is Karpenter's own
+// disruption methods run in-process (pkg/controllers/disruption:
+// Emptiness, MultiNodeConsolidation, SingleNodeConsolidation, in
+// NewMethods' order) on cluster state filled from the snapshot, with a
+// cloud provider serving the pools' instance types and prices (package
+// scheduling) and a clock fixed at the given instant; each command is
+// applied to the snapshot and the methods run again, up to a bound.
+//
+// Not decided: expiration and interruption; Karpenter's Drift and
+// StaticDrift methods, which run between Emptiness and multi-node
+// consolidation (consolidation is predicted as if no node were drifted);
+// the order Karpenter picks drifted candidates in (oldest Drifted
+// condition first, a time only the cluster knows).
 package disruption
 
 import (
@@ -102,6 +111,9 @@ type Plan struct {
 	// cannot be read, no NodePool): nothing was decided for what they
 	// name. They are among Findings too.
 	Unread []string
+	// Consolidation is what consolidation does next (Consolidate), nil
+	// when it was not decided.
+	Consolidation *Consolidation `json:",omitempty"`
 }
 
 // Pool is one configured NodePool's part.

@@ -125,7 +125,11 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 		facts[i] = a
 		wg.Go(func() {
 			obj := "EC2NodeClass/" + c.Name
-			if _, alias := ami.AliasTerm(c.Terms); !alias || k8sKnown {
+			if i, alias := ami.AliasTerm(c.Terms); !alias || k8sKnown {
+				// The version matters to the class through its alias.
+				if alias {
+					a.Findings = append(a.Findings, ami.KubernetesUnsupported(k8s, ami.TermsPath.Index(i).Attr(ami.FieldAlias))...)
+				}
 				if err := a.resolve(ctx, opt.AWS, c, k8s, opt.Karpenter); err != nil {
 					fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, err))
 				}

@@ -251,3 +251,26 @@ func TestRunZonesOfferingsDenied(t *testing.T) {
 		t.Fatalf("got %q, failures %v, skipped %q", got, res.Failures, res.Skipped)
 	}
 }
+
+// A Kubernetes version Karpenter does not support is reported on each
+// class whose alias resolves for it; a class without an alias is not.
+func TestRunKubernetesVersionUnsupported(t *testing.T) {
+	url, _ := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+	for k8s, want := range map[string]string{
+		"1.25": "8:7 EC2NodeClass/al2 kubernetes-version-unsupported",
+		"1.32": "",
+	} {
+		res := Run(context.Background(), []Input{{Name: "a.yaml", Text: awsManifests}}, Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: k8s})
+		var got []string
+		for _, f := range res.Findings {
+			if f.Rule.ID == "kubernetes-version-unsupported" {
+				got = append(got, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Object, f.Rule.ID))
+			}
+		}
+		if strings.Join(got, ",") != want {
+			t.Errorf("Kubernetes %s: got %q, want %q", k8s, got, want)
+		}
+	}
+}

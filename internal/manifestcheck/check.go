@@ -38,13 +38,37 @@ var (
 	// to pin an alias with the resource's pin_amis.
 	notForManifests = map[string]bool{"nodepool-node-class-facts-unknown": true, "instance-types-offline-may-match": true, "alias-latest-drift": true,
 		// checkClass makes it, with the --cluster given, online or not.
-		"custom-bootstrap-other-cluster": true}
+		"custom-bootstrap-other-cluster": true,
+		// About a plan, not an object: a read AWS denied and an endpoint
+		// without DescribeSubnets are the CLI's summary notes (the checks
+		// not made), and an update that drifts nodes needs the state
+		// before it, which `karpenter-lint disruption` compares with the
+		// running cluster in its own report.
+		"readiness-read-denied": true, "readiness-checks-skipped": true, "nodes-will-drift": true,
+		// The scheduling data source's, which the schedule command has as
+		// usage errors (exit 1: an allow-unschedulable that is not a
+		// workload key, no --region) or as a note (a denied price read).
+		"allow-unschedulable-key-invalid": true, "scheduling-needs-aws": true, "price-read-denied": true}
 )
 
 // Reports says whether a rule of the catalogue can be reported on a
 // manifest: false for those about the provider's own inputs, which
 // karpenter-lint does not list and an ignore annotation cannot silence.
-func Reports(id string) bool { return !notForManifests[id] || id == "custom-bootstrap-other-cluster" }
+func Reports(id string) bool {
+	return (!notForManifests[id] || id == "custom-bootstrap-other-cluster") && !providerInputOnly[id]
+}
+
+// providerInputOnly are rules only the provider's own inputs can break, so
+// no manifest reports them: its bootstrap block (an EC2NodeClass manifest
+// has spec.userData, never a block that renders it), and its renderer's
+// guard against writing a field the CRD does not have (a manifest's own
+// unknown field is manifest-unknown-field).
+var providerInputOnly = map[string]bool{
+	"bootstrap-requires-custom": true, "bootstrap-input-missing": true, "bootstrap-kubelet-arg-invalid": true,
+	"bootstrap-script-unsafe": true, "bootstrap-script-unsupported": true, "cluster-ca-not-base64": true,
+	"cluster-cidr-missing": true, "script-value-unsafe": true,
+	"crd-unknown-field": true,
+}
 
 // Check validates every EC2NodeClass, NodePool and NodeOverlay document of input (YAML
 // or JSON, several YAML documents separated by `---` lines) with the
@@ -366,7 +390,7 @@ func crdFindings(ctx context.Context, k *crd.Kind, obj map[string]any, own []Fin
 			more = true
 			continue
 		}
-		if covered(e.Field, own) {
+		if covered(e.Field, e.Detail, own) {
 			continue
 		}
 		out = append(out, Finding{Rule: ruleCRD, Severity: rules.Error, Path: e.Field,
@@ -389,15 +413,17 @@ var containers = map[string]bool{"": true, "metadata": true, "spec": true, "spec
 
 // covered reports whether one of the project's errors is about the same
 // field as an API server error at path p: the same field, one inside it,
-// or one containing it.
-func covered(p string, own []Finding) bool {
+// or one containing it; or, for an object-level CEL rule (p a container),
+// an error inside it that quotes the server's detail, e.g.
+// nodepool-static-limits at spec.limits for the rule at spec.
+func covered(p, detail string, own []Finding) bool {
 	p = canonical(p)
 	for _, f := range own {
 		if f.Severity != rules.Error {
 			continue
 		}
 		q := canonical(f.Path)
-		if p == q || (within(q, p) && !containers[p]) || (within(p, q) && !containers[q]) {
+		if p == q || (within(q, p) && (!containers[p] || detail != "" && strings.Contains(f.Message, detail))) || (within(p, q) && !containers[q]) {
 			return true
 		}
 	}

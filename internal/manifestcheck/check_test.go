@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/migration"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
@@ -265,9 +266,25 @@ func TestLiteralPathOfObjectMetadata(t *testing.T) {
 }
 
 // An API server error on a field the project's rules already reported is
-// left out; one elsewhere is kept.
+// left out; one elsewhere is kept. An object-level rule's error (at a
+// container) is left out only when an error inside it quotes it.
 func TestCovered(t *testing.T) {
 	own := []Finding{{Severity: rules.Error, Path: "spec.limits[cpu]"}, {Severity: rules.Warning, Path: "spec.weight"}, {Severity: rules.Error, Path: "spec.template.spec.requirements[0].operator"}}
+	quoted := []Finding{{Severity: rules.Error, Path: "spec.limits", Message: `the pool is static and sets limits on cpu; the API server rejects it ("only 'limits.nodes' is supported on static NodePools")`}}
+	for _, c := range []struct {
+		p, detail string
+		own       []Finding
+		want      bool
+	}{
+		{"spec", "only 'limits.nodes' is supported on static NodePools", quoted, true},
+		{"spec", "'weight' is not supported on static NodePools", quoted, false},
+		{"spec", "", quoted, false},
+		{"spec", "only 'limits.nodes' is supported on static NodePools", []Finding{{Severity: rules.Warning, Path: "spec.limits", Message: quoted[0].Message}}, false},
+	} {
+		if got := covered(c.p, c.detail, c.own); got != c.want {
+			t.Errorf("covered(%q, %q) = %v", c.p, c.detail, got)
+		}
+	}
 	for p, want := range map[string]bool{
 		"spec.limits.cpu":                       true,
 		"spec.limits":                           true,
@@ -278,8 +295,30 @@ func TestCovered(t *testing.T) {
 		"spec":                                  false,
 		"spec.template.spec.requirements[0].op": false,
 	} {
-		if got := covered(p, own); got != want {
+		if got := covered(p, "", own); got != want {
 			t.Errorf("covered(%q) = %v", p, got)
+		}
+	}
+}
+
+// An object-level CEL error is the project's own only when one of its
+// errors inside that object quotes the server's message.
+func TestCoveredWhenQuoted(t *testing.T) {
+	const cel = "must specify exactly one of ['role', 'instanceProfile']"
+	own := []Finding{{Severity: rules.Error, Path: "spec.role", Message: `both role "a" and instanceProfile "b" are set; the API server rejects it ("` + cel + `").`}}
+	for _, c := range []struct {
+		e    crd.Error
+		own  []Finding
+		want bool
+	}{
+		{crd.Error{Field: "spec", Detail: cel}, own, true},
+		{crd.Error{Field: "spec", Detail: "must have only one blockDeviceMappings with rootVolume"}, own, false}, // another rule of spec
+		{crd.Error{Field: "spec.template", Detail: cel}, own, false},                                             // not around the finding
+		{crd.Error{Field: "spec", Detail: cel}, []Finding{{Severity: rules.Warning, Path: own[0].Path, Message: own[0].Message}}, false},
+		{crd.Error{Field: "spec"}, []Finding{{Severity: rules.Error, Path: "spec.role", Message: `""`}}, false},
+	} {
+		if got := covered(c.e.Field, c.e.Detail, c.own); got != c.want {
+			t.Errorf("covered(%+v, %+v) = %v", c.e, c.own, got)
 		}
 	}
 }
@@ -569,5 +608,20 @@ func TestRunContextInputsLendClasses(t *testing.T) {
 	}
 	if len(res.Documents) != 1 || res.Documents[0].Input != "pools/gpu.yaml" {
 		t.Errorf("documents: %+v", res.Documents)
+	}
+}
+
+// A static pool's limits and weight are one error each: the project's
+// rule, not the CRD's object-level rule again at spec.
+func TestStaticPoolErrorsOnce(t *testing.T) {
+	pool := rules.NodePoolYAML("  replicas: 3\n  weight: 10\n  limits:\n    cpu: \"100\"\n",
+		"      requirements:\n        - key: karpenter.sh/capacity-type\n          operator: In\n          values: [\"on-demand\"]\n")
+	var got []string
+	for _, f := range Check(context.Background(), pool, versions.DefaultKarpenter) {
+		got = append(got, f.Rule.ID)
+	}
+	slices.Sort(got)
+	if want := []string{"nodepool-static-limits", "nodepool-static-weight"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

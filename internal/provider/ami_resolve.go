@@ -72,11 +72,7 @@ func resolveAMIs(ctx context.Context, pd *ProviderData, terms []ami.Term, k8s ty
 			return out, err
 		}
 		out.kubernetes, out.kubernetesSet = v, true
-		if !v.SupportedByKarpenter() {
-			appendFindings(diags, k8sPath, rules.Findings{rules.New(ami.RuleKubernetesUnsupported, rules.Path{},
-				"Kubernetes %s is outside the range Karpenter supports (1.%d to 1.%d): Karpenter logs \"karpenter is not compatible with kubernetes version\" and is untested there, and EKS-optimized images may not be published for it. Use a version from 1.%d to 1.%d.",
-				v, versions.MinKubernetesMinor, versions.MaxKubernetesMinor, versions.MinKubernetesMinor, versions.MaxKubernetesMinor)})
-		}
+		appendFindings(diags, k8sPath, ami.KubernetesUnsupported(v, rules.Path{}))
 	}
 	r := &ami.Resolver{Source: pd.AWS}
 	res, err := r.Resolve(ctx, ami.Request{Terms: terms, Kubernetes: out.kubernetes, Karpenter: pd.Karpenter})

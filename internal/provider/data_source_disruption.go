@@ -44,17 +44,16 @@ var ruleDisruptionArguments = rules.Register(rules.Rule{
 })
 
 type disruptionModel struct {
-	NodePools    types.List   `tfsdk:"node_pools"`
-	NodeClasses  types.List   `tfsdk:"node_classes"`
-	ClusterState types.String `tfsdk:"cluster_state"`
-	At           types.String `tfsdk:"at"`
-	CABundle     types.String `tfsdk:"ca_bundle"`
-	Drifted      types.List   `tfsdk:"drifted"`
-	Pacing       types.Map    `tfsdk:"pacing"`
-	Totals       types.Object `tfsdk:"totals"`
-	Findings     types.List   `tfsdk:"findings"`
-	// MERGE(j-consol): Consolidation types.Object `tfsdk:"consolidation"`,
-	// set from consolidationValue(plan.Consolidation) in Read.
+	NodePools     types.List   `tfsdk:"node_pools"`
+	NodeClasses   types.List   `tfsdk:"node_classes"`
+	ClusterState  types.String `tfsdk:"cluster_state"`
+	At            types.String `tfsdk:"at"`
+	CABundle      types.String `tfsdk:"ca_bundle"`
+	Drifted       types.List   `tfsdk:"drifted"`
+	Pacing        types.Map    `tfsdk:"pacing"`
+	Totals        types.Object `tfsdk:"totals"`
+	Findings      types.List   `tfsdk:"findings"`
+	Consolidation types.List   `tfsdk:"consolidation"`
 }
 
 var (
@@ -149,7 +148,7 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"findings": schema.ListAttribute{ElementType: types.StringType, Computed: true,
 				Description: "What could not be read or decided: the snapshot's items left out or not holding together, a hash " +
 					"that cannot be computed, images that were not compared."},
-			// MERGE(j-consol): "consolidation": consolidationAttribute(),
+			"consolidation": consolidationAttribute(),
 		},
 	}
 }
@@ -213,13 +212,19 @@ func (d *disruptionDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		in.At = time.Now().UTC().Truncate(time.Second)
 	}
 	in.CABundle = disruptionCABundle(m.CABundle, pd)
-	if pd.AWS.Clients().Configured() && len(classes) > 0 {
+	aws := pd.AWS.Clients().Configured()
+	if aws && len(classes) > 0 {
 		in.Images = disruptionImages(ctx, pd, classes, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 	}
 	plan := disruption.Decide(in)
+	if aws && len(plan.Unread) == 0 {
+		disruptionConsolidate(ctx, pd, in, plan, &resp.Diagnostics)
+	} else if !aws {
+		plan.Notes = append(plan.Notes, "consolidation is not decided: it needs the region's instance types and prices (configure the provider for AWS)")
+	}
 	for _, u := range plan.Unread {
 		addRuleDiag(&resp.Diagnostics, path.Root("node_pools"), ruleDisruptionArguments, u+".")
 	}
@@ -264,6 +269,7 @@ func (m *disruptionModel) setUnknown() {
 	m.Pacing = types.MapUnknown(types.ObjectType{AttrTypes: pacingAttrTypes})
 	m.Totals = types.ObjectUnknown(totalsAttrTypes)
 	m.Findings = types.ListUnknown(types.StringType)
+	m.Consolidation = types.ListUnknown(types.ObjectType{AttrTypes: consolidationAttrTypes})
 }
 
 func (m *disruptionModel) setPlan(p *disruption.Plan) diag.Diagnostics {
@@ -303,6 +309,8 @@ func (m *disruptionModel) setPlan(p *disruption.Plan) diag.Diagnostics {
 	add(dd)
 	m.Findings, dd = types.ListValueFrom(context.Background(), types.StringType, nonNil(append(p.Findings, p.Notes...)))
 	add(dd)
+	m.Consolidation, dd = consolidationValue(p.Consolidation)
+	add(dd)
 	return diags
 }
 
@@ -323,4 +331,28 @@ func disruptionImages(ctx context.Context, pd *ProviderData, texts []string, dia
 		out[m.Metadata.Name] = disruption.ImagesOf(res.result.AMIs)
 	}
 	return out
+}
+
+// disruptionConsolidate decides consolidation on the snapshot as
+// karpenter-lint disruption does: the pools' instance types built as the
+// scheduling decision builds them (the region's catalogue, prices, the
+// classes' predicted status), then Karpenter's own methods, command after
+// command. What could not be read is in findings; a failed AWS request is
+// an error.
+func disruptionConsolidate(ctx context.Context, pd *ProviderData, in disruption.Input, plan *disruption.Plan, diags *diag.Diagnostics) {
+	p := scheduling.Parse(scheduling.Input{Karpenter: in.Karpenter})
+	facts, ok, deferred := schedulingFacts(ctx, pd, p, diags)
+	if !ok || deferred {
+		plan.Notes = append(plan.Notes, "consolidation is not decided: the region's instance types or the classes' status could not be read now")
+		return
+	}
+	its, findings := p.InstanceTypes(ctx, facts)
+	cons, errs := disruption.Consolidate(ctx, in, disruption.ConsolidationInput{InstanceTypes: its, Bound: disruption.DefaultBound})
+	plan.Consolidation = cons
+	for _, f := range findings {
+		plan.Findings = append(plan.Findings, "consolidation: "+f.Detail)
+	}
+	for _, e := range errs {
+		plan.Findings = append(plan.Findings, "consolidation: "+e)
+	}
 }

@@ -127,7 +127,9 @@ func TestAccDisruption(t *testing.T) {
 						"nodes": knownvalue.Int64Exact(4), "drifted": knownvalue.Int64Exact(3), "candidates": knownvalue.Int64Exact(2), "blocked": knownvalue.Int64Exact(1),
 					})),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("findings"), strList(
-						"images were not compared (offline): AMIDrift needs the images the EC2NodeClasses resolve to now, read from AWS (default)")),
+						"images were not compared (offline): AMIDrift needs the images the EC2NodeClasses resolve to now, read from AWS (default)",
+						"consolidation is not decided: it needs the region's instance types and prices (configure the provider for AWS)")),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("consolidation"), knownvalue.Null()),
 				},
 			},
 			{
@@ -218,6 +220,12 @@ data "karpenter_disruption" "x" {
 					}),
 				})),
 				statecheck.ExpectKnownValue("data.karpenter_disruption.x", tfjsonpath.New("findings"), knownvalue.ListExact(nil)),
+				// Both nodes are empty: consolidation deletes them, as many at once as the budget of 2 allows.
+				statecheck.ExpectKnownValue("data.karpenter_disruption.x", tfjsonpath.New("consolidation").AtSliceIndex(0), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"method": knownvalue.StringExact("empty"), "decision": knownvalue.StringExact("delete"),
+					// Two equally empty nodes: their order in the command is Karpenter's to pick.
+					"nodes": knownvalue.ListSizeExact(2),
+				})),
 			},
 		}},
 	})

@@ -120,7 +120,21 @@ func NodePoolYAML(spec, templateSpec string) string {
 // LintArgs are the karpenter-lint flags the rule's manifest examples need
 // (examples/<id>/args), none for most rules.
 func (r *Rule) LintArgs() []string {
-	b, err := manifestExamples.ReadFile("examples/" + r.ID + "/args")
+	return exampleArgs(r.ID, "args")
+}
+
+// GoodLintArgs are the flags of the passing example: examples/<id>/good.args
+// when the fix is a flag rather than the manifest (a Karpenter release that
+// has the fix, a supported Kubernetes version), else LintArgs.
+func (r *Rule) GoodLintArgs() []string {
+	if _, err := manifestExamples.ReadFile("examples/" + r.ID + "/good.args"); err == nil {
+		return exampleArgs(r.ID, "good.args")
+	}
+	return r.LintArgs()
+}
+
+func exampleArgs(id, file string) []string {
+	b, err := manifestExamples.ReadFile("examples/" + id + "/" + file)
 	if err != nil {
 		return nil
 	}

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -18,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
 // kube is the read-only API server the scheduler asks during a decision:
@@ -38,6 +42,15 @@ type kube struct {
 	// state.
 	pods  []*corev1.Pod
 	nodes []*corev1.Node
+	// The rest only ClusterClient fills (consolidation.go).
+	pending    []*corev1.Pod
+	pdbs       []*policyv1.PodDisruptionBudget
+	daemonSets []*appsv1.DaemonSet
+	nodeClaims []*karpv1.NodeClaim
+	nodePools  []*karpv1.NodePool
+	// byNode indexes pods by node, built on the first List by node.
+	byNode     map[string][]*corev1.Pod
+	byNodeOnce sync.Once
 }
 
 var _ client.Client = (*kube)(nil)
@@ -129,7 +142,7 @@ func (k *kube) List(_ context.Context, list client.ObjectList, opts ...client.Li
 	switch l := list.(type) {
 	case *corev1.PodList:
 		l.Items = nil
-		for _, p := range k.pods {
+		for _, p := range k.podsFor(o.FieldSelector) {
 			if (o.Namespace == "" || p.Namespace == o.Namespace) &&
 				(o.LabelSelector == nil || o.LabelSelector.Matches(labels.Set(p.Labels))) &&
 				(o.FieldSelector == nil || o.FieldSelector.Matches(fields.Set{"spec.nodeName": p.Spec.NodeName})) {
@@ -152,6 +165,9 @@ func (k *kube) List(_ context.Context, list client.ObjectList, opts ...client.Li
 			}
 		}
 	default:
+		if k.listMore(list, o) {
+			return nil
+		}
 		return fmt.Errorf("the simulated cluster lists no %T", list)
 	}
 	return nil

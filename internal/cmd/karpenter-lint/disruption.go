@@ -30,7 +30,8 @@ With --region or --profile, a NodeClaim whose status.imageID is not the image it
 to for its instance type now is AMIDrift (alias terms need --kubernetes-version or --cluster); offline, images are not
 compared and the output says so.
 
-Not decided: consolidation, subnet and security-group drift, expiration.
+` + consolidationUsage + `
+Not decided: subnet and security-group drift, expiration.
 
 Flags:
 `
@@ -40,7 +41,7 @@ func runDisruption(e *env, args []string) int {
 	fs := flag.NewFlagSet("disruption", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	var pools list
-	var state, at, kv, format, region, profile, k8s, cluster string
+	var state, at, kv, format string
 	var caBundle optionalString
 	fs.Var(&pools, "pools", "NodePools and EC2NodeClasses: a file, a directory (recursive) or - for standard input (repeatable)")
 	fs.StringVar(&state, "cluster-state", "", "the running cluster: the List `"+snapshot.Command+"` prints")
@@ -48,10 +49,10 @@ func runDisruption(e *env, args []string) int {
 	fs.StringVar(&kv, "karpenter-version", "", "the Karpenter release whose hashes the NodeClaims carry, 1.0 to 1.14 (default 1.14)")
 	fs.Var(&caBundle, "ca-bundle", "the CA bundle Karpenter's controller hashes into the EC2NodeClass hash (base64, as aws eks describe-cluster prints it); without it the class hash is not compared")
 	fs.StringVar(&format, "format", "text", "text or json")
-	fs.StringVar(&region, "region", "", "AWS region: compare each NodeClaim's image with the images its EC2NodeClass of --pools resolves to now (AMIDrift)")
-	fs.StringVar(&profile, "profile", "", "AWS shared-configuration profile: as --region, with the profile's region unless --region is given")
-	fs.StringVar(&k8s, "kubernetes-version", "", "the cluster's Kubernetes minor (1.32) for resolving AMI aliases, with --region or --profile")
-	fs.StringVar(&cluster, "cluster", "", "EKS cluster whose Kubernetes version AMI aliases resolve for (eks:DescribeCluster), with --region or --profile")
+	// --region, --profile, --kubernetes-version and --cluster are the
+	// consolidation flags; images are compared with them too.
+	var cons consolidationFlags
+	cons.register(fs)
 	fs.Usage = func() {
 		_, _ = fmt.Fprint(e.stderr, disruptionUsage)
 		fs.PrintDefaults()
@@ -93,9 +94,9 @@ func runDisruption(e *env, args []string) int {
 		return e.errorf("cluster-state: %v", cmpErr(err, "give one file, the List kubectl prints"))
 	}
 	in.Cluster = snapshot.Parse(snap[0].Text)
-	if region != "" || profile != "" {
-		opt := manifestcheck.Options{Karpenter: in.Version, Kubernetes: k8s, Cluster: cluster,
-			AWS: awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: region, Profile: profile, MaxRetries: -1}))}
+	if cons.region != "" || cons.profile != "" {
+		opt := manifestcheck.Options{Karpenter: in.Version, Kubernetes: cons.kubernetes, Cluster: cons.cluster,
+			AWS: awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: cons.region, Profile: cons.profile, MaxRetries: -1}))}
 		images, notes, err := disruptionImages(context.Background(), inputs, opt)
 		if err != nil {
 			return e.errorf("%v", err)
@@ -111,6 +112,9 @@ func runDisruption(e *env, args []string) int {
 		in.At = in.Cluster.Taken
 	}
 	plan := disruption.Decide(in)
+	if err := cons.consolidate(in, plan); err != nil {
+		return e.errorf("consolidation: %v", err)
+	}
 	if format == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -120,6 +124,9 @@ func runDisruption(e *env, args []string) int {
 		return exitOK
 	}
 	out := plan.Summary()
+	if plan.Consolidation != nil {
+		out += plan.Consolidation.Summary(plan.At)
+	}
 	for _, f := range append(plan.Findings, plan.Notes...) {
 		out += "note: " + f + "\n"
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +18,12 @@ import (
 // attribute or an HCL object.
 var hclWords = regexp.MustCompile(`acknowledged_warnings|karpenter_(nodepool|ec2nodeclass)\b|\b[a-z]+(_[a-z0-9]+)+ = |= \{ `)
 
+// hclNames are the provider's attribute names (snake_case) however they
+// are written, and HCL objects (`{ id = ...`): a rule of speaksHCLYet
+// stays there while its message has one, even where hclWords would let it
+// through.
+var hclNames = regexp.MustCompile(`\b[a-z]+(_[a-z0-9]+)+\b|\{ [a-z_]+ = `)
+
 // Every rule's failing manifest example, through karpenter-lint: the rule
 // is reported, its message speaks YAML (no HCL name, no
 // acknowledged_warnings), and the passing example does not report it.
@@ -28,34 +36,33 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 			continue
 		}
 		bad, good, ok := r.YAMLExamples()
-		switch {
-		case !ok && !noYAMLExampleYet[r.ID]:
-			t.Errorf("%s: karpenter-lint reports it but it has no manifest examples (BadYAML, GoodYAML)", r.ID)
-			continue
-		case ok && noYAMLExampleYet[r.ID]:
-			t.Errorf("%s: has manifest examples now: take it out of noYAMLExampleYet", r.ID)
-		case !ok:
+		if !ok {
+			t.Errorf("%s: karpenter-lint reports it but it has no manifest examples (internal/rules/examples/%s)", r.ID, r.ID)
 			continue
 		}
-		if len(r.LintArgs()) > 0 && !emulated {
+		if len(r.LintArgs())+len(r.GoodLintArgs()) > 0 && !emulated {
 			url, _ := awsemutest.Start(t)
 			awsemutest.Setenv(t, url)
 			emulated = true
 		}
-		args := append(slices.Clone(r.LintArgs()), "-")
 		n++
-		_, rep := jsonOf(t, bad, args...)
-		found := false
+		rep := exampleReport(t, bad, r.LintArgs())
+		found, hcl := false, false
 		for _, f := range rep.Findings {
 			found = found || f.Rule == r.ID
-			if w := hclWords.FindString(f.Message); w != "" {
+			w := hclWords.FindString(f.Message)
+			hcl = hcl || (f.Rule == r.ID && (w != "" || hclNames.MatchString(f.Message)))
+			if w != "" && !speaksHCLYet[f.Rule] {
 				t.Errorf("%s: Bad example: %s says %q: %s", r.ID, f.Rule, w, f.Message)
 			}
 		}
 		if !found {
 			t.Errorf("%s: Bad example does not report it: %+v", r.ID, rep.Findings)
 		}
-		_, rep = jsonOf(t, good, args...)
+		if found && !hcl && speaksHCLYet[r.ID] {
+			t.Errorf("%s: its message speaks YAML now: take it out of speaksHCLYet", r.ID)
+		}
+		rep = exampleReport(t, good, r.GoodLintArgs())
 		for _, f := range rep.Findings {
 			if f.Rule == r.ID {
 				t.Errorf("%s: Good example reports it: %s", r.ID, f.Message)
@@ -65,10 +72,82 @@ func TestRuleExamplesSpeakYAML(t *testing.T) {
 		if !strings.Contains(out, indentLines(bad)) {
 			t.Errorf("%s: rules show lacks the manifest example:\n%s", r.ID, out)
 		}
+		// A reader runs the examples with the flags they were linted with.
+		if !strings.Contains(out, "Fails"+withArgs(r.LintArgs())+":\n") || !strings.Contains(out, "Passes"+withArgs(r.GoodLintArgs())+":\n") {
+			t.Errorf("%s: rules show does not say the flags of the examples:\n%s", r.ID, out)
+		}
 	}
-	if n < 10 {
+	if n < 150 {
 		t.Errorf("only %d rules have manifest examples", n)
 	}
+}
+
+// A rule whose fix is a Karpenter upgrade shows the release in the flags
+// of each example; an offline rule shows none.
+func TestRuleShowSaysTheFlags(t *testing.T) {
+	_, out, _ := lint(t, "", "rules", "show", "alias-first-match-capacity-bug")
+	for _, want := range []string{
+		"Fails (karpenter-lint lint --karpenter-version 1.3 --region us-east-1 --kubernetes-version 1.32):\n",
+		"Passes (karpenter-lint lint --karpenter-version 1.4 --region us-east-1 --kubernetes-version 1.32):\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if _, out, _ := lint(t, "", "rules", "show", "alias-format"); !strings.Contains(out, "Fails:\n") || !strings.Contains(out, "Passes:\n") {
+		t.Errorf("offline example with flags:\n%s", out)
+	}
+}
+
+// karpenterKinds are the documents the schedule command reads with --pools.
+var karpenterKinds = map[string]bool{"NodePool": true, "EC2NodeClass": true, "NodeOverlay": true}
+
+var (
+	documentSeparator = regexp.MustCompile(`(?m)^---[ \t]*$`)
+	topLevelKind      = regexp.MustCompile(`(?m)^kind:[ \t]*(\S+)`)
+)
+
+// exampleReport runs a rule's manifest example through karpenter-lint
+// with its args: lint by default, the example on standard input; when the
+// args start with schedule, that command, with the example's documents in
+// the files a user keeps them in: the Karpenter objects as --pools, a
+// `kind: List` (kubectl's snapshot) as --cluster-state and the other
+// documents as --workloads.
+func exampleReport(t *testing.T, example string, args []string) jsonReport {
+	t.Helper()
+	if len(args) == 0 || args[0] != "schedule" {
+		_, rep := jsonOf(t, example, append(slices.Clone(args), "-")...)
+		return rep
+	}
+	docs := map[string][]string{}
+	for _, doc := range documentSeparator.Split(example, -1) {
+		kind := topLevelKind.FindStringSubmatch(doc)
+		switch {
+		case kind == nil:
+			continue
+		case kind[1] == "List":
+			docs["--cluster-state"] = append(docs["--cluster-state"], doc)
+		case karpenterKinds[kind[1]]:
+			docs["--pools"] = append(docs["--pools"], doc)
+		default:
+			docs["--workloads"] = append(docs["--workloads"], doc)
+		}
+	}
+	cmd := append([]string{"schedule", "--format", "json"}, args[1:]...)
+	dir := t.TempDir()
+	for _, flag := range []string{"--pools", "--workloads", "--cluster-state"} {
+		if len(docs[flag]) > 0 {
+			name := filepath.Join(dir, strings.TrimPrefix(flag, "--")+".yaml")
+			write(t, name, strings.Join(docs[flag], "\n---\n"))
+			cmd = append(cmd, flag, name)
+		}
+	}
+	code, out, stderr := lint(t, "", cmd...)
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: exit %d, not JSON: %v\n%s\n%s", cmd, code, err, out, stderr)
+	}
+	return rep
 }
 
 // A near miss's fix in YAML terms: the field under its parent, and the
@@ -95,202 +174,45 @@ func TestNearMissFixInYAML(t *testing.T) {
 	}
 }
 
-// noYAMLExampleYet are the rules karpenter-lint reports that have no
-// manifest examples yet; each leaves the list when it has them. The test
-// fails for a rule missing from it without examples, and for one listed
-// that has them.
-var noYAMLExampleYet = toSet(
-	"al2-bootstrap-sh-call",
-	"al2023-al2-kubelet-config",
-	"al2023-bootstrap-sh",
-	"alias-al2-unsupported-kubernetes",
-	"alias-family-unsupported",
-	"alias-first-match-capacity-bug",
-	"alias-format",
-	"alias-multiple-at",
-	"alias-not-published",
-	"alias-variants-swapped",
-	"alias-version-shape",
-	"alias-windows-version",
-	"alias-windows2025-unsupported-kubernetes",
-	"allow-unschedulable-key-invalid",
-	"amd-gpu-nvidia-image",
-	"ami-family-alias-mismatch",
+// speaksHCLYet are the rules whose message, fired from a manifest, still
+// names the provider's attributes (ami_family, ami_selector_terms { ... }):
+// their messages are being moved to rules.Fix, which each front end renders
+// in its own terms. The test fails for a listed rule whose Bad example's
+// message no longer does.
+var speaksHCLYet = toSet(
 	"ami-family-required",
-	"ami-family-unsupported",
-	"ami-no-compatible-image",
-	"ami-non-alias-gpu-instance",
-	"ami-not-available",
-	"ami-not-found",
-	"ami-pending-selectable",
-	"ami-term-alias-exclusive",
-	"ami-term-empty",
-	"ami-term-id-exclusive",
-	"ami-term-id-invalid",
-	"ami-term-name-default-owners",
-	"ami-term-owner-single",
-	"ami-term-ssm-parameter-exclusive",
-	"ami-term-ssm-parameter-unsupported",
-	"ami-term-tags-invalid",
-	"ami-terms-count",
-	"ami-terms-one-per-architecture",
-	"arm64-gpu-no-image",
 	"block-device-ebs-invalid",
 	"block-device-root-volume-multiple",
-	"block-device-size-decimal-units",
 	"block-device-smaller-than-snapshot",
-	"bootstrap-continuation-missing",
-	"bootstrap-input-missing",
-	"bootstrap-kubelet-arg-invalid",
-	"bootstrap-option-equals",
-	"bootstrap-option-unknown",
-	"bootstrap-requires-custom",
-	"bootstrap-script-unsafe",
-	"bootstrap-script-unsupported",
 	"bottlerocket-node-taints-dropped",
 	"bottlerocket-setting-overridden",
-	"bottlerocket-toml-invalid",
-	"bottlerocket-unknown-setting",
-	"capacity-reservation-not-found",
-	"capacity-reservation-terms-invalid",
-	"cluster-ca-not-base64",
-	"cluster-cidr-missing",
-	"cluster-state-incomplete",
 	"connection-tracking-invalid",
 	"cpu-options-invalid",
-	"crd-unknown-field",
-	"crd-validation",
-	"custom-bootstrap-other-cluster",
 	"custom-user-data-missing",
 	"ebs-volume-initialization-rate-invalid",
 	"image-family-mismatch",
-	"instance-profile-not-found",
-	"instance-profile-without-role",
-	"instance-store-policy-invalid",
 	"instance-store-raid0-assembled-twice",
-	"ip-prefix-count-invalid",
-	"kubelet-args-single-quote",
-	"kubelet-args-unquoted-redirect",
 	"kubelet-config-invalid",
-	"kubelet-label-invalid",
-	"kubelet-label-restricted",
 	"kubelet-pods-per-core-ignored",
-	"kubelet-taint-invalid",
-	"kubelet-taints-space",
-	"kubernetes-version-unsupported",
-	"metadata-options-invalid",
-	"mime-invalid",
-	"mime-transfer-encoding-dropped",
-	"mime-unterminated",
 	"network-interfaces-invalid",
 	"network-interfaces-public-ip",
-	"nodeclass-name-invalid",
 	"nodeclass-role-or-instance-profile",
-	"nodeclass-tag-restricted",
 	"nodeconfig-field-overridden",
-	"nodeconfig-invalid",
 	"nodeconfig-register-with-taints-flag",
-	"nodeoverlay-conflict",
-	"nodeoverlay-feature-gate-off",
-	"nodeoverlay-runtime-invalid",
-	"nodepool-a1-al2023",
-	"nodepool-architecture-mismatch",
-	"nodepool-bottlerocket-neuron-before-1-3",
-	"nodepool-budget-reason-invalid",
-	"nodepool-budget-schedule-invalid",
-	"nodepool-budget-schedule-without-duration",
-	"nodepool-budgets-too-many",
-	"nodepool-consolidate-after-required",
 	"nodepool-consolidation-policy-invalid",
 	"nodepool-duration-invalid",
-	"nodepool-families-not-offered",
-	"nodepool-label-contradicts-requirement",
-	"nodepool-label-invalid",
-	"nodepool-label-key-nodepool",
-	"nodepool-labels-too-many",
-	"nodepool-limit-invalid",
-	"nodepool-limit-negative",
-	"nodepool-limit-unknown-resource",
-	"nodepool-mixed-architectures",
-	"nodepool-name-invalid",
 	"nodepool-node-class-ref-invalid",
 	"nodepool-node-class-unsupported",
-	"nodepool-not-scheduling",
-	"nodepool-os-family-mismatch",
-	"nodepool-replicas-negative",
-	"nodepool-startup-taints-not-registered",
-	"nodepool-static-before-1-8",
 	"nodepool-static-disruption-ignored",
 	"nodepool-static-limits",
-	"nodepool-static-weight",
-	"nodepool-taint-duplicate",
-	"nodepool-taint-invalid",
-	"nodepool-taint-karpenter-owned",
-	"nodepool-weight-out-of-range",
-	"nodepool-weight-tie",
-	"nodepool-windows-arm64",
-	"nodepool-zones-without-subnet",
-	"nodes-will-drift",
-	"object-metadata-invalid",
-	"object-metadata-karpenter-owned",
-	"option-repeated",
 	"placement-group-selector-invalid",
-	"pod-unschedulable",
-	"price-read-denied",
-	"readiness-checks-skipped",
-	"readiness-read-denied",
-	"requirement-bound-not-single-integer",
-	"requirement-bound-on-non-numeric-label",
-	"requirement-gte-lte-before-1-9",
-	"requirement-in-without-values",
-	"requirement-key-aws-domain",
-	"requirement-key-ec2nodeclass",
-	"requirement-key-hostname",
-	"requirement-key-invalid",
-	"requirement-key-karpenter-domain",
-	"requirement-key-kubernetes-domain",
-	"requirement-key-nodepool",
-	"requirement-min-values-exceeds-known-values",
-	"requirement-min-values-exceeds-values",
-	"requirement-min-values-not-satisfiable",
-	"requirement-min-values-out-of-range",
-	"requirement-no-known-value",
-	"requirement-operator-unknown",
-	"requirement-unknown-value-ignored",
-	"requirement-value-excluded-by-other-requirement",
-	"requirement-value-invalid",
-	"requirement-value-matches-no-instance-type",
-	"requirement-values-ignored",
-	"requirements-admit-no-instance-type",
-	"requirements-too-many",
-	"role-not-found",
-	"scheduling-document-invalid",
-	"scheduling-needs-aws",
-	"script-value-unsafe",
-	"security-group-id-not-found",
 	"security-group-name-not-found",
 	"security-group-selector-matches-nothing",
-	"security-groups-subnets-different-vpcs",
-	"selector-tags-invalid",
 	"selector-term-empty",
 	"selector-term-field-exclusive",
-	"selector-term-id-invalid",
 	"selector-term-matches-nothing",
 	"selector-terms-count",
-	"shell-syntax-error",
-	"subnet-free-addresses-low",
-	"subnet-id-not-found",
 	"subnet-selector-matches-nothing",
-	"unregistered-taint-missing",
-	"userdata-format-mismatch",
-	"userdata-not-run-by-cloud-init",
-	"userdata-too-large",
-	"v1alpha5-provisioner-field",
-	"v1beta1-annotation-removed",
-	"v1beta1-expire-after-in-disruption",
-	"v1beta1-kubelet-on-nodepool",
-	"v1beta1-when-underutilized",
-	"windows-powershell-tags",
 )
 
 func toSet(ids ...string) map[string]bool {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
@@ -69,14 +68,13 @@ type jsonRule struct {
 }
 
 // linterRules are the rules the linter lists: the catalogue less the
-// provider's own rules (manifestcheck.Reports) and the drift warning
-// (nodes-will-drift), which is the provider's plan preview and which lint
-// reports only with --cluster-state (its rules guide section is the
-// provider's).
+// provider's own rules (manifestcheck.Reports), among them the plan-time
+// drift warning (nodes-will-drift), which lint reports only with
+// --cluster-state (its rules guide section is the provider's).
 func linterRules() []*rules.Rule {
 	var out []*rules.Rule
 	for _, r := range rules.All() {
-		if r.Category != drift.Category && manifestcheck.Reports(r.ID) {
+		if manifestcheck.Reports(r.ID) {
 			out = append(out, r)
 		}
 	}
@@ -124,7 +122,7 @@ func showRule(e *env, r *rules.Rule) int {
 	// Manifests, as the linter reads them; a rule documented only with the
 	// provider's HCL says so rather than showing HCL as if it were YAML.
 	if bad, good, ok := r.YAMLExamples(); ok {
-		fmt.Fprintf(&b, "Fails:\n%s\n\nPasses:\n%s\n\n", indentLines(bad), indentLines(good))
+		fmt.Fprintf(&b, "Fails%s:\n%s\n\nPasses%s:\n%s\n\n", withArgs(r.LintArgs()), indentLines(bad), withArgs(r.GoodLintArgs()), indentLines(good))
 	} else {
 		b.WriteString("No manifest example yet: the rules guide shows it in the Terraform provider's terms.\n\n")
 	}
@@ -133,6 +131,18 @@ func showRule(e *env, r *rules.Rule) int {
 		return e.errorf("%v", err)
 	}
 	return exitOK
+}
+
+// withArgs says which flags an example is linted with (the account's
+// facts, a Karpenter release), "" for none.
+func withArgs(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	if args[0] == "schedule" {
+		return " (karpenter-lint " + strings.Join(args, " ") + ")"
+	}
+	return " (karpenter-lint lint " + strings.Join(args, " ") + ")"
 }
 
 func indentLines(s string) string {

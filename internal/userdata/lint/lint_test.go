@@ -177,6 +177,11 @@ func TestBootstrapShChecks(t *testing.T) {
 	t.Run("syntax error", func(t *testing.T) {
 		fs := lintFor(t, amifamily.AL2, "#!/bin/bash\necho 'unterminated\n")
 		expectRule(t, fs, "shell-syntax-error", rules.Error, "does not parse")
+		// The script's bootstrap call is never read: no claim that the
+		// userData has none with the taint.
+		fs = lintFor(t, amifamily.Custom, "#!/bin/bash\nif [ -f /etc/eks/bootstrap.sh ]; then\n  /etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n")
+		expectRule(t, fs, "shell-syntax-error", rules.Error, "does not parse")
+		expectNone(t, fs, "unregistered-taint-missing")
 	})
 	t.Run("AL2 calls bootstrap.sh", func(t *testing.T) {
 		expectRule(t, lintFor(t, amifamily.AL2, bs+"\n"), "al2-bootstrap-sh-call", rules.Warning, "bootstrapped twice")

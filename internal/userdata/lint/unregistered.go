@@ -20,6 +20,11 @@ func (c *lintCtx) checkUnregistered(ud string) {
 	ps := isPowerShell(ud)
 	regs := c.registrations()
 	if len(regs) == 0 {
+		if len(c.fs.ByRule(ruleShellSyntax.ID)) > 0 {
+			// An error already says the script runs nothing; its bootstrap
+			// call, unread, may well register the taint.
+			return
+		}
 		c.add(rules.New(ruleUnregisteredMissing, rules.Path{}, "%s %s %s", noRegistration(ps), c.consequence(), c.suggestion(registration{}, ps)))
 		return
 	}
