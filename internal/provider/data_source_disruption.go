@@ -94,7 +94,8 @@ func (d *disruptionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"are resolved as `karpenter_ec2nodeclass` resolves them, otherwise `findings` says they were not compared). " +
 			"Subnets, security groups and capacity reservations are not compared. A drifted node is blocked while it or one of its pods has `karpenter.sh/do-not-disrupt`, or a " +
 			"PodDisruptionBudget allows one of its pods no disruption (waived by a `terminationGracePeriod`). Never connects to " +
-			"the cluster; reads AWS only for the images. Terraform reads a data source at plan only when its arguments are known; with pools managed " +
+			"the cluster; reads AWS only for the images and for `consolidation` (what Karpenter's consolidation does next, " +
+			"decided when the provider is configured for AWS). Terraform reads a data source at plan only when its arguments are known; with pools managed " +
 			"in the same run it is read during apply.",
 		Attributes: map[string]schema.Attribute{
 			"node_pools":   manifests("karpenter.sh/v1 NodePools (e.g. `karpenter_nodepool.x.manifest`)", true),
