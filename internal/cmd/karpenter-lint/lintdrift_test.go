@@ -86,3 +86,11 @@ func TestDisruptionImagesAgainstTheEmulator(t *testing.T) {
 		t.Errorf("no Kubernetes version: exit %d:\n%s%s", code, out, stderr)
 	}
 }
+
+// rules show explains nodes-will-drift, which lint reports with
+// --cluster-state.
+func TestRulesShowNodesWillDrift(t *testing.T) {
+	if code, out, stderr := lint(t, "", "rules", "show", "nodes-will-drift"); code != exitOK || !strings.Contains(out, "cluster-state") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
+	}
+}
