@@ -54,6 +54,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -91,6 +92,10 @@ type Input struct {
 	CABundle *string
 	// Version is the Karpenter release the hashes are Karpenter's of.
 	Version versions.Karpenter
+	// Images are the images each EC2NodeClass resolves to now (from AWS,
+	// in the order of its status.amis), by name; nil offline. A NodeClaim
+	// of a class without an entry has its image not compared.
+	Images map[string][]Image
 }
 
 // Plan is what the configuration does to the cluster.
@@ -99,6 +104,13 @@ type Plan struct {
 	Pools []Pool
 	// Findings are what could not be read or decided.
 	Findings []string
+	// Notes say what was not compared (images offline); they are not
+	// problems of the input.
+	Notes []string
+	// Unread are the findings about the configuration (a document that
+	// cannot be read, no NodePool): nothing was decided for what they
+	// name. They are among Findings too.
+	Unread []string
 	// Consolidation is what consolidation does next (Consolidate), nil
 	// when it was not decided.
 	Consolidation *Consolidation `json:",omitempty"`
@@ -119,12 +131,17 @@ type Pool struct {
 	// ceil(Candidates / Allowed), 0 with no candidate, -1 when the budget
 	// allows none at At.
 	Candidates, Rounds int
+	// Budgets are the budgets that limit drift at At, as written
+	// (`nodes "2"`, `nodes "0" at "0 9 * * mon-fri" for 8h`).
+	Budgets []string
 }
 
 // Drifted is one drifted NodeClaim.
 type Drifted struct {
 	NodeClaim, Node string
-	Reason          string
+	// Pool is the NodePool that owns it.
+	Pool   string
+	Reason string
 	// Detail says what differs.
 	Detail string
 	// Blocked says why Karpenter would not disrupt it ("" when it would).
@@ -141,6 +158,7 @@ func Decide(in Input) *Plan {
 	out := &Plan{At: in.At}
 	pools, classes, errs := read(in.Karpenter)
 	out.Findings = append(out.Findings, errs...)
+	out.Unread = errs
 	if in.Cluster == nil {
 		out.Findings = append(out.Findings, "no cluster state: give the snapshot `"+snapshot.Command+"` prints")
 		return out
@@ -160,6 +178,9 @@ func Decide(in Input) *Plan {
 			podsOn[p.Spec.NodeName] = append(podsOn[p.Spec.NodeName], p)
 		}
 	}
+	pdbs := pdbSelectors(in.Cluster.PDBs)
+	notCompared := map[string]bool{}
+	defer func() { out.Notes = imagesNotCompared(in.Images, notCompared) }()
 	for _, name := range sortedKeys(pools) {
 		np := pools[name]
 		pp := Pool{Name: name}
@@ -188,11 +209,15 @@ func Decide(in Input) *Plan {
 			}
 			d := driftOf(np.karp, nc, poolHash, drift.NodePoolHashVersion(kv), classHash, classVersion)
 			if d.Reason == "" {
+				d = imageDrift(d, nc, in.Images, notCompared)
+			}
+			if d.Reason == "" {
 				continue
 			}
+			d.Pool = name
 			if node != nil {
 				d.Node = node.Name
-				d.Blocked = blocked(nc, node, podsOn[node.Name], in.Cluster)
+				d.Blocked = blocked(nc, node, podsOn[node.Name], pdbs)
 			}
 			if d.Blocked == "" {
 				pp.Candidates++
@@ -200,6 +225,7 @@ func Decide(in Input) *Plan {
 			pp.Drifted = append(pp.Drifted, d)
 		}
 		allowed := np.karp.MustGetAllowedDisruptions(clk, pp.Nodes, karpv1.DisruptionReasonDrifted)
+		pp.Budgets = activeBudgets(np.karp, clk)
 		pp.Allowed = max(allowed-pp.Disrupting, 0)
 		switch {
 		case pp.Candidates == 0:
@@ -254,7 +280,7 @@ func driftOf(np *karpv1.NodePool, nc *karpv1.NodeClaim, poolHash, poolVersion, c
 // blocked is why Karpenter would not disrupt the node now: the node's or
 // a pod's karpenter.sh/do-not-disrupt, or a PodDisruptionBudget allowing
 // no disruption of a pod (both waived by a terminationGracePeriod).
-func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, s *snapshot.Snapshot) string {
+func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, pdbs []pdbSelector) string {
 	if node.Annotations[karpv1.DoNotDisruptAnnotationKey] == "true" {
 		return "the node has " + karpv1.DoNotDisruptAnnotationKey + `: "true"`
 	}
@@ -273,12 +299,9 @@ func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, s *sna
 		if !evictable(p) {
 			continue
 		}
-		for _, pdb := range s.PDBs {
-			if pdb.Namespace != p.Namespace || pdb.Spec.Selector == nil {
-				continue
-			}
-			sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
-			if err != nil || sel.Empty() || !sel.Matches(labels.Set(p.Labels)) {
+		for _, b := range pdbs {
+			pdb := b.pdb
+			if pdb.Namespace != p.Namespace || !b.sel.Matches(labels.Set(p.Labels)) {
 				continue
 			}
 			if pdb.Status.DisruptionsAllowed == 0 {
@@ -287,6 +310,30 @@ func blocked(nc *karpv1.NodeClaim, node *corev1.Node, pods []*corev1.Pod, s *sna
 		}
 	}
 	return ""
+}
+
+// pdbSelector is a PodDisruptionBudget with its selector, converted once
+// per decision rather than once per pod.
+type pdbSelector struct {
+	pdb *policyv1.PodDisruptionBudget
+	sel labels.Selector
+}
+
+// pdbSelectors are the budgets that select pods (a missing, empty or
+// invalid selector selects none here).
+func pdbSelectors(pdbs []*policyv1.PodDisruptionBudget) []pdbSelector {
+	var out []pdbSelector
+	for _, pdb := range pdbs {
+		if pdb.Spec.Selector == nil {
+			continue
+		}
+		sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
+		if err != nil || sel.Empty() {
+			continue
+		}
+		out = append(out, pdbSelector{pdb: pdb, sel: sel})
+	}
+	return out
 }
 
 // active is a pod neither terminal nor terminating.
@@ -343,7 +390,7 @@ func read(texts []string) (map[string]pool, map[string]manifest.EC2NodeClass, []
 			}
 		}
 	}
-	if len(pools) == 0 {
+	if len(pools) == 0 && len(errs) == 0 {
 		errs = append(errs, "the configuration holds no karpenter.sh/v1 NodePool")
 	}
 	return pools, classes, errs

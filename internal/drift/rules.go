@@ -17,7 +17,10 @@ var RuleNodesWillDrift = rules.Register(rules.Rule{
 		"and so does a change of the images the class resolves (AMIDrift). Karpenter then replaces those nodes, a replacement first and a drain after, " +
 		"at most as many at once as the pool's disruption budgets allow (10% by default); expireAfter replaces nodes regardless of budgets and " +
 		"terminationGracePeriod bounds how long pods may block a drain. Weight, limits, disruption settings and the fields marked hash:\"ignore\" do not drift nodes. " +
-		"The provider's drift_hash attributes equal the annotations Karpenter writes for the configured karpenter_version.",
+		"The provider's drift_hash attributes equal the annotations Karpenter writes for the configured karpenter_version. " +
+		"With a snapshot of the running cluster (the provider's cluster_state, karpenter-lint lint --cluster-state) the warning counts the " +
+		"NodeClaims the configuration drifts and names their pools and reasons, their annotations and images being the \"before\"; it then also " +
+		"fires for an object new to Terraform that differs from what its nodes were launched with.",
 	Source: "aws/karpenter-provider-aws pkg/apis/v1/ec2nodeclass.go EC2NodeClass.Hash, EC2NodeClassHashVersion; pkg/cloudprovider/drift.go areStaticFieldsDrifted, isAMIDrifted; " +
 		"kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go NodePool.Hash, NodePoolHashVersion; pkg/controllers/disruption/drift.go; designs/drift-hash-versioning.md",
 	Bad: classExample([]string{"# was al2023@v20251112: every node of the class is replaced", `alias = "al2023@v20251209"`}),

@@ -62,13 +62,21 @@ type Preview struct {
 	// the class's plan does not know which pools use it, and each pool's
 	// own warning says how its budgets pace it.
 	Pool *Pool
+	// Cluster, when a cluster snapshot is given, says how many of its
+	// NodeClaims the planned object drifts and which pools they are of
+	// (disruption.Tally); ClusterDrifted counts them. The snapshot's
+	// NodeClaims are the "before": they warn even when nothing changed
+	// against the state (the object is new to Terraform, or the cluster
+	// runs something else).
+	Cluster        string
+	ClusterDrifted int
 }
 
 // Drifts reports whether the update replaces running nodes: a hashed field
 // (or the resolved AMI family, or the CA bundle) changed, or a resolved
 // image did. Changes Karpenter does not hash never warn on their own.
 func (p Preview) Drifts() bool {
-	return len(p.Images) > 0 || len(p.hashed()) > 0
+	return len(p.Images) > 0 || len(p.hashed()) > 0 || p.ClusterDrifted > 0
 }
 
 func (p Preview) hashed() []string { return p.paths(ReplacesAll) }
@@ -88,6 +96,9 @@ func (p Preview) Finding() (rules.Finding, bool) {
 // pool's ami_assignments), so the warning names their keys, not their ids,
 // and the summary names the object.
 func (p Preview) Detail() string {
+	if len(p.Images) == 0 && len(p.hashed()) == 0 {
+		return p.clusterDetail()
+	}
 	var b strings.Builder
 	var causes []string
 	if h := p.hashed(); len(h) > 0 {
@@ -127,7 +138,26 @@ func (p Preview) Detail() string {
 	if len(m) > 0 {
 		fmt.Fprintf(&b, " Also, %s replaces the nodes it no longer selects.", strings.Join(m, ", "))
 	}
+	if p.Cluster != "" {
+		fmt.Fprintf(&b, " On the cluster state, %s.", p.Cluster)
+	}
 	return b.String()
+}
+
+// clusterDetail is the warning when only the cluster state says nodes
+// drift: the planned object differs from what its NodeClaims were
+// launched with, though not from the Terraform state.
+func (p Preview) clusterDetail() string {
+	what := "the nodes of the pools on this class"
+	pace := "each pool at the pace of its disruption budgets (default: 10% of its nodes at a time)"
+	if p.Kind == manifest.NodePoolKind {
+		what = "this pool's nodes"
+		if p.Pool != nil {
+			pace = pacing(*p.Pool)
+		}
+	}
+	return fmt.Sprintf("On the cluster state, %s: the %s as configured differs from what they were launched with, so Karpenter replaces %s, %s.",
+		p.Cluster, p.Kind, what, pace)
 }
 
 func (p Preview) paths(e Effect) []string {

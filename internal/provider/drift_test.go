@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -193,4 +196,42 @@ func TestPlanDriftWithoutCABundle(t *testing.T) {
 	}
 	expectDiagnostic(t, diags, "warning", "nodes-will-drift", "the pools on this class", "amd64/standard")
 	expectDiagnostic(t, diags, "warning", "nodes-will-drift", `NodePool "mixed"`, "arm64/standard")
+}
+
+// With the provider's cluster_state, nodes-will-drift counts the
+// snapshot's NodeClaims the planned objects drift, also when the objects
+// are new to Terraform: two r5 nodes fall outside the pool's requirements
+// (RequirementsDrifted), and every node boots an image the class no longer
+// resolves to (AMIDrift).
+func TestPlanNodesWillDriftCountsTheClusterState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	l := &snapshottest.List{}
+	for _, n := range []struct{ name, it string }{{"a", "r5.large"}, {"b", "r5.xlarge"}, {"c", "m5.large"}} {
+		l.Add(snapshottest.Node{Name: n.name, Pool: "mixed", Class: "default", InstanceType: n.it, Zone: "us-east-1a",
+			CPU: "1930m", Memory: "7Gi", Pods: 29, ImageID: "ami-0retired"})
+	}
+	state := filepath.Join(t.TempDir(), "cluster.yaml")
+	if err := os.WriteFile(state, []byte(l.YAML()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	prov := emulatorProvider(t, "cluster { name = \"demo\" }\n  cluster_state = file(\""+state+"\")")
+	diags := planDiagnostics(t, prov+driftClass("v20251112", "")+driftPool(""))
+	expectDiagnostic(t, diags, "warning", "nodes-will-drift", `NodePool "mixed"`,
+		"On the cluster state, 2 of the 3 NodeClaims drift (NodePool mixed: 2; RequirementsDrifted 2)", "at most 1 node at a time")
+	expectDiagnostic(t, diags, "warning", "nodes-will-drift", `EC2NodeClass "default"`,
+		"On the cluster state, 3 of the 3 NodeClaims drift (NodePool mixed: 3; AMIDrift 3)")
+	if w := driftWarnings(diags); len(w) != 2 {
+		t.Fatalf("want the pool's and the class's warnings:\n%s", formatDiags(w))
+	}
+	// A cluster_state known only at apply is skipped, not an error.
+	unknown := emulatorProvider(t, "cluster { name = \"demo\" }\n  cluster_state = terraform_data.snapshot.output") +
+		"resource \"terraform_data\" \"snapshot\" {\n  input = file(\"" + state + "\")\n}\n"
+	diags = planDiagnostics(t, unknown+driftClass("v20251112", "")+driftPool(""))
+	for _, d := range diags {
+		if d.Severity == "error" || strings.HasPrefix(d.Summary, drift.RuleNodesWillDrift.ID+":") {
+			t.Errorf("unknown cluster_state: %s", formatDiags([]planDiagnostic{d}))
+		}
+	}
 }

@@ -59,6 +59,7 @@ type providerModel struct {
 	Controller             types.Object `tfsdk:"controller"`
 	AcknowledgedWarnings   types.List   `tfsdk:"acknowledged_warnings"`
 	StrictReadiness        types.Bool   `tfsdk:"strict_readiness"`
+	ClusterState           types.String `tfsdk:"cluster_state"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -75,6 +76,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"assumed) as the provider is configured, so a configuration AWS refuses is one error at this block. The usual AWS SDK " +
 			"environment variables (AWS_REGION, AWS_PROFILE, AWS_ENDPOINT_URL_EC2, ...) are honoured.",
 		Attributes: map[string]schema.Attribute{
+			"cluster_state": clusterStateProviderAttribute(),
 			"region": schema.StringAttribute{
 				Optional:    true,
 				Description: "AWS region of the cluster. Defaults to AWS_REGION / AWS_DEFAULT_REGION or the shared config profile's region.",
@@ -377,6 +379,7 @@ func providerDataFromModel(m providerModel) (*ProviderData, error) {
 	data.Acknowledged = acknowledgedSet(m.AcknowledgedWarnings)
 	data.StrictReadiness = m.StrictReadiness.ValueBool() // unknown: warn at plan, judged again at apply
 	data.reported = &reportedOnce{}
+	data.ClusterState = newClusterState(m.ClusterState)
 	return data, nil
 }
 
@@ -425,6 +428,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		NewInstanceTypesDataSource,
 		NewNodeDataSource,
 		NewSchedulingDataSource,
+		NewDisruptionDataSource,
 	}
 }
 

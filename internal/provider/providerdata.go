@@ -30,6 +30,9 @@ type ProviderData struct {
 	Acknowledged map[string]bool
 	// StrictReadiness makes a denied readiness read an error.
 	StrictReadiness bool
+	// ClusterState is the provider's cluster_state snapshot, read once;
+	// nil when not given or not known.
+	ClusterState *clusterState
 	// reported is what this provider configuration reported once per plan
 	// (oncePerPlan); nil when unconfigured.
 	reported *reportedOnce

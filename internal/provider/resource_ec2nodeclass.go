@@ -163,7 +163,8 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !deferred && computed.spec != nil {
 		var ca string
 		plan.DriftHash, ca = classDriftHash(ctx, *computed.spec, pd)
-		if preview, ok := classDriftPreview(prior, plan, *computed.spec, ca, pd); ok {
+		preview, ok := classDriftPreview(prior, plan, *computed.spec, ca, pd)
+		if preview, ok = withClassCluster(preview, ok, pd, plan.Name.ValueString(), plan); ok {
 			warnDrift(&resp.Diagnostics, preview)
 		}
 	}

@@ -135,12 +135,15 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		appendFindings(&resp.Diagnostics, path.Empty(), validateAgainstCRD(ctx, obj))
 		plan.Manifest = types.StringValue(y)
 		plan.DriftHash = poolDriftHash(obj.Spec, pd)
+		var preview drift.Preview
+		var ok bool
 		if !req.State.Raw.IsNull() {
 			var prior nodePoolModel
 			resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-			if preview, ok := poolDriftPreview(prior, plan, obj.Spec, pd); ok {
-				warnDrift(&resp.Diagnostics, preview)
-			}
+			preview, ok = poolDriftPreview(prior, plan, obj.Spec, pd)
+		}
+		if preview, ok = withPoolCluster(preview, ok, pd, y, obj.Spec, obj.Metadata.Name); ok {
+			warnDrift(&resp.Diagnostics, preview)
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)

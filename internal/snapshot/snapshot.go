@@ -25,6 +25,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 	appsv1 "k8s.io/api/apps/v1"
@@ -53,7 +54,15 @@ type Snapshot struct {
 	Findings []Finding
 	// Items counts the objects read, all kinds together.
 	Items int
+	// Taken is when the snapshot was taken, from its first line
+	// (TakenPrefix, which karpenter-lint snapshot writes); zero when it
+	// does not say (kubectl's List carries no time).
+	Taken time.Time
 }
+
+// TakenPrefix starts the comment line that says when a snapshot was
+// taken, followed by an RFC 3339 time.
+const TakenPrefix = "# snapshot taken at "
 
 // Item is one object of the snapshot as JSON, with where it starts.
 type Item struct {
@@ -106,6 +115,11 @@ var kinds = map[string]string{
 // cannot read is a finding.
 func Parse(text string) *Snapshot {
 	s := &Snapshot{}
+	if first, _, _ := strings.Cut(text, "\n"); strings.HasPrefix(first, TakenPrefix) {
+		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(strings.TrimPrefix(first, TakenPrefix))); err == nil {
+			s.Taken = t.UTC()
+		}
+	}
 	item := 0
 	seen := map[string]int{}
 	for _, d := range yamlstream.Split(text) {

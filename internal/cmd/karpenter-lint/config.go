@@ -96,6 +96,9 @@ func lintFlags(o *options, configPath *string, outputs *outputList) *flag.FlagSe
 		"so a pool is cross-checked with a class in a file that is not checked, e.g. . in a pre-commit hook (repeatable)")
 	fs.BoolVar(&o.RequireCrossChecks, "require-cross-checks", false, "exit 1 when a NodePool's EC2NodeClass is in no input "+
 		"(or in several), instead of noting that its cross-checks were not made")
+	fs.StringVar(&o.ClusterState, "cluster-state", "", "the running cluster (the List `karpenter-lint snapshot` writes, or kubectl get "+
+		"nodes,nodeclaims,pods,poddisruptionbudgets,daemonsets -A -o yaml): a NodePool whose configuration drifts some of its "+
+		"NodeClaims gets nodes-will-drift, with how many and why")
 	return fs
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -70,6 +71,17 @@ func runLint(e *env, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res := manifestcheck.Run(ctx, inputs, opt)
+	if o.ClusterState != "" {
+		state, err := readInputs(e.stdin, []string{o.ClusterState})
+		if err != nil || len(state) != 1 {
+			return e.errorf("cluster-state: %v", cmpErr(err, "give one file, the List kubectl prints"))
+		}
+		snap := snapshot.Parse(state[0].Text)
+		for _, f := range snap.Findings {
+			res.Skipped = append(res.Skipped, "cluster-state: "+f.String())
+		}
+		res.Findings = append(res.Findings, clusterDrift(inputs, snap, kv, res.Documents)...)
+	}
 	o.KarpenterVersion = kv.String()
 	exit := writeReport(e, o, newReport(res, checked, o, failLevel))
 	if o.RequireCrossChecks && len(res.Uncrossed) > 0 && exit != exitCannot {

@@ -6,6 +6,10 @@
 //	karpenter-lint lint [flags] [PATH|-]...   files, directories (recursive *.yaml, *.yml, *.json), - for stdin
 //	karpenter-lint schedule --pools PATH --workloads PATH --region REGION [flags]
 //	                                          where Karpenter would put the workloads' pods
+//	karpenter-lint disruption --pools PATH --cluster-state FILE
+//	                                          what a change drifts on a running cluster, and how budgets pace it
+//	karpenter-lint snapshot [--kubeconfig F] [--context C] [-o FILE]
+//	                                          write the running cluster as the List --cluster-state reads
 //	karpenter-lint rules list | show ID       the rule catalogue
 //	karpenter-lint version
 //
@@ -62,6 +66,7 @@ func init() {
 		"disruption": {"what a NodePool change drifts on a running cluster, and how budgets pace it (offline)", runDisruption},
 		"rules":      {"list the rules, or show one", runRules},
 		"schedule":   {"decide where Karpenter would put the workloads' pods (needs AWS)", runSchedule},
+		"snapshot":   {"write the running cluster as the List the other commands read (kubeconfig, list only)", runSnapshot},
 		"version":    {"print the version", runVersion},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifestcheck"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/suggest"
@@ -48,7 +49,8 @@ func runRules(e *env, args []string) int {
 		if r == nil {
 			return e.errorf("no rule %q%s (karpenter-lint rules list)", args[1], suggest.Hint(args[1], rules.IDs()))
 		}
-		if !manifestcheck.Reports(r.ID) {
+		// nodes-will-drift is the provider's, and lint's with --cluster-state.
+		if !manifestcheck.Reports(r.ID) && r.ID != drift.RuleNodesWillDrift.ID {
 			return e.errorf("%s is a rule of the Terraform provider's resources only: karpenter-lint never reports it on a manifest (%s#%s)", r.ID, guideURL, r.ID)
 		}
 		return showRule(e, r)
@@ -67,10 +69,10 @@ type jsonRule struct {
 	HelpURI   string `json:"help_uri"`
 }
 
-// linterRules are the rules the linter can report: the catalogue less
-// the provider's own rules (manifestcheck.Reports), among them its
-// plan-time drift warning (nodes-will-drift), which the disruption
-// command's hash code links in but nothing here emits.
+// linterRules are the rules the linter lists: the catalogue less the
+// provider's own rules (manifestcheck.Reports), among them the plan-time
+// drift warning (nodes-will-drift), which lint reports only with
+// --cluster-state (its rules guide section is the provider's).
 func linterRules() []*rules.Rule {
 	var out []*rules.Rule
 	for _, r := range rules.All() {
