@@ -360,6 +360,9 @@ func (w *world) apply(r roundResult, i int) Command {
 		out.Pools = append(out.Pools, c.NodePool.Name)
 		gone[c.Node.Name] = true
 	}
+	// The command's candidates go together; Karpenter's methods list them
+	// in an order of their own (unstable sorts of equal costs), so name order.
+	slices.SortFunc(out.Candidates, func(a, b Candidate) int { return cmp.Compare(a.Node, b.Node) })
 	slices.Sort(out.Pools)
 	out.Pools = slices.Compact(out.Pools)
 	moved := map[types.UID]string{}
