@@ -136,7 +136,7 @@ func TestValidateRules(t *testing.T) {
 		{"family required", func(c *Class) { c.Terms = []ami.Term{{Name: "team-*"}} }, ami.RuleFamilyRequired, "ami_family", "must specify amiFamily"},
 		{"family required, named by the terms", func(c *Class) {
 			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*", Owner: "amazon"}, {Name: "bottlerocket-aws-k8s-1.32-aarch64-*", Owner: "amazon"}}
-		}, ami.RuleFamilyRequired, "ami_family", `select Bottlerocket images: set ami_family = "Bottlerocket"`},
+		}, ami.RuleFamilyRequired, "ami_family", "select Bottlerocket images: set amiFamily Bottlerocket"},
 		{"family required, terms disagree", func(c *Class) {
 			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*"}, {Name: "team-al2023-*"}}
 		}, ami.RuleFamilyRequired, "ami_family", "Set ami_family to the family of the images the terms select"},

@@ -233,7 +233,7 @@ func TestValidateDisruption(t *testing.T) {
 		{name: "v1beta1 annotation", mutate: func(p *Pool) {
 			p.Manifest.Spec.Template.Metadata = &manifest.TemplateMeta{Annotations: map[string]string{"karpenter.sh/do-not-evict": "true", "example.com/x": "y"}}
 		},
-			rule: "v1beta1-annotation-removed", sev: rules.Error, path: `annotations["karpenter.sh/do-not-evict"]`, detail: []string{`"karpenter.sh/do-not-disrupt" = "true"`}},
+			rule: "v1beta1-annotation-removed", sev: rules.Error, path: `annotations["karpenter.sh/do-not-evict"]`, detail: []string{`"karpenter.sh/do-not-disrupt" with the value "true"`}},
 		{name: "v1 annotation", mutate: func(p *Pool) {
 			p.Manifest.Spec.Template.Metadata = &manifest.TemplateMeta{Annotations: map[string]string{"karpenter.sh/do-not-disrupt": "true"}}
 		}},

@@ -37,23 +37,13 @@ var terraformWords = regexp.MustCompile(`(?i)terraform|acknowledged_warnings|kar
 // notYetInTheirLanguage are the files that still write HCL advice into
 // messages, which is to move into a rules.Fix; each leaves as it is done.
 var notYetInTheirLanguage = map[string]bool{
-	"internal/capacity/capacity.go":      true,
-	"internal/instancetype/rules.go":     true,
-	"internal/migration/migration.go":    true,
-	"internal/node/manifests.go":         true,
-	"internal/node/node.go":              true,
-	"internal/nodeclass/blockdevices.go": true,
-	"internal/nodeclass/kubelet.go":      true,
-	"internal/nodeclass/plan.go":         true,
-	"internal/nodeclass/rules_fields.go": true,
-	"internal/nodeclass/validate.go":     true,
-	"internal/nodepool/check.go":         true,
-	"internal/nodepool/disruption.go":    true,
-	"internal/nodepool/object.go":        true,
-	"internal/nodepool/sizing.go":        true,
-	"internal/readiness/checks.go":       true,
-	"internal/readiness/readiness.go":    true,
-	"internal/scheduling/workloads.go":   true,
+	"internal/nodepool/check.go":       true,
+	"internal/nodepool/disruption.go":  true,
+	"internal/nodepool/object.go":      true,
+	"internal/nodepool/sizing.go":      true,
+	"internal/readiness/checks.go":     true,
+	"internal/readiness/readiness.go":  true,
+	"internal/scheduling/workloads.go": true,
 }
 
 // TestDomainMessagesSayNoTerraformWord: outside the front ends, no string
