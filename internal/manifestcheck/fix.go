@@ -22,8 +22,10 @@ func yamlFix(k *crd.Kind, f rules.Finding) string {
 		}
 	}
 	for _, c := range f.Fix.Or {
-		if s := yamlChange(k, c); s != "" {
+		if s := yamlChange(k, c); s != "" && b.Len() > 0 {
 			b.WriteString(" Or " + strings.ToLower(s[:1]) + s[1:] + ".")
+		} else if s != "" { // the change itself has no field here
+			b.WriteString(" " + s + ".")
 		}
 	}
 	if f.Fix.Acknowledge {
@@ -41,7 +43,11 @@ func yamlChange(k *crd.Kind, c rules.Fix) string {
 		return ""
 	}
 	parent, name := "", mp
-	if i := strings.LastIndexAny(mp, ".["); i >= 0 {
+	seps := ".["
+	if last.Kind == rules.KeyStep {
+		seps = "[" // a key may hold dots (karpenter.sh/do-not-disrupt)
+	}
+	if i := strings.LastIndexAny(mp, seps); i >= 0 {
 		parent, name = mp[:i], strings.TrimSuffix(mp[i+1:], "]")
 	}
 	switch {

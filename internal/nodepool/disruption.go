@@ -3,6 +3,7 @@ package nodepool
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -177,20 +178,25 @@ func checkPolicy(policy string, kv versions.Karpenter) rules.Findings {
 	if f, ok := migration.ConsolidationPolicy(policy, pathConsolidationPolicy); ok {
 		return rules.Findings{f}
 	}
-	detail := "consolidation_policy = %q is not in the CRD enum of Karpenter %s (%s); the API server rejects the NodePool (\"Unsupported value\")."
+	detail := "%q is not in the consolidationPolicy enum of Karpenter %s (%s); the API server rejects the NodePool (\"Unsupported value\")."
+	var fix *rules.Fix
 	switch policy {
 	case "Balanced":
-		detail += " Balanced was added in Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962): use WhenEmptyOrUnderutilized, or set karpenter_version to the 1.14+ release you run."
+		detail += " Balanced was added in Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962): use WhenEmptyOrUnderutilized, or check against the 1.14+ release you run."
+		fix = &rules.Fix{Value: `"WhenEmptyOrUnderutilized"`}
 	case "":
-		detail += " Leave it null for the default, WhenEmptyOrUnderutilized."
+		detail += " Leave it unset for the default, WhenEmptyOrUnderutilized."
 	default:
 		for _, c := range consolidations {
 			if strings.EqualFold(c, policy) {
-				detail += " The enum is case-sensitive: write \"" + c + "\"."
+				detail += " The enum is case-sensitive."
+				fix = &rules.Fix{Value: strconv.Quote(c)}
 			}
 		}
 	}
-	return rules.Findings{rules.New(ruleConsolidationPolicy, pathConsolidationPolicy, detail, policy, kv, strings.Join(allowed, ", "))}
+	f := rules.New(ruleConsolidationPolicy, pathConsolidationPolicy, detail, policy, kv, strings.Join(allowed, ", "))
+	f.Fix = fix
+	return rules.Findings{f}
 }
 
 func checkSchedule(s string, p rules.Path) rules.Findings {

@@ -101,8 +101,10 @@ func hclFix(f rules.Finding) string {
 		}
 	}
 	for _, c := range f.Fix.Or {
-		if s := hclChange(c); s != "" {
+		if s := hclChange(c); s != "" && b.Len() > 0 {
 			b.WriteString(" Or " + strings.ToLower(s[:1]) + s[1:] + ".")
+		} else if s != "" { // the change itself has no field here
+			b.WriteString(" " + s + ".")
 		}
 	}
 	switch {

@@ -34,18 +34,6 @@ var frontEnds = []string{
 // HCL assignment of a snake_case attribute or an HCL object.
 var terraformWords = regexp.MustCompile(`(?i)terraform|acknowledged_warnings|karpenter_(nodepool|ec2nodeclass|scheduling|node|amis?|instance_types)\b|\b[a-z]+(_[a-z0-9]+)+ = |= \{ `)
 
-// notYetInTheirLanguage are the files that still write HCL advice into
-// messages, which is to move into a rules.Fix; each leaves as it is done.
-var notYetInTheirLanguage = map[string]bool{
-	"internal/nodepool/check.go":       true,
-	"internal/nodepool/disruption.go":  true,
-	"internal/nodepool/object.go":      true,
-	"internal/nodepool/sizing.go":      true,
-	"internal/readiness/checks.go":     true,
-	"internal/readiness/readiness.go":  true,
-	"internal/scheduling/workloads.go": true,
-}
-
 // TestDomainMessagesSayNoTerraformWord: outside the front ends, no string
 // of a non-test Go file names a Terraform resource, attribute or the
 // acknowledgement list: the advice is a rules.Fix, which the provider
@@ -97,15 +85,7 @@ func TestDomainMessagesSayNoTerraformWord(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, f := range names {
-		if notYetInTheirLanguage[f] {
-			continue
-		}
 		t.Errorf("%s speaks Terraform to every user (write the advice as a rules.Fix):\n  %s", f, strings.Join(offenders[f], "\n  "))
-	}
-	for f := range notYetInTheirLanguage {
-		if offenders[f] == nil {
-			t.Errorf("%s says no Terraform word any more: remove it from notYetInTheirLanguage", f)
-		}
 	}
 }
 
