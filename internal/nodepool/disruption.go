@@ -107,7 +107,8 @@ func checkDisruption(p Pool, kv versions.Karpenter) rules.Findings {
 	case p.Unknown.Is(pathConsolidateAfter):
 	case d.ConsolidateAfter == nil:
 		fs = append(fs, rules.New(ruleConsolidateAfterRequired, pathConsolidateAfter,
-			"disruption is set without consolidate_after; the API server rejects the NodePool (\"spec.disruption.consolidateAfter: Required value\"): the {consolidateAfter: 0s} default applies only when the whole disruption block is absent. Set consolidate_after, e.g. \"0s\" (consolidate as soon as possible), \"5m\", or \"Never\"."))
+			"disruption is set without consolidateAfter; the API server rejects the NodePool (\"spec.disruption.consolidateAfter: Required value\"): the CRD's default (consolidateAfter 0s) applies only when the whole disruption is absent. Set it, e.g. 0s (consolidate as soon as possible), 5m, or Never.").
+			WithFix(rules.Fix{Value: `"0s"`}))
 	default:
 		fs = append(fs, checkDuration(durationField{pathConsolidateAfter, "spec.disruption.consolidateAfter", expireAfterRE, true, "5m"}, *d.ConsolidateAfter)...)
 	}
