@@ -216,7 +216,7 @@ func admitted(r Request, p nodepool.Pool, family amifamily.Family, f Facts) rule
 		why = strings.Join(ex, " and ")
 	}
 	return rules.Findings{rules.New(ruleTypeExcluded, PathInstanceType,
-		"NodePool %q does not admit %s: %s exclude it (the type's labels: %s), so Karpenter never launches it for this pool. Ask for a type the pool admits (the instance types its requirements admit), or widen the requirement.",
+		"NodePool %q does not admit %s: %s exclude it (the type's labels: %s), so Karpenter never launches it for this pool. Ask for a type the pool admits, or widen the requirement.",
 		r.Pool.Metadata.Name, t.Name, why, typeLabels(placed, nodepool.Requirements(p)))}
 }
 

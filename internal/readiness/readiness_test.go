@@ -12,6 +12,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 )
 
 var now = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
@@ -240,7 +241,15 @@ func TestSecurityGroupFindings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.sel.Queries = awsclient.SecurityGroupQueries(tc.terms)
 			tc.sel.NameTagMatches = tc.nameTag
-			checkFindings(t, SecurityGroupFindings(tc.terms, tc.sel), tc.want, tc.detail)
+			fs := SecurityGroupFindings(tc.terms, tc.sel)
+			checkFindings(t, fs, tc.want, tc.detail)
+			// A name that is a Name tag: the fix selects the group by its
+			// id instead, or by the tag.
+			if tc.nameTag != nil && (!rulestest.FixWrites(fs[0], "security_group_selector_terms[1].id", `"sg-t"`) ||
+				!rulestest.FixWrites(fs[0], "security_group_selector_terms[1].name", "") ||
+				!rulestest.FixWrites(fs[0], `security_group_selector_terms[1].tags["Name"]`, `"extra"`)) {
+				t.Errorf("fix: %+v", fs[0].Fix)
+			}
 		})
 	}
 }
