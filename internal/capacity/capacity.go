@@ -455,7 +455,7 @@ func evictionThreshold(memory, storage resource.Quantity, hard map[string]string
 		}
 		q, err := evictionSignal(base, v)
 		if err != nil {
-			return nil, fmt.Errorf("eviction_hard[%q] = %q: %w", signal, v, err)
+			return nil, fmt.Errorf("evictionHard[%q] %q: %w", signal, v, err)
 		}
 		out[name] = q
 	}

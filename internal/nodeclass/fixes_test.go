@@ -39,6 +39,9 @@ func TestFixesWriteTheField(t *testing.T) {
 			[][2]string{{"connection_tracking.tcp_established_timeout", "432000"}, {"connection_tracking", ""}}},
 		"nested virtualization": {func(c *Class) { c.Spec.CPUOptions = &manifest.CPUOptions{NestedVirtualization: ptr("true")} }, ruleCPUOptions,
 			[][2]string{{"cpu_options.nested_virtualization", `"enabled"`}, {"cpu_options.nested_virtualization", `"disabled"`}}},
+		"sg name with tags": {func(c *Class) {
+			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{Name: "nodes", Tags: map[string]string{"a": "b"}}}
+		}, ruleSelectorExclusive, [][2]string{{"security_group_selector_terms[1].name", `"nodes"`}, {"security_group_selector_terms[0].name", ""}}},
 		"no primary interface": {func(c *Class) {
 			c.Spec.NetworkInterfaces = []manifest.NetworkInterface{{NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"}}
 		}, ruleNetworkInterfaces, [][2]string{{"network_interfaces[1].network_card_index", "0"}, {"network_interfaces[1].device_index", "0"}, {"network_interfaces[1].interface_type", `"interface"`}}},

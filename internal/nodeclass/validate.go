@@ -226,8 +226,9 @@ func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []s
 		}
 		if t.name != "" && t.id == "" && len(set) > 1 {
 			fs = append(fs, rules.New(ruleSelectorExclusive, tp,
-				"the security group term sets name together with %s; Karpenter matches the name alone (\"'name' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term\"). Put the name in its own term: { name = %q }.",
-				strings.Join(set[1:], ", "), t.name))
+				"the security group term sets name together with %s; Karpenter matches the name alone (\"'name' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term\"). Put the name in its own term.",
+				strings.Join(set[1:], ", ")).WithFix(rules.Fix{Field: p.Index(len(terms)).Attr("name"), Value: strconv.Quote(t.name),
+				And: []rules.Fix{{Field: tp.Attr("name"), Remove: true}}}))
 		}
 		fs = append(fs, validateSelectorTags(tp.Attr("tags"), t.tags)...)
 	}

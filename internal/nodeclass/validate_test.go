@@ -60,7 +60,7 @@ func TestValidateRules(t *testing.T) {
 		}, ruleSelectorExclusive, "subnet_selector_terms[1]", "would pass the API server"},
 		{"sg name with tags", func(c *Class) {
 			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{Name: "nodes", Tags: map[string]string{"a": "b"}}}
-		}, ruleSelectorExclusive, "security_group_selector_terms[0]", `{ name = "nodes" }`},
+		}, ruleSelectorExclusive, "security_group_selector_terms[0]", "Put the name in its own term"},
 		{"sg id pattern", func(c *Class) {
 			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{ID: "sg-0123 "}}
 		}, ruleSelectorID, "security_group_selector_terms[0].id", "sg-0123456789abcdef0"},

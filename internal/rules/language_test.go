@@ -32,7 +32,7 @@ var frontEnds = []string{
 // terraformWords are what only a Terraform user can act on: the
 // provider's resource and attribute names, its acknowledgement list, an
 // HCL assignment of a snake_case attribute or an HCL object.
-var terraformWords = regexp.MustCompile(`(?i)terraform|acknowledged_warnings|karpenter_(nodepool|ec2nodeclass|scheduling|node|amis?|instance_types)\b|\b[a-z]+(_[a-z0-9]+)+ = |= \{ `)
+var terraformWords = regexp.MustCompile(`(?i)terraform|acknowledged_warnings|karpenter_(nodepool|ec2nodeclass|scheduling|node|amis?|instance_types)\b|\b[a-z]+(_[a-z0-9]+)+(\[[^\]]*\])* = |= \{ |\{ [a-z_]+ = `)
 
 // TestDomainMessagesSayNoTerraformWord: outside the front ends, no string
 // of a non-test Go file names a Terraform resource, attribute or the
