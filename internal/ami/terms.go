@@ -124,7 +124,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 			if others := without(present, FieldAlias); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermAliasExclusive, p,
 					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep alias %q alone in its term.",
-					strings.Join(others, ", "), t.Alias).WithFix(removeFields(p, others)))
+					strings.Join(others, ", "), t.Alias).WithFix(rules.Removal(fieldsOf(p, others)...)))
 			}
 			if t.known(FieldAlias) {
 				_, afs := ParseAlias(t.Alias, kv, p.Attr(FieldAlias))
@@ -206,11 +206,11 @@ func without(fields []string, drop string) []string {
 	return out
 }
 
-// removeFields is the fix that removes the fields of the term at p.
-func removeFields(p rules.Path, fields []string) rules.Fix {
-	fix := rules.Fix{Field: p.Attr(fields[0]), Remove: true}
-	for _, f := range fields[1:] {
-		fix.And = append(fix.And, rules.Fix{Field: p.Attr(f), Remove: true})
+// fieldsOf are the paths of fields of the term at p.
+func fieldsOf(p rules.Path, fields []string) []rules.Path {
+	out := make([]rules.Path, len(fields))
+	for i, f := range fields {
+		out[i] = p.Attr(f)
 	}
-	return fix
+	return out
 }

@@ -134,7 +134,7 @@ func checkStatic(p Pool, kv versions.Karpenter) rules.Findings {
 		if len(other) > 0 {
 			fs = append(fs, rules.New(ruleStaticLimits, pathLimits,
 				"the pool is static (replicas %d) and sets limits on %s; the API server rejects it (\"only 'limits.nodes' is supported on static NodePools\"). Remove those limits; a limit on nodes caps a static pool.",
-				*s.Replicas, strings.Join(other, ", ")).WithFix(removeAll(pathLimits, other)))
+				*s.Replicas, strings.Join(other, ", ")).WithFix(rules.Removal(keysOf(pathLimits, other)...)))
 		}
 	}
 	if s.Weight != nil && !p.Unknown.Is(pathWeight) {
@@ -160,13 +160,13 @@ func checkStatic(p Pool, kv versions.Karpenter) rules.Findings {
 	return fs
 }
 
-// removeAll is the fix that removes the keys of the map at p.
-func removeAll(p rules.Path, keys []string) rules.Fix {
-	fix := rules.Fix{Field: p.Key(keys[0]), Remove: true}
-	for _, k := range keys[1:] {
-		fix.And = append(fix.And, rules.Fix{Field: p.Key(k), Remove: true})
+// keysOf are the paths of keys in the map at p.
+func keysOf(p rules.Path, keys []string) []rules.Path {
+	out := make([]rules.Path, len(keys))
+	for i, k := range keys {
+		out[i] = p.Key(k)
 	}
-	return fix
+	return out
 }
 
 // staticDisruptionFix is what a static pool's disruption keeps: the

@@ -47,6 +47,15 @@ func (f Finding) FixChanges() []Fix {
 	return append([]Fix{first}, f.Fix.And...)
 }
 
+// Removal is the fix that removes each of fields (at least one).
+func Removal(fields ...Path) Fix {
+	fix := Fix{Field: fields[0], Remove: true}
+	for _, f := range fields[1:] {
+		fix.And = append(fix.And, Fix{Field: f, Remove: true})
+	}
+	return fix
+}
+
 // WithFix returns f carrying fix.
 func (f Finding) WithFix(fix Fix) Finding {
 	f.Fix = &fix
