@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
@@ -87,8 +88,12 @@ var TermsPath = rules.Root("ami_selector_terms")
 func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 	var fs rules.Findings
 	if len(terms) == 0 || len(terms) > MaxTerms {
-		fs = append(fs, rules.New(RuleTermsCount, TermsPath,
-			"%d terms given; the EC2NodeClass CRD requires 1 to %d (minItems/maxItems). Select images with an alias (`ami_selector_terms { alias = \"al2023@latest\" }`) or with id/name/tags/ssm_parameter terms.", len(terms), MaxTerms))
+		f := rules.New(RuleTermsCount, TermsPath,
+			"%d terms given; the EC2NodeClass CRD requires 1 to %d (minItems/maxItems). Select images with an alias (e.g. al2023@latest) or with id/name/tags/ssmParameter terms.", len(terms), MaxTerms)
+		if len(terms) == 0 {
+			f = f.WithFix(rules.Fix{Field: TermsPath.Index(0).Attr(FieldAlias), Value: `"al2023@latest"`})
+		}
+		fs = append(fs, f)
 	}
 	aliasIdx, hasAlias := AliasTerm(terms)
 	for i, t := range terms {
@@ -100,13 +105,15 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 				detail = fmt.Sprintf("the term sets only owner %q", t.Owner)
 			}
 			fs = append(fs, rules.New(RuleTermEmpty, p,
-				"%s; the API server rejects it with \"expected at least one, got none, ['tags', 'id', 'name', 'alias', 'ssmParameter']\". Add a name or tags next to the owner, e.g. `{ owner = \"self\", name = \"team-eks-node-*\" }`.", detail))
+				"%s; the API server rejects it with \"expected at least one, got none, ['tags', 'id', 'name', 'alias', 'ssmParameter']\". Add a name or tags next to the owner.", detail).
+				WithFix(rules.Fix{Field: p.Attr(FieldName), Value: `"<image name pattern>"`}))
 		}
 		if t.has(FieldID) {
 			if others := without(present, FieldID); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermIDExclusive, p,
-					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssm_parameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term: `ami_selector_terms { id = %q }`.",
-					strings.Join(others, ", "), t.ID))
+					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssm_parameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term.",
+					strings.Join(others, ", ")).WithFix(rules.Fix{Field: TermsPath.Index(len(terms)).Attr(FieldID), Value: strconv.Quote(t.ID),
+					And: []rules.Fix{{Field: p.Attr(FieldID), Remove: true}}}))
 			}
 			if t.known(FieldID) && !amiIDPattern.MatchString(t.ID) {
 				fs = append(fs, rules.New(RuleTermIDPattern, p.Attr(FieldID),
@@ -116,8 +123,8 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		if t.has(FieldAlias) {
 			if others := without(present, FieldAlias); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermAliasExclusive, p,
-					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep `ami_selector_terms { alias = %q }` alone.",
-					strings.Join(others, ", "), t.Alias))
+					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep alias %q alone in its term.",
+					strings.Join(others, ", "), t.Alias).WithFix(rules.Removal(fieldsOf(p, others)...)))
 			}
 			if t.known(FieldAlias) {
 				_, afs := ParseAlias(t.Alias, kv, p.Attr(FieldAlias))
@@ -133,7 +140,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		}
 		if t.has(FieldSSMParameter) && !kv.AtLeast(4, 0) {
 			fs = append(fs, rules.New(RuleSSMParameterVersion, p.Attr(FieldSSMParameter),
-				"ssm_parameter needs Karpenter 1.4.0 or later (PR #7341) and karpenter_version is %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image with `ami_selector_terms { id = ... }`.", kv))
+				"ssm_parameter needs Karpenter 1.4.0 or later (PR #7341) and karpenter_version is %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image by its id.", kv))
 		}
 		if t.known(FieldTags) {
 			fs = append(fs, validateSelectorTags(t.Tags, p.Attr(FieldTags))...)
@@ -150,7 +157,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 	}
 	if hasAlias && len(terms) != 1 {
 		fs = append(fs, rules.New(RuleTermAliasExclusive, TermsPath,
-			"term %d is an alias and there are %d terms. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms\"), and Karpenter would ignore every other term. Keep only `ami_selector_terms { alias = %q }`, or drop the alias and select images by id/name/tags.",
+			"term %d is an alias and there are %d terms. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms\"), and Karpenter would ignore every other term. Keep only the alias term (%q), or drop the alias and select images by id/name/tags.",
 			aliasIdx, len(terms), terms[aliasIdx].Alias))
 	}
 	return fs
@@ -195,6 +202,15 @@ func without(fields []string, drop string) []string {
 		if f != drop {
 			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// fieldsOf are the paths of fields of the term at p.
+func fieldsOf(p rules.Path, fields []string) []rules.Path {
+	out := make([]rules.Path, len(fields))
+	for i, f := range fields {
+		out[i] = p.Attr(f)
 	}
 	return out
 }

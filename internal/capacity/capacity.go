@@ -65,25 +65,35 @@ type Settings struct {
 func DefaultSettings() Settings { return Settings{VMMemoryOverheadPercent: 0.075} }
 
 // Validate reports a setting Karpenter refuses (a negative value) or that
-// would leave nodes without memory (an overhead of 100 % or more).
+// would leave nodes without memory (an overhead of 100 % or more), each
+// named by Karpenter's flag.
 func (s Settings) Validate() error {
-	return errors.Join(ValidateVMMemoryOverheadPercent(s.VMMemoryOverheadPercent), ValidateReservedENIs(s.ReservedENIs))
+	named := func(flag string, err error) error {
+		if err == nil {
+			return nil
+		}
+		return fmt.Errorf("%s %w", flag, err)
+	}
+	return errors.Join(named("vm-memory-overhead-percent", ValidateVMMemoryOverheadPercent(s.VMMemoryOverheadPercent)),
+		named("reserved-enis", ValidateReservedENIs(s.ReservedENIs)))
 }
 
-// ValidateVMMemoryOverheadPercent: a fraction in [0, 1).
+// ValidateVMMemoryOverheadPercent: a fraction in [0, 1). The error starts
+// with the value; the caller names the setting in its user's terms.
 func ValidateVMMemoryOverheadPercent(p float64) error {
 	if p >= 0 && p < 1 {
 		return nil
 	}
-	return fmt.Errorf("vm_memory_overhead_percent = %v is outside [0, 1): it is the fraction of each instance type's memory Karpenter takes off for the hypervisor (VM_MEMORY_OVERHEAD_PERCENT, default 0.075 = 7.5 %%). Karpenter refuses a negative value (\"vm-memory-overhead-percent cannot be negative\"), and 1 or more leaves every node with no memory, so no pod would schedule. Write the controller's value, e.g. 0.075", p)
+	return fmt.Errorf("%v is outside [0, 1): Karpenter's vm-memory-overhead-percent is the fraction of each instance type's memory it takes off for the hypervisor (VM_MEMORY_OVERHEAD_PERCENT, default 0.075 = 7.5 %%). Karpenter refuses a negative value (\"vm-memory-overhead-percent cannot be negative\"), and 1 or more leaves every node with no memory, so no pod would schedule. Write the controller's value, e.g. 0.075", p)
 }
 
-// ValidateReservedENIs: not negative.
+// ValidateReservedENIs: not negative; the error starts with the value, as
+// ValidateVMMemoryOverheadPercent's.
 func ValidateReservedENIs(n int) error {
 	if n >= 0 {
 		return nil
 	}
-	return fmt.Errorf("reserved_enis = %d is negative: Karpenter refuses it (\"reserved-enis cannot be negative\"). Write 0 (the default), or the number of ENIs VPC CNI custom networking keeps from pods (RESERVED_ENIS, usually 1)", n)
+	return fmt.Errorf("%d is negative: Karpenter refuses it (\"reserved-enis cannot be negative\"). Write 0 (the default), or the number of ENIs VPC CNI custom networking keeps from pods (RESERVED_ENIS, usually 1)", n)
 }
 
 // Class is what NewInstanceType reads from an EC2NodeClass.
@@ -307,7 +317,7 @@ func volumeSize(i int, b manifest.BlockDeviceMapping) (resource.Quantity, bool, 
 	}
 	q, err := resource.ParseQuantity(b.EBS.VolumeSize)
 	if err != nil {
-		return q, false, fmt.Errorf("block_device_mappings[%d].ebs.volume_size = %q is not a Kubernetes quantity (e.g. \"200Gi\"): %v", i, b.EBS.VolumeSize, err)
+		return q, false, fmt.Errorf("blockDeviceMappings[%d].ebs.volumeSize %q is not a Kubernetes quantity (e.g. \"200Gi\"): %v", i, b.EBS.VolumeSize, err)
 	}
 	return q, true, nil
 }
@@ -445,7 +455,7 @@ func evictionThreshold(memory, storage resource.Quantity, hard map[string]string
 		}
 		q, err := evictionSignal(base, v)
 		if err != nil {
-			return nil, fmt.Errorf("eviction_hard[%q] = %q: %w", signal, v, err)
+			return nil, fmt.Errorf("evictionHard[%q] %q: %w", signal, v, err)
 		}
 		out[name] = q
 	}

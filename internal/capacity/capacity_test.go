@@ -205,12 +205,12 @@ func TestBadInputsAreErrors(t *testing.T) {
 		want  string
 	}{
 		{"family", Class{Family: "Ubuntu"}, DefaultSettings(), `"Ubuntu"`},
-		{"percent", Class{Family: amifamily.AL2023}, Settings{VMMemoryOverheadPercent: 1}, "vm_memory_overhead_percent = 1"},
-		{"reserved", Class{Family: amifamily.AL2023}, Settings{ReservedENIs: -1}, "reserved_enis = -1"},
+		{"percent", Class{Family: amifamily.AL2023}, Settings{VMMemoryOverheadPercent: 1}, "vm-memory-overhead-percent 1 is outside"},
+		{"reserved", Class{Family: amifamily.AL2023}, Settings{ReservedENIs: -1}, "reserved-enis -1 is negative"},
 		{"kube_reserved", Class{Family: amifamily.AL2023, Kubelet: &manifest.Kubelet{KubeReserved: map[string]string{"cpu": "lots"}}}, DefaultSettings(), `kube_reserved["cpu"] = "lots"`},
 		{"system_reserved", Class{Family: amifamily.AL2023, Kubelet: &manifest.Kubelet{SystemReserved: map[string]string{"memory": "1GB"}}}, DefaultSettings(), `system_reserved["memory"]`},
 		{"eviction", Class{Family: amifamily.AL2023, Kubelet: &manifest.Kubelet{EvictionHard: map[string]string{"memory.available": "x%"}}}, DefaultSettings(), "not a percentage"},
-		{"volume", Class{Family: amifamily.AL2023, BlockDeviceMappings: []manifest.BlockDeviceMapping{{RootVolume: true, EBS: &manifest.BlockDevice{VolumeSize: "big"}}}}, DefaultSettings(), `volume_size = "big"`},
+		{"volume", Class{Family: amifamily.AL2023, BlockDeviceMappings: []manifest.BlockDeviceMapping{{RootVolume: true, EBS: &manifest.BlockDevice{VolumeSize: "big"}}}}, DefaultSettings(), `volumeSize "big"`},
 	} {
 		if _, err := Compute(m5, c.class, c.s); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)

@@ -113,7 +113,7 @@ func (a Admission) Findings() rules.Findings {
 func (a Admission) culpritAdvice() string {
 	cs := a.culprits()
 	if len(cs) == 0 {
-		return "No single requirement is to blame: two or more of them (or the pool's labels) exclude each other. Check the combination of architecture, family, GPU and size constraints; `data \"karpenter_instance_types\"` shows what a subset admits."
+		return "No single requirement is to blame: two or more of them (or the pool's labels) exclude each other. Check the combination of architecture, family, GPU and size constraints: drop them one at a time to see which subset admits instance types."
 	}
 	var parts []string
 	for _, i := range cs {

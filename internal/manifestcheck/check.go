@@ -433,34 +433,3 @@ func within(a, b string) bool {
 	}
 	return strings.HasPrefix(a, b+".")
 }
-
-// yamlFix is a finding's fix in the manifest's terms: the field to write
-// under its parent and, for a value that may be meant, the ignore
-// annotation.
-func yamlFix(k *crd.Kind, f rules.Finding) string {
-	if f.Fix == nil {
-		return ""
-	}
-	var b strings.Builder
-	mp, ok := k.ManifestPath(f.FixField())
-	_, last, hasLast := f.FixField().Parent()
-	if ok && hasLast && (last.Kind == rules.KeyStep || f.Fix.Value != "") {
-		value := f.Fix.Value
-		if value == "" {
-			value = "..."
-		}
-		parent, name := "", mp
-		if i := strings.LastIndexAny(mp, ".["); i >= 0 {
-			parent, name = mp[:i], strings.TrimSuffix(mp[i+1:], "]")
-		}
-		fmt.Fprintf(&b, " Write `%s: %s`", name, value)
-		if parent != "" {
-			fmt.Fprintf(&b, " under %s", parent)
-		}
-		b.WriteString(".")
-	}
-	if f.Fix.Acknowledge {
-		fmt.Fprintf(&b, " If the value as written is meant, say why in the object's %s annotation: %q.", IgnoreAnnotation, f.Rule.ID+": <why>")
-	}
-	return b.String()
-}

@@ -55,9 +55,10 @@ type Field struct {
 	// requires it: the error that it is missing says nothing the
 	// finding on the old field does not.
 	Replaces string
-	// hcl and yaml say what v1 has instead and what to write, given the
-	// value as written (already formatted for the language).
-	hcl, yaml func(v string) string
+	// yaml says what v1 has instead and what to write, given the value as
+	// written (one line of YAML). The resource's tombstones say it in its
+	// own terms (the provider's tombstone advice).
+	yaml func(v string) string
 }
 
 var (
@@ -138,17 +139,11 @@ func Fields() []Field { return fields }
 var fields = []Field{
 	{Rule: ruleExpireAfter, Kind: NodePool, Manifest: "spec.disruption.expireAfter", Attr: AttrDisruptionExpireAfter,
 		was: "v1beta1 had expireAfter in spec.disruption",
-		hcl: func(v string) string {
-			return fmt.Sprintf("v1 has it in spec.template.spec, which is this resource's top-level expire_after. Write expire_after = %s next to name and remove it from the disruption block.", v)
-		},
 		yaml: func(v string) string {
 			return fmt.Sprintf("v1 has it at spec.template.spec.expireAfter: move it there (expireAfter: %s) and remove it from spec.disruption.", v)
 		}},
 	{Rule: ruleKubelet, Kind: NodePool, Manifest: "spec.template.spec.kubelet", Attr: AttrKubelet,
 		was: "v1beta1 had the kubelet settings on the NodePool",
-		hcl: func(string) string {
-			return "v1 has them on the EC2NodeClass: move this block into the kubelet block of the karpenter_ec2nodeclass this pool uses (pools that need different kubelet settings need their own EC2NodeClass), and remove it here."
-		},
 		yaml: func(string) string {
 			return "v1 has them at spec.kubelet of the EC2NodeClass: move them there (pools that need different kubelet settings need their own EC2NodeClass) and remove them from the NodePool."
 		}},
@@ -159,19 +154,13 @@ var fields = []Field{
 		}},
 	{Rule: ruleProvisioner, Kind: NodePool, Manifest: "spec.ttlSecondsUntilExpired", Attr: AttrTTLUntilExpired,
 		was: "the v1alpha5 Provisioner expired nodes after ttlSecondsUntilExpired",
-		hcl: func(v string) string {
-			return fmt.Sprintf("v1 has expireAfter, a duration: write expire_after = %q instead.", secondsDuration(v))
-		},
 		yaml: func(v string) string {
-			return fmt.Sprintf("v1 has spec.template.spec.expireAfter, a duration: write expireAfter: %s there instead.", secondsDuration(v))
+			return fmt.Sprintf("v1 has spec.template.spec.expireAfter, a duration: write expireAfter: %s there instead.", SecondsDuration(v))
 		}},
 	{Rule: ruleProvisioner, Kind: NodePool, Manifest: "spec.ttlSecondsAfterEmpty", Attr: AttrTTLAfterEmpty,
 		was: "the v1alpha5 Provisioner removed empty nodes after ttlSecondsAfterEmpty",
-		hcl: func(v string) string {
-			return fmt.Sprintf("v1 has consolidation policy WhenEmpty with consolidateAfter: write disruption { consolidation_policy = \"WhenEmpty\", consolidate_after = %q } instead.", secondsDuration(v))
-		},
 		yaml: func(v string) string {
-			return fmt.Sprintf("v1 has spec.disruption.consolidationPolicy: WhenEmpty with consolidateAfter: %s instead.", secondsDuration(v))
+			return fmt.Sprintf("v1 has spec.disruption.consolidationPolicy: WhenEmpty with consolidateAfter: %s instead.", SecondsDuration(v))
 		}},
 	{Rule: ruleProvisioner, Kind: NodePool, Manifest: "spec.consolidation",
 		was: "the v1alpha5 Provisioner enabled consolidation with consolidation.enabled",
@@ -232,39 +221,24 @@ func selectorTerms(field string) func(string) string {
 // ByAttr returns the tombstone at the resource attribute p.
 func ByAttr(p rules.Path) (Field, bool) {
 	for _, f := range fields {
-		if f.hcl != nil && f.Attr.String() == p.String() {
+		if !f.Attr.IsEmpty() && f.Attr.String() == p.String() {
 			return f, true
 		}
 	}
 	return Field{}, false
 }
 
-// Summary says, for the resource's docs, which release removed the old
-// field, what it did and where v1 has it.
+// Summary says which release removed the old field and what it did; the
+// caller adds where v1 has it.
 func (f Field) Summary() string {
-	return "Removed in " + strings.TrimSuffix(removedIn(f.Rule), " removed") + ": " + f.was + "; " + f.hcl("<duration>")
+	return "Removed in " + strings.TrimSuffix(removedIn(f.Rule), " removed") + ": " + f.was + ";"
 }
 
-// HCL returns the finding for tombstone f written in the resource as v
-// (the value as written, in HCL syntax, or "" when not known yet).
-func (f Field) HCL(v string) rules.Finding {
-	return f.HCLAt(f.Attr, v)
-}
-
-// HCLAt is HCL reported at p, inside the tombstone: Terraform points a
-// diagnostic on a block at the resource, but one on an attribute inside it
-// at that attribute's line.
-func (f Field) HCLAt(p rules.Path, v string) rules.Finding {
-	shown := v
-	if shown == "" {
-		shown = "(a value known at apply)"
-	}
-	written := f.Attr.String() + " = " + shown
-	if strings.HasPrefix(v, "{") {
-		written = f.Attr.String() + " " + shown // a block
-	}
+// Removed is the finding at p that the old field, written as written,
+// is not in the v1 object; advice says where v1 has it and what to write.
+func (f Field) Removed(p rules.Path, written, advice string) rules.Finding {
 	return rules.New(f.Rule, p, "%s: %s, which %s; a v1 %s has no such field (the resource accepts it only to say where it went). %s",
-		written, f.was, removedIn(f.Rule), f.Kind, f.hcl(v))
+		written, f.was, removedIn(f.Rule), f.Kind, advice)
 }
 
 // YAML returns the message for f found in a manifest with value v (YAML
@@ -389,10 +363,10 @@ func groupOf(apiVersion string) string {
 	return g
 }
 
-// secondsDuration writes a number of seconds as a duration the v1 CRD
+// SecondsDuration writes a number of seconds as a duration the v1 CRD
 // pattern accepts ("2592000" → "720h", "90" → "1m30s"); a value that is not
 // a whole number is returned as is.
-func secondsDuration(v string) string {
+func SecondsDuration(v string) string {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil || n < 0 || n > int64(time.Duration(1<<62)/time.Second) {
 		return v
@@ -419,8 +393,8 @@ func ConsolidationPolicy(policy string, p rules.Path) (rules.Finding, bool) {
 		return rules.Finding{}, false
 	}
 	return rules.New(ruleWhenUnderutilized, p,
-		"consolidation_policy = %q is the v1beta1 name of the policy, which Karpenter v1 renamed WhenEmptyOrUnderutilized; the v1 CRD's enum has no %q and the API server rejects the NodePool (\"Unsupported value\"). Write consolidation_policy = \"WhenEmptyOrUnderutilized\" (v1 requires consolidate_after with it: \"0s\" behaves as v1beta1 did).",
-		policy, policy), true
+		"%q is the v1beta1 name of the policy, which Karpenter v1 renamed \"WhenEmptyOrUnderutilized\"; the v1 CRD's enum has no %q and the API server rejects the NodePool (\"Unsupported value\"). v1 requires consolidateAfter with it: \"0s\" behaves as v1beta1 did.",
+		policy, policy).WithFix(rules.Fix{Value: `"WhenEmptyOrUnderutilized"`}), true
 }
 
 // removedAnnotations are the annotations v1 removed, and what replaced them.
@@ -442,8 +416,8 @@ func Annotations(annotations map[string]string, p rules.Path) rules.Findings {
 	var fs rules.Findings
 	for _, k := range keys {
 		fs = append(fs, rules.New(ruleAnnotation, p.Key(k),
-			"annotation %q was removed in Karpenter v1: nothing reads it any more, so the nodes of this pool are consolidated and drifted like any other. Write %q = \"true\" instead (on these nodes, or on the pods that must not be disrupted).",
-			k, removedAnnotations[k]))
+			"annotation %q was removed in Karpenter v1: nothing reads it any more, so the nodes of this pool are consolidated and drifted like any other. v1 reads %q with the value \"true\" instead (on these nodes, or on the pods that must not be disrupted).",
+			k, removedAnnotations[k]).WithFix(rules.Fix{Field: p.Key(removedAnnotations[k]), Value: `"true"`, And: []rules.Fix{{Field: p.Key(k), Remove: true}}}))
 	}
 	return fs
 }

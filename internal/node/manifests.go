@@ -38,7 +38,7 @@ func Decode(pool, class string) (manifest.NodePool, manifest.EC2NodeClass, rules
 func decodeFindings(at rules.Path, fs []manifestcheck.Finding, err error) rules.Findings {
 	out := translate(at, fs)
 	if err != nil {
-		out = append(out, rules.New(ruleManifest, at, "%v. Pass the manifest of one object, e.g. karpenter_nodepool.<name>.manifest, or file() of one YAML document.", err))
+		out = append(out, rules.New(ruleManifest, at, "%v. Pass the manifest of one object: one YAML document of kind NodePool or EC2NodeClass.", err))
 	}
 	return out
 }
@@ -98,7 +98,7 @@ func CheckCapacityType(ct string) rules.Findings {
 		return nil
 	}
 	return rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
-		"capacity_type = %q is not a capacity type Karpenter launches%s: karpenter.sh/capacity-type takes \"on-demand\", \"spot\" or \"reserved\", and no node of another value exists.", ct, suggest.Hint(ct, CapacityTypes))}
+		"%q is not a capacity type Karpenter launches%s: karpenter.sh/capacity-type takes \"on-demand\", \"spot\" or \"reserved\", and no node of another value exists.", ct, suggest.Hint(ct, CapacityTypes))}
 }
 
 // CheckTypeFacts reports, before images or cluster facts are read, a type

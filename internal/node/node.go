@@ -216,7 +216,7 @@ func admitted(r Request, p nodepool.Pool, family amifamily.Family, f Facts) rule
 		why = strings.Join(ex, " and ")
 	}
 	return rules.Findings{rules.New(ruleTypeExcluded, PathInstanceType,
-		"NodePool %q does not admit %s: %s exclude it (the type's labels: %s), so Karpenter never launches it for this pool. Ask for a type the pool admits (data \"karpenter_instance_types\" lists them), or widen the requirement.",
+		"NodePool %q does not admit %s: %s exclude it (the type's labels: %s), so Karpenter never launches it for this pool. Ask for a type the pool admits, or widen the requirement.",
 		r.Pool.Metadata.Name, t.Name, why, typeLabels(placed, nodepool.Requirements(p)))}
 }
 
@@ -243,8 +243,8 @@ func capacityType(r Request, p nodepool.Pool) (string, rules.Findings) {
 			}
 		}
 		return "", rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
-			"NodePool %q allows %s and %s is sold as %s: Karpenter has no spot or on-demand offering of it for this pool. Set capacity_type = \"reserved\" for a capacity reservation, or widen karpenter.sh/capacity-type.",
-			r.Pool.Metadata.Name, poolCT, r.Type.Name, typeCT)}
+			"NodePool %q allows %s and %s is sold as %s: Karpenter has no spot or on-demand offering of it for this pool. Widen karpenter.sh/capacity-type, or ask for \"reserved\" capacity (a capacity reservation the class selects).",
+			r.Pool.Metadata.Name, poolCT, r.Type.Name, typeCT).WithFix(rules.Fix{Value: `"reserved"`})}
 	}
 	ct := r.CapacityType
 	switch {
@@ -256,7 +256,7 @@ func capacityType(r Request, p nodepool.Pool) (string, rules.Findings) {
 			r.Pool.Metadata.Name, ct, poolCT, ct, ct)}
 	case ct == Reserved && len(r.Class.Spec.CapacityReservationSelectorTerms) == 0:
 		return "", rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
-			"capacity_type = \"reserved\", but EC2NodeClass %q selects no capacity reservations (spec.capacityReservationSelectorTerms): Karpenter offers reserved capacity only for the reservations the class selects. Add capacityReservationSelectorTerms, or ask for \"on-demand\" or \"spot\".", r.Class.Metadata.Name)}
+			"capacity type \"reserved\" is asked for, but EC2NodeClass %q selects no capacity reservations (spec.capacityReservationSelectorTerms): Karpenter offers reserved capacity only for the reservations the class selects. Add capacityReservationSelectorTerms, or ask for \"on-demand\" or \"spot\".", r.Class.Metadata.Name)}
 	case !typeCT.Has(ct):
 		return "", rules.Findings{rules.New(ruleCapacityType, PathCapacityType,
 			"EC2 does not sell %s as %s (its usage classes: %s), so Karpenter has no %s offering of it. Ask for another capacity type or instance type.",

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -80,16 +81,18 @@ func validateBlockDevices(c Class) rules.Findings {
 		}
 		if e.IOPS != nil && !u.Is(ep.Attr("iops")) && vt != "io1" && vt != "io2" && vt != "gp3" {
 			fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("iops"),
-				"iops %d on a %s volume: EC2 accepts iops only for io1, io2 and gp3 volumes and rejects the launch template's volume. Remove iops, or use volume_type = \"gp3\".", *e.IOPS, vt))
+				"iops %d on a %s volume: EC2 accepts iops only for io1, io2 and gp3 volumes and rejects the launch template's volume. Remove iops, or make the volume gp3.", *e.IOPS, vt).
+				WithFix(rules.Fix{Field: ep.Attr("volume_type"), Value: `"gp3"`}))
 		}
 		if e.Throughput != nil && !u.Is(ep.Attr("throughput")) && vt != "gp3" {
 			fs = append(fs, rules.New(ruleBlockDeviceEBS, ep.Attr("throughput"),
-				"throughput %d on a %s volume: EC2 accepts throughput only for gp3 volumes. Remove it, or use volume_type = \"gp3\".", *e.Throughput, vt))
+				"throughput %d on a %s volume: EC2 accepts throughput only for gp3 volumes. Remove it, or make the volume gp3.", *e.Throughput, vt).
+				WithFix(rules.Fix{Field: ep.Attr("volume_type"), Value: `"gp3"`}))
 		}
 	}
 	if len(roots) > 1 {
 		fs = append(fs, rules.New(ruleBlockDeviceRoot, pathBlockDevices.Index(roots[1]).Attr("root_volume"),
-			"block_device_mappings %v all set root_volume; the API server rejects it (\"must have only one blockDeviceMappings with rootVolume\"). Keep root_volume = true on the device of the image's root volume only.", roots))
+			"blockDeviceMappings %v all set rootVolume; the API server rejects it (\"must have only one blockDeviceMappings with rootVolume\"). Keep rootVolume true on the device of the image's root volume only, and remove it from the others.", roots))
 	}
 	return fs
 }
@@ -159,9 +162,16 @@ func snapshotFindings(c Class, f amifamily.Family, res ami.Result) rules.Finding
 				reported[key] = true
 				ec2Err := fmt.Sprintf("InvalidBlockDeviceMapping: Volume of size %dGB is smaller than snapshot '%s', expect size >= %dGB", m.gib, bd.SnapshotID, bd.VolumeSizeGiB)
 				if m.index < 0 {
+					bdm := pathBlockDevices.Index(0)
 					fs = append(fs, rules.New(ruleSnapshot, pathBlockDevices,
-						"no block_device_mappings are set, so Karpenter uses the %s default of %d GiB for %s, but image %s (%s) has a %d GiB snapshot there: EC2 refuses every launch (%q). Add a block_device_mappings block with device_name = %q and root_volume = true, and in it an ebs block with volume_size = \"%dGi\" (or larger), volume_type = \"gp3\" and encrypted = true.",
-						f, m.gib, m.device, a.ID, a.Name, bd.VolumeSizeGiB, ec2Err, m.device, bd.VolumeSizeGiB))
+						"no blockDeviceMappings are set, so Karpenter uses the %s default of %d GiB for %s, but image %s (%s) has a %d GiB snapshot there: EC2 refuses every launch (%q). Add a mapping of %s as the root volume, with an encrypted gp3 EBS volume of at least %d GiB.",
+						f, m.gib, m.device, a.ID, a.Name, bd.VolumeSizeGiB, ec2Err, m.device, bd.VolumeSizeGiB).
+						WithFix(rules.Fix{Field: bdm.Attr("device_name"), Value: strconv.Quote(m.device), And: []rules.Fix{
+							{Field: bdm.Attr("root_volume"), Value: "true"},
+							{Field: bdm.Attr("ebs").Attr("volume_size"), Value: fmt.Sprintf(`"%dGi"`, bd.VolumeSizeGiB)},
+							{Field: bdm.Attr("ebs").Attr("volume_type"), Value: `"gp3"`},
+							{Field: bdm.Attr("ebs").Attr("encrypted"), Value: "true"},
+						}}))
 					continue
 				}
 				fs = append(fs, rules.New(ruleSnapshot, pathBlockDevices.Index(m.index).Attr("ebs").Attr("volume_size"),

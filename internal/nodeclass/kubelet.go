@@ -66,7 +66,8 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 		if !u.Is(at("eviction_soft")) {
 			for _, key := range sortedKeys(k.EvictionSoft) {
 				if _, ok := k.EvictionSoftGracePeriod[key]; !ok {
-					add(at("eviction_soft_grace_period"), "eviction_soft sets %q without a grace period; the API server rejects it (\"evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod\"). Add eviction_soft_grace_period = { %q = \"1m\" }.", key, key)
+					fs = append(fs, rules.New(ruleKubelet, at("eviction_soft_grace_period"), "evictionSoft sets %q without a grace period; the API server rejects it (\"evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod\"). Give it one in evictionSoftGracePeriod, e.g. 1m.", key).
+						WithFix(rules.Fix{Field: at("eviction_soft_grace_period").Key(key), Value: `"1m"`}))
 				}
 			}
 			for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
@@ -118,7 +119,8 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 	if k.PodsPerCore != nil && !u.Is(at("pods_per_core")) && !u.Is(pathAMIFamily) && !u.Within(pathAMITerms) {
 		if f, ok := ami.ResolvedFamily(c.Family, c.Terms, kv); ok && !f.Model().PodsPerCore() {
 			fs = append(fs, rules.New(rulePodsPerCore, at("pods_per_core"),
-				"pods_per_core = %d has no effect on %s: Karpenter disables podsPerCore for the family (it has no such setting). Limit pods with max_pods instead.", *k.PodsPerCore, f))
+				"podsPerCore %d has no effect on %s: Karpenter disables podsPerCore for the family (it has no such setting). Limit pods with maxPods instead.", *k.PodsPerCore, f).
+				WithFix(rules.Fix{Remove: true}))
 		}
 	}
 	return fs

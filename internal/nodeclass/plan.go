@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
@@ -70,14 +71,20 @@ func Plan(in PlanInput) Planned {
 	out.Findings = append(out.Findings, imageFamilyFindings(family, out.UserData, in.AMIs, kv)...)
 	out.Findings = append(out.Findings, snapshotFindings(c, family, in.AMIs)...)
 	if i, ok := ami.AliasTerm(c.Terms); ok && !c.PinAMIs && strings.HasSuffix(c.Terms[i].Alias, "@latest") {
-		fix := fmt.Sprintf("Pin a release (e.g. %q) or set pin_amis = true so that a new release shows up as a diff of this resource in a plan.", pinnedExample(in.AMIs, c.Terms[i].Alias))
+		// Pinning the resolved image ids (the provider's pin_amis) holds a
+		// release too: the manifest then names them.
+		pinIDs := rules.Fix{Field: rules.Root("pin_amis"), Value: "true"}
+		advice := "Pin a release so that a new one shows up as a diff in a plan, or select the resolved images by id."
+		fix := rules.Fix{Value: strconv.Quote(pinnedExample(in.AMIs, c.Terms[i].Alias)), Acknowledge: true, Or: []rules.Fix{pinIDs}}
 		if in.AMIs.Alias != nil && !in.AMIs.Alias.Family.Model().Pinnable() {
 			// Windows aliases take only @latest (alias-windows-version).
-			fix = fmt.Sprintf("%s aliases cannot be pinned (Karpenter accepts only @latest for them), so set pin_amis = true: the manifest then names the resolved image ids, and a new image shows up as a diff of this resource in a plan.", in.AMIs.Alias.Family)
+			advice = fmt.Sprintf("%s aliases cannot be pinned (Karpenter accepts only @latest for them), so select the resolved images by id: a new image then shows up as a diff in a plan.", in.AMIs.Alias.Family)
+			fix = pinIDs
+			fix.Acknowledge = true
 		}
 		out.Findings = append(out.Findings, rules.New(ruleLatestDrift, pathAMITerms.Index(i).Attr("alias"),
-			"alias %q follows every EKS image release: each new image makes every node of this class drifted, and Karpenter replaces them within the disruption budgets, outside any change window. %s If following every release is deliberate, acknowledge it: acknowledged_warnings = [\"alias-latest-drift\"].",
-			c.Terms[i].Alias, fix))
+			"alias %q follows every EKS image release: each new image makes every node of this class drifted, and Karpenter replaces them within the disruption budgets, outside any change window. %s",
+			c.Terms[i].Alias, advice).WithFix(fix))
 	}
 	out.Manifest = buildManifest(c, family, out.UserData, in.AMIs)
 	return out
@@ -96,11 +103,12 @@ func FamilyRequired(res ami.Result) rules.Finding {
 			hints = append(hints, g.Name)
 		}
 	}
-	detail := "no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\"."
-	if len(hints) > 0 {
-		detail += fmt.Sprintf(" The selected images look like %s: set ami_family = %q (or \"Custom\" with your own user_data).", strings.Join(hints, " and "), fix)
+	detail := "no amiFamily and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\"."
+	if len(hints) == 0 {
+		return rules.New(ami.RuleFamilyRequired, pathAMIFamily, "%s", detail)
 	}
-	return rules.New(ami.RuleFamilyRequired, pathAMIFamily, "%s", detail)
+	detail += fmt.Sprintf(" The selected images look like %s: set amiFamily %s (or Custom with your own userData).", strings.Join(hints, " and "), fix)
+	return rules.New(ami.RuleFamilyRequired, pathAMIFamily, "%s", detail).WithFix(rules.Fix{Value: strconv.Quote(string(fix))})
 }
 
 func withClusterDefaults(b userdata.Bootstrap, f cluster.Facts) userdata.Bootstrap {
@@ -253,8 +261,9 @@ func imageFamilyFindings(family amifamily.Family, userData *string, res ami.Resu
 				continue
 			}
 			fd := rules.New(ruleImageFamily, pathAMIFamily,
-				"ami_family is %s, so Karpenter renders %s userData, but %s %s a %s image: it cannot read that format, never joins the cluster, and the NodeClaim is deleted after 15 minutes. Set ami_family = %q, or select %s images.",
-				family, family.Model().UserDataFormat(), describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[g.Sure], f, g.Fix, family)
+				"amiFamily is %s, so Karpenter renders %s userData, but %s %s a %s image: it cannot read that format, never joins the cluster, and the NodeClaim is deleted after 15 minutes. Set amiFamily %s, or select %s images.",
+				family, family.Model().UserDataFormat(), describeImages(imgs), map[bool]string{true: "is", false: "looks like"}[g.Sure], f, g.Fix, family).
+				WithFix(rules.Fix{Value: strconv.Quote(string(g.Fix))})
 			if !g.Sure {
 				fd = fd.AsWarning()
 			}
@@ -323,10 +332,11 @@ func customNoUserDataFindings(c Class, family amifamily.Family, res ami.Result) 
 	}
 	if len(custom) == 0 {
 		return rules.Findings{rules.New(ruleCustomNoUserData, pathUserData,
-			"ami_family is Custom and neither user_data nor bootstrap is set, and the selected images (%s) are EKS-optimized images, which do not bootstrap themselves. %s", describeImages(images(res)), customNoUserDataEffect)}
+			"amiFamily is Custom and no userData is set, and the selected images (%s) are EKS-optimized images, which do not bootstrap themselves. %s", describeImages(images(res)), customNoUserDataEffect).WithFix(renderBootstrap)}
 	}
 	return rules.Findings{rules.New(ruleCustomNoUserData, pathUserData,
-		"ami_family is Custom and neither user_data nor bootstrap is set. That is right only if the images (%s) bootstrap the node themselves: Karpenter passes Custom userData through unchanged and adds nothing. If they do not, the node never joins and its NodeClaim is deleted after the 15-minute registration timeout, over and over; add `bootstrap { format = \"nodeadm\" }` or user_data that registers karpenter.sh/unregistered:NoExecute. If they do, acknowledge this warning (acknowledged_warnings = [\"custom-user-data-missing\"]).", strings.Join(custom, ", ")).AsWarning()}
+		"amiFamily is Custom and no userData is set. That is right only if the images (%s) bootstrap the node themselves: Karpenter passes Custom userData through unchanged and adds nothing. If they do not, the node never joins and its NodeClaim is deleted after the 15-minute registration timeout, over and over; give it userData that bootstraps the node (e.g. nodeadm's) and registers karpenter.sh/unregistered:NoExecute.", strings.Join(custom, ", ")).
+		AsWarning().WithFix(ackable(renderBootstrap))}
 }
 
 func images(res ami.Result) []awsclient.Image {

@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/userdata"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
@@ -41,7 +43,7 @@ func TestPlanDefaultRootVolumeSmallerThanCustomImage(t *testing.T) {
 	c.Terms = []ami.Term{{Name: "team-eks-node-al2023-x86_64-*"}}
 	p := plan(t, c)
 	f := p.Findings.ByRule(ruleSnapshot.ID)
-	if len(f) == 0 || f[0].Path.String() != "block_device_mappings" || !strings.Contains(f[0].Detail, "AL2023 default of 20 GiB for /dev/xvda") || !strings.Contains(f[0].Detail, `volume_size = "30Gi"`) {
+	if len(f) == 0 || f[0].Path.String() != "block_device_mappings" || !strings.Contains(f[0].Detail, "AL2023 default of 20 GiB for /dev/xvda") || !rulestest.FixWrites(f[0], "block_device_mappings[0].ebs.volume_size", `"30Gi"`) {
 		t.Fatalf("got %v", p.Findings)
 	}
 	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", RootVolume: true, EBS: &manifest.BlockDevice{VolumeSize: "30Gi"}}}
@@ -73,7 +75,7 @@ func TestPlanImageFamilyMismatch(t *testing.T) {
 	c.Spec.BlockDeviceMappings = []manifest.BlockDeviceMapping{{DeviceName: "/dev/xvda", EBS: &manifest.BlockDevice{VolumeSize: "20Gi"}}}
 	p := plan(t, c)
 	f := p.Findings.ByRule(ruleImageFamily.ID)
-	if len(f) != 1 || f[0].Severity != rules.Error || !strings.Contains(f[0].Detail, "nodeadm NodeConfig (MIME) userData") || !strings.Contains(f[0].Detail, `ami_family = "Bottlerocket"`) {
+	if len(f) != 1 || f[0].Severity != rules.Error || !strings.Contains(f[0].Detail, "nodeadm NodeConfig (MIME) userData") || !rulestest.FixWrites(f[0], "ami_family", `"Bottlerocket"`) {
 		t.Fatalf("got %v", p.Findings)
 	}
 }
@@ -123,7 +125,7 @@ func TestPlanPinAMIsAndLatestDrift(t *testing.T) {
 	c := valid()
 	c.Terms = []ami.Term{{Alias: "al2023@latest"}}
 	p := plan(t, c)
-	if f := p.Findings.ByRule(ruleLatestDrift.ID); len(f) != 1 || !strings.Contains(f[0].Detail, `"al2023@v20251209"`) {
+	if f := p.Findings.ByRule(ruleLatestDrift.ID); len(f) != 1 || !rulestest.FixWrites(f[0], "ami_selector_terms[0].alias", `"al2023@v20251209"`) || !rulestest.FixWrites(f[0], "pin_amis", "true") {
 		t.Fatalf("latest drift warning: %v", p.Findings)
 	}
 	if p.Manifest.Spec.AMISelectorTerms[0].Alias != "al2023@latest" || p.Manifest.Spec.AMIFamily != "" {
@@ -157,7 +159,7 @@ func TestPlanFamilyRequiredSuggestsFromImages(t *testing.T) {
 	c := valid()
 	c.Terms = []ami.Term{{Tags: map[string]string{"karpenter.sh/discovery": "demo"}}}
 	p := plan(t, c)
-	if f := p.Findings.ByRule(ami.RuleFamilyRequired.ID); len(f) != 1 || !strings.Contains(f[0].Detail, `set ami_family = "AL2023"`) {
+	if f := p.Findings.ByRule(ami.RuleFamilyRequired.ID); len(f) != 1 || !rulestest.FixWrites(f[0], "ami_family", `"AL2023"`) {
 		t.Fatalf("got %v", p.Findings)
 	}
 }
@@ -170,7 +172,7 @@ func TestPlanLatestDriftAdviceIsAccepted(t *testing.T) {
 	c.Terms = []ami.Term{{Alias: "windows2022@latest"}}
 	p := plan(t, c)
 	f := p.Findings.ByRule(ruleLatestDrift.ID)
-	if len(f) != 1 || strings.Contains(f[0].Detail, "windows2022@<release>") || !strings.Contains(f[0].Detail, "pin_amis = true") {
+	if len(f) != 1 || strings.Contains(f[0].Detail, "windows2022@<release>") || !rulestest.FixWrites(f[0], "pin_amis", "true") || f[0].Fix.Value != "true" {
 		t.Fatalf("windows drift advice: %v", p.Findings)
 	}
 	// The advice, followed, is accepted and silences the warning.
@@ -185,11 +187,11 @@ func TestPlanLatestDriftAdviceIsAccepted(t *testing.T) {
 		if len(f) != 1 {
 			t.Fatalf("%s: %v", alias, f)
 		}
-		pinned := strings.SplitN(f[0].Detail, `(e.g. "`, 2)
-		if len(pinned) != 2 {
-			t.Fatalf("%s: no pinned example in %q", alias, f[0].Detail)
+		pinned, err := strconv.Unquote(f[0].Fix.Value)
+		if err != nil || f[0].FixField().String() != "ami_selector_terms[0].alias" {
+			t.Fatalf("%s: no pinned release in the fix %+v", alias, f[0].Fix)
 		}
-		c.Terms = []ami.Term{{Alias: strings.SplitN(pinned[1], `"`, 2)[0]}}
+		c.Terms = []ami.Term{{Alias: pinned}}
 		if p := plan(t, c); p.Findings.HasErrors() || len(p.Findings.ByRule(ruleLatestDrift.ID)) != 0 {
 			t.Fatalf("%s pinned as advised to %s: %v", alias, c.Terms[0].Alias, p.Findings)
 		}

@@ -149,7 +149,8 @@ func validateConnTracking(c Class) rules.Findings {
 	}
 	if ct.TCPEstablishedTimeout == nil && ct.UDPStreamTimeout == nil && ct.UDPTimeout == nil {
 		return rules.Findings{rules.New(ruleConnTracking, pathConnTracking,
-			"connection_tracking sets no timeout: the API server rejects it (\"at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set\"). Set one, e.g. tcp_established_timeout = 432000, or remove the block to keep EC2's defaults.")}
+			"connectionTracking sets no timeout: the API server rejects it (\"at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set\"). Set one, e.g. tcpEstablishedTimeout 432000 (EC2's default), or remove connectionTracking to keep EC2's defaults.").
+			WithFix(rules.Fix{Field: pathConnTracking.Attr("tcp_established_timeout"), Value: "432000", Or: []rules.Fix{{Field: pathConnTracking, Remove: true}}})}
 	}
 	var fs rules.Findings
 	for _, t := range []struct {
@@ -177,7 +178,8 @@ func validateCPUOptions(c Class) rules.Findings {
 	}
 	if v := *o.NestedVirtualization; v != "enabled" && v != "disabled" {
 		return rules.Findings{rules.New(ruleCPUOptions, p,
-			"%q: the CRD accepts only \"enabled\" or \"disabled\" and the API server rejects anything else. Write nested_virtualization = \"enabled\".", v)}
+			"%q: the CRD accepts only \"enabled\" or \"disabled\" and the API server rejects anything else.", v).
+			WithFix(rules.Fix{Value: `"enabled"`, Or: []rules.Fix{{Field: p, Value: `"disabled"`}}})}
 	}
 	return nil
 }
@@ -254,7 +256,8 @@ func validateNetworkInterfaces(c Class) rules.Findings {
 	}
 	if !primary {
 		fs = append(fs, rules.New(ruleNetworkInterfaces, pathNetworkInterfaces,
-			"no primary interface: the API server rejects the EC2NodeClass (\"networkInterfaces must include a primary interface with interfaceType='interface'\"). Add a network_interfaces block with network_card_index = 0, device_index = 0 and interface_type = \"interface\"."))
+			"no primary interface: the API server rejects the EC2NodeClass (\"networkInterfaces must include a primary interface with interfaceType='interface'\"). Add one: network card 0, device 0, interfaceType interface.").
+			WithFix(primaryInterface(pathNetworkInterfaces.Index(len(nis)))))
 	}
 	if len(nis) > 1 && c.Spec.AssociatePublicIPAddress != nil && *c.Spec.AssociatePublicIPAddress && !u.Is(pathPublicIP) {
 		fs = append(fs, rules.New(rulePublicIPInterfaces, pathPublicIP,
@@ -288,4 +291,12 @@ func validateVolumeInitRates(c Class, kv versions.Karpenter) rules.Findings {
 		}
 	}
 	return fs
+}
+
+// primaryInterface is the fix that adds the primary network interface at p.
+func primaryInterface(p rules.Path) rules.Fix {
+	return rules.Fix{Field: p.Attr("network_card_index"), Value: "0", And: []rules.Fix{
+		{Field: p.Attr("device_index"), Value: "0"},
+		{Field: p.Attr("interface_type"), Value: `"interface"`},
+	}}
 }

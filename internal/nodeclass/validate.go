@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -83,8 +84,8 @@ func withFamilyHint(fs rules.Findings, terms []ami.Term) rules.Findings {
 		}
 		out := append(rules.Findings(nil), fs...)
 		out[i] = rules.New(ami.RuleFamilyRequired, f.Path,
-			"no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". The name terms %s select %s images: set ami_family = %q (or \"Custom\" with your own user_data).",
-			strings.Join(names, ", "), family.Name, family.Fix)
+			"no amiFamily and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". The name terms %s select %s images: set amiFamily %s (or Custom with your own userData).",
+			strings.Join(names, ", "), family.Name, family.Fix).WithFix(rules.Fix{Value: strconv.Quote(string(family.Fix))})
 		return out
 	}
 	return fs
@@ -180,10 +181,14 @@ func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []s
 		return nil
 	}
 	var fs rules.Findings
-	if (required && len(terms) == 0) || len(terms) > 30 {
+	if required && len(terms) == 0 {
 		fs = append(fs, rules.New(ruleSelectorCount, p,
-			"%d %s selector terms; the CRD requires %s at most 30. Without them Karpenter cannot launch: select by tags, e.g. %s { tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } }.",
-			len(terms), kind, map[bool]string{true: "at least 1 and", false: ""}[required], p))
+			"0 %s selector terms; the CRD requires at least 1 and at most 30. Without them Karpenter cannot launch: select by tags, e.g. the cluster's discovery tag.", kind).
+			WithFix(selectByDiscoveryTag(p.Index(0))))
+	} else if len(terms) > 30 {
+		fs = append(fs, rules.New(ruleSelectorCount, p,
+			"%d %s selector terms; the CRD requires %s at most 30: select by tags instead, e.g. the cluster's discovery tag.",
+			len(terms), kind, map[bool]string{true: "at least 1 and", false: ""}[required]))
 	}
 	for i, t := range terms {
 		tp := p.Index(i)
@@ -206,13 +211,14 @@ func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []s
 		}
 		if len(set) == 0 || (len(set) == 1 && set[0] == "owner_id") {
 			fs = append(fs, rules.New(ruleSelectorEmpty, tp,
-				"the %s selector term selects nothing; the API server rejects it (\"expected at least one, got none\"). Select by tags (e.g. tags = { \"karpenter.sh/discovery\" = \"<cluster>\" } in the block) or by id.", kind))
+				"the %s selector term selects nothing; the API server rejects it (\"expected at least one, got none\"). Select by tags (e.g. the cluster's discovery tag) or by id.", kind).
+				WithFix(selectByDiscoveryTag(tp)))
 		}
 		if t.id != "" {
 			if len(set) > 1 {
 				fs = append(fs, rules.New(ruleSelectorExclusive, tp,
-					"the %s selector term sets id together with %s. The CRD's rule only fails when every term mixes them, so this one would pass the API server and Karpenter would match the id and ignore the rest. Put the id in its own term: { id = %q }.",
-					kind, strings.Join(set[1:], ", "), t.id))
+					"the %s selector term sets id together with %s. The CRD's rule only fails when every term mixes them, so this one would pass the API server and Karpenter would match the id and ignore the rest. Put the id in its own term.",
+					kind, strings.Join(set[1:], ", ")).WithFix(rules.Fix{Field: p.Index(len(terms)).Attr("id"), Value: strconv.Quote(t.id), And: []rules.Fix{{Field: tp.Attr("id"), Remove: true}}}))
 			}
 			if !idRE.MatchString(t.id) {
 				fs = append(fs, idFinding(tp, kind, t.id, example))
@@ -220,8 +226,9 @@ func validateSelectorList(u rules.Unknowns, p rules.Path, kind string, terms []s
 		}
 		if t.name != "" && t.id == "" && len(set) > 1 {
 			fs = append(fs, rules.New(ruleSelectorExclusive, tp,
-				"the security group term sets name together with %s; Karpenter matches the name alone (\"'name' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term\"). Put the name in its own term: { name = %q }.",
-				strings.Join(set[1:], ", "), t.name))
+				"the security group term sets name together with %s; Karpenter matches the name alone (\"'name' is mutually exclusive, cannot be set with a combination of other fields in a security group selector term\"). Put the name in its own term.",
+				strings.Join(set[1:], ", ")).WithFix(rules.Fix{Field: p.Index(len(terms)).Attr("name"), Value: strconv.Quote(t.name),
+				And: []rules.Fix{{Field: tp.Attr("name"), Remove: true}}}))
 		}
 		fs = append(fs, validateSelectorTags(tp.Attr("tags"), t.tags)...)
 	}
@@ -290,7 +297,8 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 	if c.Bootstrap != nil && !u.Is(pathBootstrap) {
 		if familyKnown && family.Model().KarpenterBootstraps() {
 			fs = append(fs, rules.New(ruleBootstrapFamily, pathBootstrap,
-				"bootstrap renders complete Custom userData, but the class's family is %s: Karpenter generates that family's bootstrap itself and would append its own call. Set ami_family = \"Custom\" (resolution still follows the selector terms, also an alias), or remove bootstrap and let Karpenter bootstrap the node.", family))
+				"bootstrap renders complete Custom userData, but the class's family is %s: Karpenter generates that family's bootstrap itself and would append its own call. Set amiFamily Custom (resolution still follows the selector terms, also an alias), or remove bootstrap and let Karpenter bootstrap the node.", family).
+				WithFix(rules.Fix{Field: pathAMIFamily, Value: `"Custom"`, Or: []rules.Fix{{Field: pathBootstrap, Remove: true}}}))
 		}
 		if hasUserData && !u.Is(pathUserData) {
 			fs = append(fs, rules.New(ruleBootstrapFamily, pathUserData,
@@ -304,7 +312,7 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 	// bootstrap itself, and Karpenter accepts the class.
 	if i, isAlias := ami.AliasTerm(c.Terms); isAlias && customWithoutUserData(c, family, familyKnown) {
 		fs = append(fs, rules.New(ruleCustomNoUserData, pathUserData,
-			"ami_family is Custom and neither user_data nor bootstrap is set, and alias %q selects EKS-optimized images, which do not bootstrap themselves. %s", c.Terms[i].Alias, customNoUserDataEffect))
+			"amiFamily is Custom and no userData is set, and alias %q selects EKS-optimized images, which do not bootstrap themselves. %s", c.Terms[i].Alias, customNoUserDataEffect).WithFix(renderBootstrap))
 	}
 	if hasUserData && familyKnown && !u.Is(pathUserData) && !u.Is(pathStorePolicy) && c.Spec.InstanceStorePolicy == "RAID0" && family.Model().KarpenterBootstraps() {
 		if cmds := lint.DiskAssembly(*c.Spec.UserData); len(cmds) > 0 {
@@ -368,7 +376,12 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // customNoUserDataEffect says what happens and what to write.
-const customNoUserDataEffect = "Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and its NodeClaim is deleted after the 15-minute registration timeout, over and over. Add `bootstrap { format = \"nodeadm\" }` (or \"bootstrap.sh\"/\"bottlerocket\") to have it rendered, or write user_data that bootstraps the node and registers karpenter.sh/unregistered:NoExecute."
+const customNoUserDataEffect = "Karpenter passes Custom userData through unchanged and adds nothing, so the node boots, never joins, and its NodeClaim is deleted after the 15-minute registration timeout, over and over. Write userData that bootstraps the node (nodeadm, bootstrap.sh or Bottlerocket settings) and registers karpenter.sh/unregistered:NoExecute."
+
+// renderBootstrap is the fix of a Custom class without userData: the
+// provider's bootstrap renders it (a manifest has no such field, so its
+// users get the sentence before it only).
+var renderBootstrap = rules.Fix{Field: pathBootstrap.Attr("format"), Value: `"nodeadm"`}
 
 // customWithoutUserData: a Custom class with neither user_data nor
 // bootstrap, all of it known.
@@ -376,4 +389,16 @@ func customWithoutUserData(c Class, family amifamily.Family, familyKnown bool) b
 	u := c.Unknown
 	return familyKnown && !family.Model().KarpenterBootstraps() && c.Bootstrap == nil && c.Spec.UserData == nil &&
 		!u.Is(pathUserData) && !u.Is(pathBootstrap)
+}
+
+// selectByDiscoveryTag is the fix that selects by the cluster's discovery
+// tag in the selector term at p.
+func selectByDiscoveryTag(p rules.Path) rules.Fix {
+	return rules.Fix{Field: p.Attr("tags").Key(discoveryTag), Value: `"<cluster>"`}
+}
+
+// ackable is fix, which may be declined: the value as written may be meant.
+func ackable(fix rules.Fix) rules.Fix {
+	fix.Acknowledge = true
+	return fix
 }

@@ -60,7 +60,7 @@ func TestValidateRules(t *testing.T) {
 		}, ruleSelectorExclusive, "subnet_selector_terms[1]", "would pass the API server"},
 		{"sg name with tags", func(c *Class) {
 			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{Name: "nodes", Tags: map[string]string{"a": "b"}}}
-		}, ruleSelectorExclusive, "security_group_selector_terms[0]", `{ name = "nodes" }`},
+		}, ruleSelectorExclusive, "security_group_selector_terms[0]", "Put the name in its own term"},
 		{"sg id pattern", func(c *Class) {
 			c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{ID: "sg-0123 "}}
 		}, ruleSelectorID, "security_group_selector_terms[0].id", "sg-0123456789abcdef0"},
@@ -136,7 +136,7 @@ func TestValidateRules(t *testing.T) {
 		{"family required", func(c *Class) { c.Terms = []ami.Term{{Name: "team-*"}} }, ami.RuleFamilyRequired, "ami_family", "must specify amiFamily"},
 		{"family required, named by the terms", func(c *Class) {
 			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*", Owner: "amazon"}, {Name: "bottlerocket-aws-k8s-1.32-aarch64-*", Owner: "amazon"}}
-		}, ami.RuleFamilyRequired, "ami_family", `select Bottlerocket images: set ami_family = "Bottlerocket"`},
+		}, ami.RuleFamilyRequired, "ami_family", "select Bottlerocket images: set amiFamily Bottlerocket"},
 		{"family required, terms disagree", func(c *Class) {
 			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*"}, {Name: "team-al2023-*"}}
 		}, ami.RuleFamilyRequired, "ami_family", "Set ami_family to the family of the images the terms select"},

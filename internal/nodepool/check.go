@@ -50,7 +50,7 @@ func Check(p Pool, cat *instancetype.Catalogue, kv versions.Karpenter) Result {
 	known := p.Class.Known && !pending
 	if !p.classFactsPending() && !p.Class.Known {
 		r.Findings = append(r.Findings, rules.New(ruleFactsUnknown, pathNodeClass,
-			"node_class names EC2NodeClass %q without its facts (images, userData%s), so the checks that need them are skipped: architecture against the images, GPU images, Custom userData taints; ami_assignments stays empty. Karpenter still applies them at launch. Pass karpenter_ec2nodeclass.<name>.node_class when the class is managed in Terraform.",
+			"node_class names EC2NodeClass %q without its facts (images, userData%s), so the checks that need them are skipped: architecture against the images, GPU images, Custom userData taints; ami_assignments stays empty. Karpenter still applies them at launch. Pass the node_class of the EC2NodeClass managed alongside, not only its name, to have them made.",
 			p.spec().NodeClassRef.Name, familyNote(p.Class.Family)))
 	}
 	if p.Class.Known && !p.factsPending(taintFactPaths) && !p.Unknown.Is(pathNodeClass.Attr("ami_family")) {

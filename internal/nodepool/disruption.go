@@ -3,6 +3,7 @@ package nodepool
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,7 +107,8 @@ func checkDisruption(p Pool, kv versions.Karpenter) rules.Findings {
 	case p.Unknown.Is(pathConsolidateAfter):
 	case d.ConsolidateAfter == nil:
 		fs = append(fs, rules.New(ruleConsolidateAfterRequired, pathConsolidateAfter,
-			"disruption is set without consolidate_after; the API server rejects the NodePool (\"spec.disruption.consolidateAfter: Required value\"): the {consolidateAfter: 0s} default applies only when the whole disruption block is absent. Set consolidate_after, e.g. \"0s\" (consolidate as soon as possible), \"5m\", or \"Never\"."))
+			"disruption is set without consolidateAfter; the API server rejects the NodePool (\"spec.disruption.consolidateAfter: Required value\"): the CRD's default (consolidateAfter 0s) applies only when the whole disruption is absent. Set it, e.g. 0s (consolidate as soon as possible), 5m, or Never.").
+			WithFix(rules.Fix{Value: `"0s"`}))
 	default:
 		fs = append(fs, checkDuration(durationField{pathConsolidateAfter, "spec.disruption.consolidateAfter", expireAfterRE, true, "5m"}, *d.ConsolidateAfter)...)
 	}
@@ -177,20 +179,25 @@ func checkPolicy(policy string, kv versions.Karpenter) rules.Findings {
 	if f, ok := migration.ConsolidationPolicy(policy, pathConsolidationPolicy); ok {
 		return rules.Findings{f}
 	}
-	detail := "consolidation_policy = %q is not in the CRD enum of Karpenter %s (%s); the API server rejects the NodePool (\"Unsupported value\")."
+	detail := "%q is not in the consolidationPolicy enum of Karpenter %s (%s); the API server rejects the NodePool (\"Unsupported value\")."
+	var fix *rules.Fix
 	switch policy {
 	case "Balanced":
-		detail += " Balanced was added in Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962): use WhenEmptyOrUnderutilized, or set karpenter_version to the 1.14+ release you run."
+		detail += " Balanced was added in Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962): use WhenEmptyOrUnderutilized, or check against the 1.14+ release you run."
+		fix = &rules.Fix{Value: `"WhenEmptyOrUnderutilized"`}
 	case "":
-		detail += " Leave it null for the default, WhenEmptyOrUnderutilized."
+		detail += " Leave it unset for the default, WhenEmptyOrUnderutilized."
 	default:
 		for _, c := range consolidations {
 			if strings.EqualFold(c, policy) {
-				detail += " The enum is case-sensitive: write \"" + c + "\"."
+				detail += " The enum is case-sensitive."
+				fix = &rules.Fix{Value: strconv.Quote(c)}
 			}
 		}
 	}
-	return rules.Findings{rules.New(ruleConsolidationPolicy, pathConsolidationPolicy, detail, policy, kv, strings.Join(allowed, ", "))}
+	f := rules.New(ruleConsolidationPolicy, pathConsolidationPolicy, detail, policy, kv, strings.Join(allowed, ", "))
+	f.Fix = fix
+	return rules.Findings{f}
 }
 
 func checkSchedule(s string, p rules.Path) rules.Findings {

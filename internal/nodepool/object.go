@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -64,7 +65,8 @@ func checkNodeClassRef(p Pool) rules.Findings {
 			continue
 		}
 		fs = append(fs, rules.New(ruleNodeClassRef, fp,
-			"node_class.%s is empty; the API server rejects the NodePool (\"%s may not be empty\"). Pass karpenter_ec2nodeclass.<name>.node_class, or write { name = \"<EC2NodeClass name>\" } (group and kind default to karpenter.k8s.aws / EC2NodeClass).", f.attr, f.attr))
+			"nodeClassRef.%s is empty; the API server rejects the NodePool (\"%s may not be empty\"): a NodePool names its EC2NodeClass by group %s, kind %s and the class's name.", f.attr, f.attr, NodeClassGroup, NodeClassKind).
+			WithFix(rules.Fix{Value: map[string]string{"group": strconv.Quote(NodeClassGroup), "kind": strconv.Quote(NodeClassKind), "name": `"<EC2NodeClass name>"`}[f.attr]}))
 	}
 	if np := pathNodeClass.Attr("name"); !p.Unknown.Is(np) && ref.Name != "" {
 		var probs []string
@@ -86,8 +88,8 @@ func checkNodeClassRef(p Pool) rules.Findings {
 		// pattern ^[^/]*$): the API server refuses the pool, so Karpenter
 		// never sees it; that is the reason to give, not Karpenter ignoring it.
 		return append(fs, rules.New(ruleNodeClassRef, gp,
-			"node_class.group %q: the API server rejects the NodePool (`spec.template.spec.nodeClassRef.group: Invalid value: %q: spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`): a group names the API group only, with no resource or version. Write group = %q (or leave it out: it defaults to it).",
-			ref.Group, ref.Group, NodeClassGroup))
+			"node_class.group %q: the API server rejects the NodePool (`spec.template.spec.nodeClassRef.group: Invalid value: %q: spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`): a group names the API group only, with no resource or version.",
+			ref.Group, ref.Group).WithFix(rules.Fix{Value: strconv.Quote(NodeClassGroup)}))
 	}
 	if ref.Group != NodeClassGroup || ref.Kind != NodeClassKind {
 		at := gp
@@ -99,8 +101,9 @@ func checkNodeClassRef(p Pool) rules.Findings {
 			hint = " Group and kind are case-sensitive."
 		}
 		fs = append(fs, rules.New(ruleNodeClassUnsupported, at,
-			"node_class is %s/%s; Karpenter's AWS provider manages only NodePools whose nodeClassRef is %s/%s and silently ignores this one: it is never validated and never launches a node.%s Remove group and kind (they default correctly), or pass karpenter_ec2nodeclass.<name>.node_class.",
-			ref.Group, ref.Kind, NodeClassGroup, NodeClassKind, hint))
+			"nodeClassRef is %s/%s; Karpenter's AWS provider manages only NodePools whose nodeClassRef is %s/%s and silently ignores this one: it is never validated and never launches a node.%s",
+			ref.Group, ref.Kind, NodeClassGroup, NodeClassKind, hint).
+			WithFix(rules.Fix{Field: gp, Value: strconv.Quote(NodeClassGroup), And: []rules.Fix{{Field: kp, Value: strconv.Quote(NodeClassKind)}}}))
 	}
 	return fs
 }

@@ -133,8 +133,8 @@ func checkStatic(p Pool, kv versions.Karpenter) rules.Findings {
 		}
 		if len(other) > 0 {
 			fs = append(fs, rules.New(ruleStaticLimits, pathLimits,
-				"the pool is static (replicas = %d) and sets limits on %s; the API server rejects it (\"only 'limits.nodes' is supported on static NodePools\"). Remove those limits; limits = { nodes = \"N\" } caps a static pool.",
-				*s.Replicas, strings.Join(other, ", ")))
+				"the pool is static (replicas %d) and sets limits on %s; the API server rejects it (\"only 'limits.nodes' is supported on static NodePools\"). Remove those limits; a limit on nodes caps a static pool.",
+				*s.Replicas, strings.Join(other, ", ")).WithFix(rules.Removal(keysOf(pathLimits, other)...)))
 		}
 	}
 	if s.Weight != nil && !p.Unknown.Is(pathWeight) {
@@ -153,9 +153,27 @@ func checkStatic(p Pool, kv versions.Karpenter) rules.Findings {
 				at = pathConsolidationPolicy
 			}
 			fs = append(fs, rules.New(ruleStaticDisruption, at,
-				"the pool is static (replicas = %d): Karpenter keeps exactly that many nodes and ignores consolidation_policy and consolidate_after. Remove them; keep disruption only for budgets (which still gate drift and expiration), with consolidate_after = \"0s\" as the required placeholder.",
-				*s.Replicas))
+				"the pool is static (replicas %d): Karpenter keeps exactly that many nodes and ignores consolidationPolicy and consolidateAfter. Remove them; keep disruption only for budgets (which still gate drift and expiration), with consolidateAfter 0s as the required placeholder.",
+				*s.Replicas).WithFix(staticDisruptionFix(policySet)))
 		}
 	}
 	return fs
+}
+
+// keysOf are the paths of keys in the map at p.
+func keysOf(p rules.Path, keys []string) []rules.Path {
+	out := make([]rules.Path, len(keys))
+	for i, k := range keys {
+		out[i] = p.Key(k)
+	}
+	return out
+}
+
+// staticDisruptionFix is what a static pool's disruption keeps: the
+// required consolidateAfter placeholder for its budgets, or nothing.
+func staticDisruptionFix(policySet bool) rules.Fix {
+	if policySet {
+		return rules.Fix{Field: pathConsolidationPolicy, Remove: true, And: []rules.Fix{{Field: pathConsolidateAfter, Value: `"0s"`}}}
+	}
+	return rules.Fix{Field: pathDisruption, Remove: true}
 }

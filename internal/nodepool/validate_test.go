@@ -8,6 +8,7 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
@@ -24,6 +25,9 @@ type vcase struct {
 	sev    rules.Severity
 	path   string
 	detail []string
+	// fix: field and value pairs the finding's fix writes (value "":
+	// removes the field), see rulestest.FixWrites.
+	fix [][2]string
 }
 
 func runValidateCases(t *testing.T, cases []vcase) {
@@ -48,6 +52,11 @@ func runValidateCases(t *testing.T, cases []vcase) {
 				t.Errorf("got %v", f)
 			}
 			mustContain(t, f.Detail, c.detail...)
+			for _, w := range c.fix {
+				if !rulestest.FixWrites(f, w[0], w[1]) {
+					t.Errorf("the fix does not write %s = %s: %+v", w[0], w[1], f.Fix)
+				}
+			}
 		})
 	}
 }
@@ -71,7 +80,8 @@ func TestValidateObject(t *testing.T) {
 			rule: ruleName.ID, sev: rules.Error, detail: []string{"karpenter.sh/nodepool=<name>", "63 characters"}},
 		{name: "name unknown", mutate: func(p *Pool) { p.Manifest.Metadata.Name = ""; p.Unknown.Add(pathName) }},
 		{name: "class name empty", mutate: func(p *Pool) { tmpl(p).NodeClassRef.Name = "" },
-			rule: ruleNodeClassRef.ID, sev: rules.Error, path: "node_class.name", detail: []string{"name may not be empty"}},
+			rule: ruleNodeClassRef.ID, sev: rules.Error, path: "node_class.name", detail: []string{"name may not be empty"},
+			fix: [][2]string{{"node_class.name", `"<EC2NodeClass name>"`}}},
 		{name: "class group empty", mutate: func(p *Pool) { tmpl(p).NodeClassRef = NodeClassRef(strp(""), nil, "default") },
 			rule: ruleNodeClassRef.ID, sev: rules.Error, path: "node_class.group", detail: []string{"group may not be empty"}},
 		{name: "class name not a DNS name", mutate: func(p *Pool) { tmpl(p).NodeClassRef.Name = "My_Class" },
@@ -82,7 +92,8 @@ func TestValidateObject(t *testing.T) {
 		}, rule: ruleNodeClassRef.ID, sev: rules.Error, path: "node_class.group", detail: []string{"the API server rejects the NodePool", "should match '^[^/]*$'"}},
 		{name: "class of another provider", mutate: func(p *Pool) {
 			tmpl(p).NodeClassRef = NodeClassRef(strp("karpenter.azure.com"), strp("AKSNodeClass"), "default")
-		}, rule: ruleNodeClassUnsupported.ID, sev: rules.Error, path: "node_class.group", detail: []string{"silently ignores"}},
+		}, rule: ruleNodeClassUnsupported.ID, sev: rules.Error, path: "node_class.group", detail: []string{"silently ignores"},
+			fix: [][2]string{{"node_class.group", `"karpenter.k8s.aws"`}, {"node_class.kind", `"EC2NodeClass"`}}},
 		{name: "kind case", mutate: func(p *Pool) { tmpl(p).NodeClassRef = NodeClassRef(nil, strp("Ec2NodeClass"), "default") },
 			rule: ruleNodeClassUnsupported.ID, sev: rules.Error, path: "node_class.kind", detail: []string{"case-sensitive"}},
 	})
@@ -229,11 +240,13 @@ func TestValidateDisruption(t *testing.T) {
 		{name: "v1beta1 policy", mutate: func(p *Pool) {
 			dis(p, manifest.Disruption{ConsolidationPolicy: "WhenUnderutilized", ConsolidateAfter: strp("0s")})
 		},
-			rule: "v1beta1-when-underutilized", sev: rules.Error, path: "disruption.consolidation_policy", detail: []string{`"WhenEmptyOrUnderutilized"`, `"0s"`}},
+			rule: "v1beta1-when-underutilized", sev: rules.Error, path: "disruption.consolidation_policy", detail: []string{`"WhenEmptyOrUnderutilized"`, `"0s"`},
+			fix: [][2]string{{"disruption.consolidation_policy", `"WhenEmptyOrUnderutilized"`}}},
 		{name: "v1beta1 annotation", mutate: func(p *Pool) {
 			p.Manifest.Spec.Template.Metadata = &manifest.TemplateMeta{Annotations: map[string]string{"karpenter.sh/do-not-evict": "true", "example.com/x": "y"}}
 		},
-			rule: "v1beta1-annotation-removed", sev: rules.Error, path: `annotations["karpenter.sh/do-not-evict"]`, detail: []string{`"karpenter.sh/do-not-disrupt" = "true"`}},
+			rule: "v1beta1-annotation-removed", sev: rules.Error, path: `annotations["karpenter.sh/do-not-evict"]`, detail: []string{`"karpenter.sh/do-not-disrupt" with the value "true"`},
+			fix: [][2]string{{`annotations["karpenter.sh/do-not-disrupt"]`, `"true"`}, {`annotations["karpenter.sh/do-not-evict"]`, ""}}},
 		{name: "v1 annotation", mutate: func(p *Pool) {
 			p.Manifest.Spec.Template.Metadata = &manifest.TemplateMeta{Annotations: map[string]string{"karpenter.sh/do-not-disrupt": "true"}}
 		}},
@@ -332,7 +345,7 @@ func TestValidateSizing(t *testing.T) {
 		{name: "static limits", mutate: func(p *Pool) {
 			p.Manifest.Spec.Replicas = i64(3)
 			p.Manifest.Spec.Limits = map[string]string{"nodes": "5", "cpu": "10"}
-		}, rule: ruleStaticLimits.ID, sev: rules.Error, detail: []string{"limits on cpu"}},
+		}, rule: ruleStaticLimits.ID, sev: rules.Error, detail: []string{"limits on cpu"}, fix: [][2]string{{`limits["cpu"]`, ""}}},
 		{name: "static weight", mutate: func(p *Pool) { p.Manifest.Spec.Replicas = i64(3); p.Manifest.Spec.Weight = i32(5) },
 			rule: ruleStaticWeight.ID, sev: rules.Error},
 		{name: "replicas unknown", mutate: func(p *Pool) {
@@ -343,7 +356,7 @@ func TestValidateSizing(t *testing.T) {
 		{name: "static consolidation", mutate: func(p *Pool) {
 			p.Manifest.Spec.Replicas = i64(3)
 			p.Manifest.Spec.Disruption = &manifest.Disruption{ConsolidateAfter: strp("5m")}
-		}, rule: ruleStaticDisruption.ID, sev: rules.Warning, path: "disruption.consolidate_after"},
+		}, rule: ruleStaticDisruption.ID, sev: rules.Warning, path: "disruption.consolidate_after", fix: [][2]string{{"disruption", ""}}},
 	})
 }
 

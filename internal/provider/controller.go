@@ -84,12 +84,12 @@ func validateController(o types.Object, diags *diag.Diagnostics) {
 	at := func(n string) path.Path { return path.Root("controller").AtName(n) }
 	if v, ok := attrs["vm_memory_overhead_percent"].(types.Float64); ok && !v.IsNull() && !v.IsUnknown() {
 		if err := capacity.ValidateVMMemoryOverheadPercent(v.ValueFloat64()); err != nil {
-			addRuleDiag(diags, at("vm_memory_overhead_percent"), ruleControllerSettings, err.Error()+".")
+			addRuleDiag(diags, at("vm_memory_overhead_percent"), ruleControllerSettings, "vm_memory_overhead_percent = "+err.Error()+".")
 		}
 	}
 	if v, ok := attrs["reserved_enis"].(types.Int64); ok && !v.IsNull() && !v.IsUnknown() {
 		if err := capacity.ValidateReservedENIs(clampInt(v.ValueInt64())); err != nil {
-			addRuleDiag(diags, at("reserved_enis"), ruleControllerSettings, err.Error()+".")
+			addRuleDiag(diags, at("reserved_enis"), ruleControllerSettings, "reserved_enis = "+err.Error()+".")
 		}
 	}
 }

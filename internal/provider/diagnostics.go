@@ -86,29 +86,26 @@ func objectName(kind string, name types.String) string {
 	return rules.Object(kind, name.ValueString())
 }
 
-// hclFix is a finding's fix in the resource's own terms: the argument to
-// write (in the block or map the finding's path names) and, for a value
-// that may be meant, the resource's acknowledged_warnings.
+// hclFix is a finding's fix in the resource's own terms: each argument to
+// write (in the block or map its path names) or to remove, the
+// alternatives, and, for a value that may be meant, the resource's
+// acknowledged_warnings.
 func hclFix(f rules.Finding) string {
 	if f.Fix == nil {
 		return ""
 	}
 	var b strings.Builder
-	parent, last, ok := f.FixField().Parent()
-	value := f.Fix.Value
-	switch {
-	case !ok:
-	case last.Kind == rules.KeyStep:
-		if value == "" {
-			value = "..."
+	for _, c := range f.FixChanges() {
+		if s := hclChange(c); s != "" {
+			b.WriteString(" " + s + ".")
 		}
-		fmt.Fprintf(&b, " Write %s = { %s = %s }.", parent, hclKey(last.Name), value)
-	case last.Kind == rules.AttrStep && value != "":
-		fmt.Fprintf(&b, " Write %s = %s", last.Name, value)
-		if !parent.IsEmpty() {
-			fmt.Fprintf(&b, " in %s", parent)
+	}
+	for _, c := range f.Fix.Or {
+		if s := hclChange(c); s != "" && b.Len() > 0 {
+			b.WriteString(" Or " + strings.ToLower(s[:1]) + s[1:] + ".")
+		} else if s != "" { // the change itself has no field here
+			b.WriteString(" " + s + ".")
 		}
-		b.WriteString(".")
 	}
 	switch {
 	case f.Fix.Acknowledge && f.Severity == rules.Error:
@@ -117,6 +114,39 @@ func hclFix(f rules.Finding) string {
 		fmt.Fprintf(&b, " If this is meant, list %q in acknowledged_warnings: the resource's, or the provider's for every resource.", f.Rule.ID)
 	}
 	return b.String()
+}
+
+// hclChange is one change of a fix as a sentence without its period: the
+// argument to write or remove; "" when it names no field (the value is the
+// user's).
+func hclChange(c rules.Fix) string {
+	parent, last, ok := c.Field.Parent()
+	value := c.Value
+	switch {
+	case !ok:
+	case c.Remove && last.Kind == rules.IndexStep:
+		return "Remove " + c.Field.String()
+	case c.Remove:
+		name := last.Name
+		if last.Kind == rules.KeyStep {
+			name = hclKey(name)
+		}
+		if parent.IsEmpty() {
+			return "Remove " + name
+		}
+		return fmt.Sprintf("Remove %s from %s", name, parent)
+	case last.Kind == rules.KeyStep:
+		if value == "" {
+			value = "..."
+		}
+		return fmt.Sprintf("Write %s = { %s = %s }", parent, hclKey(last.Name), value)
+	case last.Kind == rules.AttrStep && value != "":
+		if parent.IsEmpty() {
+			return fmt.Sprintf("Write %s = %s", last.Name, value)
+		}
+		return fmt.Sprintf("Write %s = %s in %s", last.Name, value, parent)
+	}
+	return ""
 }
 
 var hclIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)

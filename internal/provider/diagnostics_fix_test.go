@@ -33,6 +33,19 @@ func TestFindingFixInHCL(t *testing.T) {
 		{rules.Finding{Rule: w, Severity: rules.Warning, Detail: "d.", Fix: &rules.Fix{Acknowledge: true}},
 			`d. If this is meant, list "x-warning" in acknowledged_warnings: the resource's, or the provider's for every resource.`},
 		{rules.Finding{Rule: w, Severity: rules.Warning, Detail: "d."}, "d."},
+		// A value moved: written at its new field, removed at the old.
+		{rules.Finding{Rule: w, Severity: rules.Warning, Path: rules.Root("annotations").Key("karpenter.sh/do-not-evict"), Detail: "d.",
+			Fix: &rules.Fix{Field: rules.Root("annotations").Key("karpenter.sh/do-not-disrupt"), Value: `"true"`,
+				And: []rules.Fix{{Field: rules.Root("annotations").Key("karpenter.sh/do-not-evict"), Remove: true}}}},
+			`d. Write annotations = { "karpenter.sh/do-not-disrupt" = "true" }. Remove "karpenter.sh/do-not-evict" from annotations.`},
+		// A block to add, field by field, and an alternative.
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("connection_tracking"), Detail: "d.",
+			Fix: &rules.Fix{Field: rules.Root("connection_tracking").Attr("tcp_established_timeout"), Value: "432000",
+				Or: []rules.Fix{{Field: rules.Root("connection_tracking"), Remove: true}}}},
+			`d. Write tcp_established_timeout = 432000 in connection_tracking. Or remove connection_tracking.`},
+		// A removal at the finding's own path, at the root.
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("weight"), Detail: "d.", Fix: &rules.Fix{Remove: true}},
+			`d. Remove weight.`},
 	} {
 		var diags diag.Diagnostics
 		appendFindings(&diags, path.Empty(), rules.Findings{c.f})

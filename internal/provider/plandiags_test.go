@@ -58,20 +58,27 @@ func terraformSteps(t *testing.T, steps ...terraformStep) []planDiagnostic {
 	t.Helper()
 	run := inProcessTerraform(t)
 	dir := t.TempDir()
-	write := func(config string) {
-		src := "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n" + config
-		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(steps[0].config)
+	writeMain(t, dir, steps[0].config)
 	run(dir, "init", "-input=false", "-backend=false")
 	var out []byte
 	for _, st := range steps {
-		write(st.config)
+		writeMain(t, dir, st.config)
 		out, _ = run(dir, st.command...)
 	}
 	return jsonDiagnostics(out)
+}
+
+// mainPreamble is the terraform block writeMain puts before a
+// configuration: mainPreamble's lines come before the configuration's.
+const mainPreamble = "terraform {\n  required_providers {\n    karpenter = { source = \"karpenter-tf/karpenter\" }\n  }\n}\n"
+
+// writeMain writes config, which uses the in-process provider, as dir's
+// main.tf.
+func writeMain(t *testing.T, dir, config string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(mainPreamble+config), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // jsonDiagnostics reads the diagnostics of a terraform command's -json

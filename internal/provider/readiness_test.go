@@ -143,7 +143,7 @@ func TestReadinessWarnings(t *testing.T) {
 		want   []string
 	}{
 		"term matches nothing": {rdClass("x", demoGroupTerm+demoSubnetTerm+subnetTerm(`tags = { "karpenter.sh/discovery" = "demo-public" }`)),
-			[]string{"selector-term-matches-nothing", `{ tags = { "karpenter.sh/discovery" = "demo-public" } }`, "3 subnets"}},
+			[]string{"selector-term-matches-nothing", `{tags: {"karpenter.sh/discovery": "demo-public"}}`, "3 subnets"}},
 		"profile without role": {rdProfileClass("KarpenterNodeInstanceProfile-empty"),
 			[]string{"instance-profile-without-role", `"KarpenterNodeInstanceProfile-empty" holds no role`}},
 		"few free addresses": {rdClass("x", demoGroupTerm+subnetTerm(`tags = { tier = "isolated" }`)),

@@ -93,7 +93,7 @@ func TestAccEC2NodeClassErrors(t *testing.T) {
 		"family missing": {`ami_selector_terms {
     name  = "bottlerocket-aws-k8s-1.32-x86_64-*"
     owner = "amazon"
-  }`, wrapped("ami-family-required", `select Bottlerocket images: set ami_family = "Bottlerocket"`)},
+  }`, wrapped("ami-family-required", "select Bottlerocket images:", `Write ami_family = "Bottlerocket".`)},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

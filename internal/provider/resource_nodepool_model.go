@@ -144,7 +144,7 @@ func tombstoneFindings(m nodePoolModel) rules.Findings {
 			continue
 		}
 		if f, ok := migration.ByAttr(t.at); ok {
-			fs = append(fs, f.HCLAt(firstSet(t.at, t.v), hclValue(t.v)))
+			fs = append(fs, tombstoneFinding(f, firstSet(t.at, t.v), hclValue(t.v)))
 		}
 	}
 	return fs

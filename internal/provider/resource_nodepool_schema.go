@@ -144,7 +144,7 @@ func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 // moved it.
 func removedDescription(attr rules.Path) string {
 	f, _ := migration.ByAttr(attr)
-	return f.Summary() + " Accepted only to fail `terraform validate` at its line with that answer (`" + f.Rule.ID + "`)."
+	return f.Summary() + " " + tombstoneAdvice[attr.String()]("<duration>") + " Accepted only to fail `terraform validate` at its line with that answer (`" + f.Rule.ID + "`)."
 }
 
 // removedKubeletAttributes are the EC2NodeClass's kubelet settings, which

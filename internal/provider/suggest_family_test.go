@@ -36,7 +36,7 @@ func TestSuggestFamilyFromTheSelectedImages(t *testing.T) {
 		t.Fatalf("validate: %v", fs)
 	}
 	got := suggestFamily(context.Background(), pd, c, fs).ByRule(ami.RuleFamilyRequired.ID)
-	if len(got) != 1 || !strings.Contains(got[0].Detail, `set ami_family = "Bottlerocket"`) {
+	if len(got) != 1 || !strings.Contains(hclFix(got[0]), `Write ami_family = "Bottlerocket".`) {
 		t.Errorf("at plan: %v", got)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,18 +111,23 @@ func SecurityGroupFindings(terms []awsclient.SecurityGroupTerm, sel awsclient.Se
 					"`aws ec2 describe-security-groups` shows, or select groups by tags.", t.ID, queries[i]))
 		case t.Name != "":
 			hint := " No group has it as its Name tag either."
+			term := PathGroupTerms.Index(i)
+			var fix *rules.Fix
 			if tagged := sel.NameTagMatches[i]; len(tagged) > 0 {
 				var ids []string
 				for _, g := range tagged {
 					ids = append(ids, fmt.Sprintf("%s (group name %q)", g.ID, g.Name))
 				}
-				hint = fmt.Sprintf(" It is the Name tag of %s: select it with `id = %q` or `tags = { Name = %q }`.",
-					strings.Join(ids, ", "), tagged[0].ID, t.Name)
+				hint = fmt.Sprintf(" It is the Name tag of %s: select it by its id, or by the Name tag.", strings.Join(ids, ", "))
+				fix = &rules.Fix{Field: term.Attr("id"), Value: strconv.Quote(tagged[0].ID), And: []rules.Fix{{Field: term.Attr("name"), Remove: true}},
+					Or: []rules.Fix{{Field: term.Attr("tags").Key("Name"), Value: strconv.Quote(t.Name)}}}
 			}
-			fs = append(fs, rules.New(ruleGroupNameNotFound, PathGroupTerms.Index(i).Attr("name"),
+			f := rules.New(ruleGroupNameNotFound, term.Attr("name"),
 				"No security group is named %q (DescribeSecurityGroups %s). Karpenter matches `name` against the group "+
 					"name (GroupName), not the Name tag the console shows, and a term that matches nothing is silently "+
-					"dropped.%s", t.Name, queries[i], hint))
+					"dropped.%s", t.Name, queries[i], hint)
+			f.Fix = fix
+			fs = append(fs, f)
 		case len(t.Tags) > 0 && len(sel.All) > 0:
 			fs = append(fs, termMatchesNothing(PathGroupTerms.Index(i), "security group", describe(i), queries[i], len(sel.All)))
 		}
@@ -286,8 +292,8 @@ func IdentityFindings(c Class, o Observed) rules.Findings {
 		return rules.Findings{rules.New(ruleRoleNotFound, PathRole,
 			"IAM has no role %q in this account (iam:GetRole answered NoSuchEntity). Karpenter creates an instance "+
 				"profile for `role` and adds the role to it; that fails on every reconcile, InstanceProfileReady stays "+
-				"Unknown (%s) and the EC2NodeClass never becomes Ready. Use the node role's name (e.g. the "+
-				"terraform-aws-modules/eks karpenter module's node_iam_role_name output).", RoleName(c.Role), ReasonAwaitingReconciliation)}
+				"Unknown (%s) and the EC2NodeClass never becomes Ready. Use the name of the role the nodes run as (the "+
+				"Karpenter node role the cluster's setup created).", RoleName(c.Role), ReasonAwaitingReconciliation)}
 	case c.InstanceProfile != "" && o.InstanceProfile != nil && !o.InstanceProfile.Found:
 		return rules.Findings{rules.New(ruleProfileNotFound, PathInstanceProfile,
 			"IAM has no instance profile %q in this account (iam:GetInstanceProfile answered NoSuchEntity). Karpenter "+

@@ -274,24 +274,25 @@ type Result struct {
 	Findings             rules.Findings
 }
 
-// describeTerm renders a selector term in the provider's block syntax, for
-// diagnostics.
+// describeTerm renders a selector term for diagnostics as a flow mapping
+// of its fields, which reads alike in a manifest and in HCL: {id: "sg-1"},
+// {tags: {"k": "v"}}.
 func describeTerm(id, name string, tags map[string]string) string {
 	var parts []string
 	if id != "" {
-		parts = append(parts, "id = "+strconv.Quote(id))
+		parts = append(parts, "id: "+strconv.Quote(id))
 	}
 	if name != "" {
-		parts = append(parts, "name = "+strconv.Quote(name))
+		parts = append(parts, "name: "+strconv.Quote(name))
 	}
 	if len(tags) > 0 {
 		var kv []string
 		for _, k := range slices.Sorted(maps.Keys(tags)) {
-			kv = append(kv, strconv.Quote(k)+" = "+strconv.Quote(tags[k]))
+			kv = append(kv, strconv.Quote(k)+": "+strconv.Quote(tags[k]))
 		}
-		parts = append(parts, "tags = { "+strings.Join(kv, ", ")+" }")
+		parts = append(parts, "tags: {"+strings.Join(kv, ", ")+"}")
 	}
-	return "{ " + strings.Join(parts, ", ") + " }"
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func quoteAll(items []string) string {

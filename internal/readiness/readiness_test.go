@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 )
 
 var now = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
@@ -196,7 +197,7 @@ func TestSubnetFindings(t *testing.T) {
 		{"all match", []awsclient.SubnetTerm{tags("x"), {ID: "subnet-b"}}, subnetSel([]awsclient.Subnet{a}, []awsclient.Subnet{b}), []string{}, ""},
 		{"nothing matches", []awsclient.SubnetTerm{tags("typo"), {ID: "subnet-z"}}, subnetSel(nil, nil),
 			[]string{"subnet-selector-matches-nothing@subnet_selector_terms/error", "subnet-id-not-found@subnet_selector_terms[1].id/error"},
-			`term [0] { tags = { "k" = "typo" } } sent (tag:k=typo) and matched nothing; term [1] { id = "subnet-z" } sent (subnet-id=subnet-z) and matched nothing`},
+			`term [0] {tags: {"k": "typo"}} sent (tag:k=typo) and matched nothing; term [1] {id: "subnet-z"} sent (subnet-id=subnet-z) and matched nothing`},
 		{"one id missing among others", []awsclient.SubnetTerm{{ID: "subnet-a"}, {ID: "subnet-z"}}, subnetSel([]awsclient.Subnet{a}, nil),
 			[]string{"subnet-id-not-found@subnet_selector_terms[1].id/error"}, `Subnet "subnet-z" does not exist`},
 		{"a dead tags term", []awsclient.SubnetTerm{tags("x"), tags("old")}, subnetSel([]awsclient.Subnet{a, b}, nil),
@@ -224,13 +225,13 @@ func TestSecurityGroupFindings(t *testing.T) {
 		{"a name that is a Name tag", []awsclient.SecurityGroupTerm{{Name: "one"}, {Name: "extra"}}, groupSel([]awsclient.SecurityGroup{g1}, nil),
 			map[int][]awsclient.SecurityGroup{1: {tagged}},
 			[]string{"security-group-name-not-found@security_group_selector_terms[1].name/error"},
-			`It is the Name tag of sg-t (group name "terraform-2025"): select it with ` + "`id = \"sg-t\"`"},
+			`It is the Name tag of sg-t (group name "terraform-2025"): select it by its id`},
 		{"a name nobody has", []awsclient.SecurityGroupTerm{{Name: "one"}, {Name: "nope"}}, groupSel([]awsclient.SecurityGroup{g1}, nil), nil,
 			[]string{"security-group-name-not-found@security_group_selector_terms[1].name/error"}, "No group has it as its Name tag either."},
 		{"missing id, dead tags term, nothing at all", []awsclient.SecurityGroupTerm{{ID: "sg-z"}, {Tags: map[string]string{"a": "*"}}},
 			groupSel(nil, nil), nil,
 			[]string{"security-group-selector-matches-nothing@security_group_selector_terms/error", "security-group-id-not-found@security_group_selector_terms[0].id/error"},
-			`term [1] { tags = { "a" = "*" } } sent (tag-key=a) and matched nothing`},
+			`term [1] {tags: {"a": "*"}} sent (tag-key=a) and matched nothing`},
 		{"a dead tags term among matches", []awsclient.SecurityGroupTerm{{ID: "sg-1"}, {Tags: map[string]string{"a": "b"}}},
 			groupSel([]awsclient.SecurityGroup{g1}, nil), nil,
 			[]string{"selector-term-matches-nothing@security_group_selector_terms[1]/warning"}, "no security group"},
@@ -238,7 +239,15 @@ func TestSecurityGroupFindings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.sel.Queries = awsclient.SecurityGroupQueries(tc.terms)
 			tc.sel.NameTagMatches = tc.nameTag
-			checkFindings(t, SecurityGroupFindings(tc.terms, tc.sel), tc.want, tc.detail)
+			fs := SecurityGroupFindings(tc.terms, tc.sel)
+			checkFindings(t, fs, tc.want, tc.detail)
+			// A name that is a Name tag: the fix selects the group by its
+			// id instead, or by the tag.
+			if tc.nameTag != nil && (!rulestest.FixWrites(fs[0], "security_group_selector_terms[1].id", `"sg-t"`) ||
+				!rulestest.FixWrites(fs[0], "security_group_selector_terms[1].name", "") ||
+				!rulestest.FixWrites(fs[0], `security_group_selector_terms[1].tags["Name"]`, `"extra"`)) {
+				t.Errorf("fix: %+v", fs[0].Fix)
+			}
 		})
 	}
 }

@@ -22,6 +22,38 @@ type Fix struct {
 	// so the front end says how to keep it: a warning, or an error of an
 	// Acknowledgeable rule.
 	Acknowledge bool
+	// Remove: the change deletes Field (Value is empty) instead of
+	// writing it, e.g. a setting the object's kind ignores.
+	Remove bool
+	// And are further changes of the same fix, made with this one: the
+	// other fields of a block to add, or the old field to remove when the
+	// value moves. Their own Acknowledge and And are not read.
+	And []Fix
+	// Or are alternatives to the whole change, each one change, said after
+	// it ("or write ..."); a front end leaves out one its language has no
+	// field for (a provider-only attribute in a manifest).
+	Or []Fix
+}
+
+// FixChanges are the changes of the finding's fix in order, each with its
+// Field resolved (the first defaults to the finding's Path); none without
+// a fix.
+func (f Finding) FixChanges() []Fix {
+	if f.Fix == nil {
+		return nil
+	}
+	first := *f.Fix
+	first.Field = f.FixField()
+	return append([]Fix{first}, f.Fix.And...)
+}
+
+// Removal is the fix that removes each of fields (at least one).
+func Removal(fields ...Path) Fix {
+	fix := Fix{Field: fields[0], Remove: true}
+	for _, f := range fields[1:] {
+		fix.And = append(fix.And, Fix{Field: f, Remove: true})
+	}
+	return fix
 }
 
 // WithFix returns f carrying fix.

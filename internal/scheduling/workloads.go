@@ -282,7 +282,7 @@ func readWorld(inputs []string, scale string) *world {
 		total += m.count
 		if total > MaxPods {
 			w.errors = append(w.errors, inputError{input: m.o.input, pos: m.o.pos, what: m.o.describe(), key: m.o.key(), err: fmt.Sprintf(
-				"with its %d pods the workloads make more than %d, the most the decision simulates (Karpenter's scheduler takes about a CPU minute for 5,000 pods on a region's catalogue, and more than linearly more beyond): decide the workloads in several karpenter_scheduling data sources, or with fewer replicas", m.count, MaxPods)})
+				"with its %d pods the workloads make more than %d, the most the decision simulates (Karpenter's scheduler takes about a CPU minute for 5,000 pods on a region's catalogue, and more than linearly more beyond): split the workloads into several decisions, or decide them with fewer replicas", m.count, MaxPods)})
 			w.workloads = nil
 			return w
 		}

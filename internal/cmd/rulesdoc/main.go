@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
-	// The provider imports every package that registers rules.
-	_ "github.com/karpenter-tf/terraform-provider-karpenter/internal/provider"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+	// The provider writes the guide and imports every package that
+	// registers rules.
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/provider"
 )
 
 func main() {
@@ -16,7 +16,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: rulesdoc OUTPUT")
 		os.Exit(2)
 	}
-	if err := os.WriteFile(os.Args[1], []byte(rules.Markdown()), 0o644); err != nil {
+	if err := os.WriteFile(os.Args[1], []byte(provider.RulesGuide()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

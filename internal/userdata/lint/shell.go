@@ -60,7 +60,7 @@ func (c *lintCtx) lintParsedShell(f *syntax.File, script, where string) {
 		case amifamily.FormatNodeadm:
 			fix := "Remove the call: Karpenter appends its own NodeConfig, and extra kubelet settings go into a NodeConfig document (spec.kubelet.config) in userData."
 			if c.custom {
-				fix = "Karpenter passes Custom userData through untouched, so nothing else bootstraps the node: replace the call with a nodeadm NodeConfig that registers karpenter.sh/unregistered:NoExecute (bootstrap { format = \"nodeadm\" } renders one), or select AL2 images."
+				fix = "Karpenter passes Custom userData through untouched, so nothing else bootstraps the node: replace the call with a nodeadm NodeConfig that registers karpenter.sh/unregistered:NoExecute, or select AL2 images."
 			}
 			c.add(rules.New(ruleAL2023BootstrapSh, rules.Path{},
 				"Line %d%s calls %s. On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm. %s",

@@ -1,15 +1,19 @@
-package rules
+package provider
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
-// Markdown renders the catalogue as the docs guide: one section per rule,
-// grouped by category, with severity, behaviour, source and the failing and
-// fixed examples. The output is a tfplugindocs template, so template
+// RulesGuide renders the catalogue as the provider's rules guide: one
+// section per rule, grouped by category, with severity, behaviour, source
+// and the failing and fixed HCL examples. It is the provider's (it speaks
+// of resources, attributes and acknowledged_warnings), so it lives here, not
+// in package rules. The output is a tfplugindocs template, so template
 // delimiters in rule text are escaped.
-func Markdown() string {
+func RulesGuide() string {
 	var b strings.Builder
 	b.WriteString(`---
 page_title: "Rules - karpenter Provider"
@@ -31,7 +35,7 @@ follow the provider's ` + "`karpenter_version`" + `. Sources name upstream code 
 ` + "`C:`" + ` (kubernetes-sigs/karpenter) and ` + "`E:`" + ` (awslabs/amazon-eks-ami), or an issue/PR number of A.
 
 `)
-	all := All()
+	all := rules.All()
 	cat := ""
 	for _, r := range all {
 		if r.Category != cat {
@@ -104,8 +108,8 @@ var categoryIntros = map[string]string{
 		"userData that `bootstrap` renders. Literal userData fails `terraform validate`.",
 }
 
-// SectionIDs returns the rule ids a rendered guide has sections for.
-func SectionIDs(md string) []string {
+// sectionIDs returns the rule ids a rendered guide has sections for.
+func sectionIDs(md string) []string {
 	var ids []string
 	for _, line := range strings.Split(md, "\n") {
 		if id, ok := strings.CutPrefix(line, "### "); ok {

@@ -1,0 +1,326 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
+)
+
+// yamlOnly is advice only a manifest's author can act on, which a
+// Terraform user must never be given:
+//   - lint.karpenter-tf.io/ignore: the manifests' way to keep a value; the
+//     provider's is acknowledged_warnings;
+//   - karpenter-lint: another tool, for manifests;
+//   - "under spec." / "under spec[": where the YAML renderer puts a field
+//     (a manifest path), where the provider names its attribute path;
+//   - "Write `name: value`": a YAML key and value to write;
+//   - a camelCase field then ": " and a literal ("minValues: 2",
+//     `amiFamily: "AL2023"`): a YAML line, where HCL writes min_values = 2.
+//
+// Karpenter's field names in prose ("amiFamily is AL2023", the API server's
+// quoted "spec.limits.cpu: Invalid value") are the same for every user and
+// are not matched.
+var yamlOnly = regexp.MustCompile("lint\\.karpenter-tf\\.io/ignore|karpenter-lint|\\bunder spec[.\\[]|Write `[^`]*: [^`]*`|\\b[a-z]+[A-Z][A-Za-z0-9]*: [0-9\"]")
+
+// The YAML-only words are found in what the manifest front ends say, and
+// not in what the provider says for the same fixes, nor in Karpenter's
+// names in prose or the API server's quoted errors.
+func TestYAMLOnlyAdvice(t *testing.T) {
+	for _, s := range []string{
+		"If the value as written is meant, say why in the object's lint.karpenter-tf.io/ignore annotation.",
+		"Write `memory: ...` under spec.limits.",
+		"Write `values: [\"spot\"]` under spec.template.spec.requirements[0].",
+		"min_values exceeds: write minValues: 2",
+		"run karpenter-lint schedule",
+	} {
+		if !yamlOnly.MatchString(s) {
+			t.Errorf("not YAML-only: %s", s)
+		}
+	}
+	for _, s := range []string{
+		`Write limits = { memory = ... }. If the value as written is meant, list "x" in this resource's acknowledged_warnings.`,
+		`Write values = ["spot"] in requirements[0].`,
+		`the API server rejects the NodePool ("spec.disruption.consolidateAfter: Required value")`,
+		"amiFamily is AL2023, so Karpenter renders nodeadm NodeConfig (MIME) userData",
+		`Remove "karpenter.sh/do-not-evict" from annotations.`,
+	} {
+		if yamlOnly.MatchString(s) {
+			t.Errorf("found YAML-only (%q) in: %s", yamlOnly.FindString(s), s)
+		}
+	}
+}
+
+// ruleExample is one rule's failing example, renamed to stand beside the
+// others in one configuration.
+type ruleExample struct {
+	rule     *rules.Rule
+	body     string // the example without its provider block, renamed
+	provider string // the example's provider block, "" for none
+	version  string // its karpenter_version, when that is all it sets
+}
+
+// TestAccRuleExamplesSayNoYAML runs every rule's failing HCL example
+// through the provider (terraform validate, then plan for the examples
+// validate lets through) and fails on any diagnostic that gives YAML-only
+// advice. The examples are batched into one configuration per provider
+// block, their resources renamed by rule id, so ~230 examples cost a few
+// terraform runs. Examples whose provider block points at AWS in a way the
+// emulator does not stand in for (a failing endpoint, a denied role) are
+// validated only: their plan-time rules are the AWS failure tests'.
+func TestAccRuleExamplesSayNoYAML(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
+	start := time.Now()
+	prov := emulatorProvider(t, `cluster { name = "demo" }`)
+	groups := map[string][]ruleExample{} // by provider block
+	var skipped []string
+	for _, r := range rules.All() {
+		ex, why := renamedExample(r)
+		if why != "" {
+			skipped = append(skipped, r.ID+" ("+why+")")
+			continue
+		}
+		groups[ex.provider] = append(groups[ex.provider], ex)
+	}
+	run := inProcessTerraform(t)
+	dir := t.TempDir()
+	writeMain(t, dir, "")
+	run(dir, "init", "-input=false", "-backend=false")
+
+	fired := map[string]bool{}
+	runs := 0
+	check := func(config string, command ...string) []planDiagnostic {
+		writeMain(t, dir, config)
+		out, _ := run(dir, command...)
+		runs++
+		diags := jsonDiagnostics(out)
+		for _, d := range diags {
+			if id, _, _, ok := rules.ParseSummary(d.Summary); ok {
+				fired[id] = true
+			}
+			if m := yamlOnly.FindString(d.Summary + "\n" + d.Detail); m != "" {
+				t.Errorf("YAML-only advice (%q) in %s: %s\n%s", m, command[0], d.Summary, d.Detail)
+			}
+		}
+		return diags
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		exs := groups[k]
+		if k != "" && exs[0].version == "" {
+			// Its own provider block: validate only (a plan would reach
+			// the AWS it names).
+			for _, ex := range exs {
+				check(ex.provider+ex.body, "validate", "-json")
+			}
+			continue
+		}
+		p := prov
+		if v := exs[0].version; v != "" {
+			p = emulatorProvider(t, fmt.Sprintf("karpenter_version = %q\n  cluster { name = \"demo\" }", v))
+		}
+		config, spans := batch(p, exs)
+		failed := map[int]bool{}
+		for _, d := range check(config, "validate", "-json") {
+			if d.Severity == "error" && d.Range != nil {
+				failed[exampleAt(spans, d.Range.Start.Line)] = true
+			}
+		}
+		var rest []ruleExample
+		for i, ex := range exs {
+			if !failed[i] && !fired[ex.rule.ID] {
+				rest = append(rest, ex)
+			}
+		}
+		if len(rest) > 0 {
+			config, _ = batch(p, rest)
+			check(config, "plan", "-input=false", "-json", "-refresh=false")
+		}
+	}
+	n := 0
+	var silent []string
+	for _, r := range rules.All() {
+		if fired[r.ID] {
+			n++
+		} else {
+			silent = append(silent, r.ID)
+		}
+	}
+	// The rest fire only with AWS failing in a way this batch does not
+	// stage, or with their own provider block at plan: the AWS failure and
+	// provider tests hold their diagnostics.
+	t.Logf("%d rules' failing examples fired through the provider in %d terraform runs (%s); %d examples not run: %s; silent here: %s",
+		n, runs, time.Since(start).Round(time.Second), len(skipped), strings.Join(skipped, ", "), strings.Join(silent, " "))
+	// Not vacuous: most rules' failing examples give their diagnostic here.
+	if n < 170 {
+		t.Errorf("only %d rules fired", n)
+	}
+}
+
+// fixtureClasses are the EC2NodeClasses the docs examples reference
+// without declaring (karpenter_ec2nodeclass.<name>.node_class), as the
+// nodepool package's example fixtures are.
+var fixtureClasses = map[string]string{
+	"default":      `  ami_selector_terms { alias = "al2023@latest" }`,
+	"al2023":       `  ami_selector_terms { alias = "al2023@latest" }`,
+	"bottlerocket": `  ami_selector_terms { alias = "bottlerocket@latest" }`,
+	"windows":      `  ami_selector_terms { alias = "windows2022@latest" }`,
+	"custom_amd64": customAL2023Class,
+	"custom": `  ami_family = "Custom"
+  ami_selector_terms { alias = "al2023@latest" }
+  bootstrap { format = "nodeadm" }`,
+}
+
+// batch is one configuration of the provider block and the examples, with
+// the fixtures they reference; spans[i] is the first line of example i.
+func batch(provider string, exs []ruleExample) (string, []int) {
+	var b strings.Builder
+	b.WriteString(provider)
+	names := make([]string, 0, len(fixtureClasses))
+	for n := range fixtureClasses {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString(strings.Replace(classHCL(n, fixtureClasses[n]), `name = "`+n+`"`, `name = "`+strings.ReplaceAll(n, "_", "-")+`"`, 1))
+	}
+	b.WriteString(poolHCL("default", "karpenter_ec2nodeclass.default.node_class", ""))
+	line := 1 + strings.Count(mainPreamble+b.String(), "\n")
+	spans := make([]int, len(exs))
+	for i, ex := range exs {
+		spans[i] = line
+		b.WriteString(ex.body)
+		line += strings.Count(ex.body, "\n")
+	}
+	return b.String(), spans
+}
+
+// exampleAt is the index of the example holding line, -1 for the
+// fixtures.
+func exampleAt(spans []int, line int) int {
+	return sort.SearchInts(spans, line+1) - 1
+}
+
+var refRE = regexp.MustCompile(`\b(data\.)?(karpenter_[a-z0-9_]+)\.([A-Za-z_][A-Za-z0-9_-]*)`)
+
+// renamedExample is r's failing example with each resource and data source
+// renamed by the rule id and the references to them rewritten, a fragment
+// (arguments and blocks of an EC2NodeClass, as the AMI selection and
+// EC2NodeClass examples are written) put in a whole karpenter_ec2nodeclass,
+// and what an example leaves out ("# name, role, selector terms ...")
+// filled in; why says why it cannot run beside the others ("" when it
+// can): a manifest function's example (its output is a manifest's
+// findings, not the provider's diagnostics) or blocks that would collide.
+func renamedExample(r *rules.Rule) (ruleExample, string) {
+	ex := ruleExample{rule: r}
+	if strings.Contains(r.Bad, "validate_manifest") {
+		return ex, "validate_manifest"
+	}
+	src := r.Bad
+	f, diags := hclwrite.ParseConfig([]byte(src), "example.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		return ex, "not HCL"
+	}
+	whole := false
+	for _, b := range f.Body().Blocks() {
+		switch b.Type() {
+		case "provider":
+			ex.provider += string(b.BuildTokens(nil).Bytes())
+			attrs := b.Body().Attributes()
+			if v, ok := attrs["karpenter_version"]; ok && len(attrs) == 1 && len(b.Body().Blocks()) == 0 {
+				ex.version = strings.Trim(strings.TrimSpace(string(v.Expr().BuildTokens(nil).Bytes())), `"`)
+			}
+			f.Body().RemoveBlock(b)
+		case "resource", "data":
+			whole = true
+		}
+	}
+	if rest := strings.TrimSpace(string(f.Bytes())); !whole && rest != "" {
+		src = "resource \"karpenter_ec2nodeclass\" \"x\" {\n" + rest + "\n}\n"
+		if f, diags = hclwrite.ParseConfig([]byte(src), "example.tf", hcl.InitialPos); diags.HasErrors() {
+			return ex, "not HCL"
+		}
+	}
+	suffix := "_" + strings.ReplaceAll(r.ID, "-", "_")
+	declared := map[string]bool{}
+	for _, b := range f.Body().Blocks() {
+		switch b.Type() {
+		case "resource", "data":
+			l := b.Labels()
+			key := l[0] + "." + l[1]
+			if b.Type() == "data" {
+				key = "data." + key
+			}
+			declared[key] = true
+			b.SetLabels([]string{l[0], l[1] + suffix})
+			if b.Type() == "resource" {
+				fillRequired(l[0], b.Body())
+			}
+		default:
+			return ex, "a " + b.Type() + " block"
+		}
+	}
+	ex.body = "\n" + refRE.ReplaceAllStringFunc(string(f.Bytes()), func(m string) string {
+		if declared[m] {
+			return m + suffix
+		}
+		return m
+	}) + "\n"
+	return ex, ""
+}
+
+// fillRequired adds to a karpenter_ec2nodeclass or karpenter_nodepool what
+// it needs and does not set: a name, a role, selector terms, a class.
+func fillRequired(typ string, b *hclwrite.Body) {
+	has := func(name string) bool {
+		if b.GetAttribute(name) != nil {
+			return true
+		}
+		for _, blk := range b.Blocks() {
+			if blk.Type() == name {
+				return true
+			}
+		}
+		return false
+	}
+	discovery := cty.MapVal(map[string]cty.Value{"karpenter.sh/discovery": cty.StringVal("demo")})
+	switch typ {
+	case "karpenter_ec2nodeclass":
+		if !has("name") {
+			b.SetAttributeValue("name", cty.StringVal("default"))
+		}
+		if !has("role") && !has("instance_profile") {
+			b.SetAttributeValue("role", cty.StringVal("KarpenterNodeRole-demo"))
+		}
+		for _, blk := range []string{"subnet_selector_terms", "security_group_selector_terms"} {
+			if !has(blk) {
+				b.AppendNewBlock(blk, nil).Body().SetAttributeValue("tags", discovery)
+			}
+		}
+		if !has("ami_selector_terms") && !has("ami_family") {
+			b.AppendNewBlock("ami_selector_terms", nil).Body().SetAttributeValue("alias", cty.StringVal("al2023@latest"))
+		}
+	case "karpenter_nodepool":
+		if !has("name") {
+			b.SetAttributeValue("name", cty.StringVal("default"))
+		}
+		if !has("node_class") {
+			b.SetAttributeTraversal("node_class", hcl.Traversal{hcl.TraverseRoot{Name: "karpenter_ec2nodeclass"},
+				hcl.TraverseAttr{Name: "default"}, hcl.TraverseAttr{Name: "node_class"}})
+		}
+	}
+}
