@@ -20,21 +20,25 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
-// ClassAWS is what AWS says about one EC2NodeClass.
+// ClassAWS is what the checks of one EC2NodeClass (checks.EC2NodeClass)
+// found, and what AWS said about it.
 type ClassAWS struct {
+	// Own are the findings of the class's own rules.
+	Own rules.Findings
 	// AMIs are the images its AMI selector terms resolve to, when
-	// ImagesResolved: not when the terms hold an alias and the Kubernetes
-	// version is not known (Options.Kubernetes or Cluster), nor when a
-	// request failed.
+	// ImagesResolved: not offline, nor when the terms hold an alias and
+	// the Kubernetes version is not known (Options.Kubernetes or Cluster),
+	// nor when a request failed or an error in the terms makes them
+	// meaningless.
 	AMIs           ami.Result
 	ImagesResolved bool
 	// Readiness is what checks.ReadClass read: its predicted status
 	// (subnets, security groups, the role or instance profile, capacity
-	// reservations) when State is checks.Read; not when the endpoint does
-	// not serve the reads, nor when a request failed.
+	// reservations) when State is checks.Read; not offline, when the
+	// endpoint does not serve the reads, nor when a request failed.
 	Readiness checks.ClassReadiness
-	// Findings are the rules' findings on the AWS facts, in the resource's
-	// attribute paths.
+	// Findings are the rules' findings on the AWS facts (or, offline, on
+	// what needs none of them), in the resource's attribute paths.
 	Findings rules.Findings
 }
 
@@ -47,25 +51,28 @@ func (a *ClassAWS) imagesUsable() bool {
 	return a != nil && a.ImagesResolved && !a.AMIs.Findings.HasErrors()
 }
 
-// readAWS reads, for every class that passed its offline rules, the
-// images and readiness facts Karpenter would read, and the region's
-// instance types. A failed request is recorded in res.Failures and its
-// check left out; note says what was not checked.
-func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*instancetype.Catalogue, string) {
+// readClasses runs the checks of every class (checks.EC2NodeClass) with
+// the images and readiness facts Karpenter would read when AWS is asked,
+// and reads the region's instance types (the embedded facts offline). A
+// failed request is recorded in res.Failures and its check left out; note
+// says what was not checked.
+func readClasses(ctx context.Context, items []*item, opt Options, res *Result) (*instancetype.Catalogue, string) {
 	var classes []nodeclass.Class
 	var of []*item
 	for _, it := range items {
-		if it.class != nil && !nodeclass.Validate(*it.class, opt.Karpenter).HasErrors() {
+		if it.class != nil {
 			classes = append(classes, *it.class)
 			of = append(of, it)
 		}
 	}
-	var cat *instancetype.Catalogue
+	cat := instancetype.Embedded()
 	var catErr error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		cat, catErr = instancetype.Load(ctx, opt.AWS)
+		if opt.AWS != nil {
+			cat, catErr = instancetype.Load(ctx, opt.AWS)
+		}
 	}()
 	facts, notes, failures := ReadClasses(ctx, classes, opt)
 	<-done
@@ -85,13 +92,14 @@ func readAWS(ctx context.Context, items []*item, opt Options, res *Result) (*ins
 // the Kubernetes version is not known.
 const NoteAliasVersion = "the images of alias selector terms: they need the cluster's Kubernetes version (--kubernetes-version, or --cluster to read it with eks:DescribeCluster)"
 
-// ReadClasses reads what Karpenter would read from AWS for each class: the
-// images its AMI selector terms resolve to, and the readiness facts.
-// Each distinct question is asked once (the Cache) and classes are read
-// concurrently. A readiness read AWS denies skips the checks it feeds, as
-// in the provider (Options.NotRead), and is named in notes, which say what
-// was not read; a request that fails otherwise is in failures, and the
-// class's facts it was for are left out.
+// ReadClasses runs the checks of each class (checks.EC2NodeClass, as the
+// karpenter_ec2nodeclass resource does), with, when opt.AWS is set, what
+// Karpenter would read from AWS: the images its AMI selector terms resolve
+// to, and the readiness facts. Each distinct question is asked once (the
+// Cache) and classes are read concurrently. A readiness read AWS denies
+// skips the checks it feeds, as in the provider (Options.NotRead), and is
+// named in notes, which say what was not read; a request that fails
+// otherwise is in failures, and the class's facts it was for are left out.
 func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (facts []*ClassAWS, notes []string, failures []error) {
 	var mu sync.Mutex
 	fail := func(err error) {
@@ -107,7 +115,7 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 	var k8s versions.Kubernetes
 	k8sKnown := false
 	for _, c := range classes {
-		if _, alias := ami.AliasTerm(c.Terms); alias {
+		if _, alias := ami.AliasTerm(c.Terms); alias && opt.AWS != nil {
 			var err error
 			k8s, k8sKnown, err = kubernetesVersion(ctx, opt)
 			if err != nil {
@@ -127,29 +135,49 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 		facts[i] = a
 		wg.Go(func() {
 			obj := "EC2NodeClass/" + c.Name
-			if i, alias := ami.AliasTerm(c.Terms); !alias || k8sKnown {
-				// The version matters to the class through its alias.
-				if alias {
-					a.Findings = append(a.Findings, ami.KubernetesUnsupported(k8s, ami.TermsPath.Index(i).Attr(ami.FieldAlias))...)
+			f := checks.ClassFacts{Karpenter: opt.Karpenter, Cluster: opt.Cluster}
+			var versionFindings rules.Findings
+			if opt.AWS != nil {
+				f.Readiness, f.SuggestFamily = opt.AWS, true
+				if i, alias := ami.AliasTerm(c.Terms); !alias || k8sKnown {
+					// The version matters to the class through its alias.
+					if alias {
+						versionFindings = ami.KubernetesUnsupported(k8s, ami.TermsPath.Index(i).Attr(ami.FieldAlias))
+					}
+					f.Images = func(ctx context.Context) (ami.Result, error) {
+						r := &ami.Resolver{Source: opt.AWS}
+						return r.Resolve(ctx, ami.Request{Terms: c.Terms, Kubernetes: k8s, Karpenter: opt.Karpenter})
+					}
 				}
-				if err := a.resolve(ctx, opt.AWS, c, k8s, opt.Karpenter); err != nil {
-					fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, err))
+			}
+			res := checks.EC2NodeClass(ctx, c, f)
+			a.Own, a.AMIs, a.ImagesResolved = res.Own, res.Images, res.ImagesResolved
+			if res.ImagesAsked {
+				a.Findings = append(a.Findings, versionFindings...)
+			}
+			if res.ImagesErr != nil {
+				fail(fmt.Errorf("%s: resolving the AMI selector terms: %w", obj, res.ImagesErr))
+			}
+			for _, f := range res.OnImages {
+				if !notForManifests[f.Rule] {
+					a.Findings = append(a.Findings, f)
 				}
 			}
 			// The provider's reader: a denied readiness read skips the
 			// checks it feeds, and the others go on (a role that runs
 			// the checks in CI often has ec2:Describe* and no IAM reads).
-			r := checks.ReadClass(ctx, opt.AWS, c, opt.Karpenter)
+			r := res.Readiness
 			a.Readiness = r
 			mu.Lock()
 			for _, d := range r.Denied {
 				denied[d.Action] = d.Err
 			}
 			mu.Unlock()
-			switch r.State {
-			case checks.Skipped:
+			switch {
+			case opt.AWS == nil || !res.ReadinessChecked:
+			case r.State == checks.Skipped:
 				notServed.Do(func() { note("the EC2NodeClass readiness checks: the endpoint does not serve ec2:DescribeSubnets") })
-			case checks.Failed, checks.Deferred:
+			case r.State == checks.Failed, r.State == checks.Deferred:
 				err := cmp.Or(r.Failed, awsclient.ErrUnknownConfig)
 				fail(fmt.Errorf("%s: reading subnets, security groups, capacity reservations and the role: %w", obj, err))
 			default:
@@ -163,27 +191,6 @@ func ReadClasses(ctx context.Context, classes []nodeclass.Class, opt Options) (f
 			action, readiness.ConditionOf(action), denied[action]))
 	}
 	return facts, notes, failures
-}
-
-// resolve resolves the class's images as Karpenter does, and runs the
-// class's rules that need them.
-func (a *ClassAWS) resolve(ctx context.Context, src *awsclient.Cache, c nodeclass.Class, k8s versions.Kubernetes, kv versions.Karpenter) error {
-	r := &ami.Resolver{Source: src}
-	res, err := r.Resolve(ctx, ami.Request{Terms: c.Terms, Kubernetes: k8s, Karpenter: kv})
-	if err != nil {
-		return err
-	}
-	a.AMIs, a.ImagesResolved = res, true
-	a.Findings = append(a.Findings, res.Findings...)
-	if res.Findings.HasErrors() {
-		return nil
-	}
-	for _, f := range nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res, Karpenter: kv}).Findings {
-		if !notForManifests[f.Rule] {
-			a.Findings = append(a.Findings, f)
-		}
-	}
-	return nil
 }
 
 // kubernetesVersion is the version alias terms resolve for: given, or read

@@ -40,8 +40,6 @@ var (
 	// instance facts standing in for an AWS configuration, and the advice
 	// to pin an alias with the resource's pin_amis.
 	notForManifests = map[*rules.Rule]bool{nodepool.RuleFactsUnknown: true, instancetype.RuleOfflineMayMatch: true, nodeclass.RuleLatestDrift: true,
-		// checkClass makes it, with the --cluster given, online or not.
-		nodeclass.RuleOtherCluster: true,
 		// About a plan, not an object: a read AWS denied and an endpoint
 		// without DescribeSubnets are the CLI's summary notes (the checks
 		// not made), and an update that drifts nodes needs the state
@@ -65,11 +63,10 @@ var (
 // Reports says whether the rule of the catalogue with this id can be
 // reported on a manifest: false for those about the provider's own inputs,
 // which karpenter-lint does not list and an ignore annotation cannot
-// silence. custom-bootstrap-other-cluster is the class check's own (with
-// --cluster), not the provider's plan-time one filtered above.
+// silence.
 func Reports(id string) bool {
 	r := rules.Lookup(id)
-	return r == nil || !notForManifests[r] || r == nodeclass.RuleOtherCluster
+	return r == nil || !notForManifests[r]
 }
 
 // Check validates every EC2NodeClass, NodePool and NodeOverlay document of input (YAML
@@ -134,19 +131,12 @@ func decodeClass(raw []byte) (manifest.EC2NodeClass, error) {
 	return m, err
 }
 
-// checkClass runs the class's offline rules, those of the AWS facts when
-// they were read (extra, in attribute paths), and the CRD validation.
-func checkClass(ctx context.Context, obj map[string]any, c *nodeclass.Class, extra rules.Findings, kv versions.Karpenter, cluster string) []Finding {
+// checkClass reports the findings of the class's checks (a, offline or
+// with AWS: readClasses) and the CRD validation.
+func checkClass(ctx context.Context, obj map[string]any, a *ClassAWS) []Finding {
 	var own []Finding
-	if c != nil {
-		fs := append(nodeclass.Validate(*c, kv), extra...)
-		if !fs.HasErrors() {
-			// The cluster the class is for: --cluster, else the class's
-			// discovery tag (nodeclass.Plan makes the same check for the
-			// resource, and not for manifests: aws.go leaves it out).
-			fs = append(fs, nodeclass.BootstrapClusterFindings(*c, kv, cluster)...)
-		}
-		own = translate(crd.EC2NodeClass, fs)
+	if a != nil {
+		own = translate(crd.EC2NodeClass, append(append(rules.Findings(nil), a.Own...), a.Findings...))
 	}
 	return withOldFields(obj, own, crdFindings(ctx, crd.EC2NodeClass, obj, own))
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/instancetype"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeoverlay"
@@ -186,26 +185,19 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 		it.desc = &res.Documents[i]
 	}
 	kv := opt.Karpenter
-	cat := instancetype.Embedded()
-	if opt.AWS != nil {
-		var note string
-		cat, note = readAWS(ctx, items, opt, &res)
-		if note != "" {
-			res.Skipped = append(res.Skipped, note)
-		}
-	} else {
-		res.Skipped = append(res.Skipped, offlineSkipped)
+	cat, note := readClasses(ctx, items, opt, &res)
+	if opt.AWS == nil {
+		note = offlineSkipped
+	}
+	if note != "" {
+		res.Skipped = append(res.Skipped, note)
 	}
 	regionOfferings := &offerings{aws: opt.AWS, res: &res}
 	unmatched := map[string]bool{}
 	for _, it := range items {
 		switch it.kind {
 		case manifest.EC2NodeClassKind:
-			var extra rules.Findings
-			if it.aws != nil {
-				extra = it.aws.Findings
-			}
-			it.findings = append(it.findings, checkClass(ctx, it.obj, it.class, extra, kv, opt.Cluster)...)
+			it.findings = append(it.findings, checkClass(ctx, it.obj, it.aws)...)
 		case manifest.NodePoolKind:
 			var facts nodepool.ClassFacts
 			var zones *zoneFacts

@@ -36,21 +36,25 @@ type classReadiness struct{ checks.ClassReadiness }
 // for them. The Cache answers each distinct query once per provider
 // process, so classes sharing selectors share the calls.
 func startClassReadiness(ctx context.Context, pd *ProviderData, c nodeclass.Class) func() classReadiness {
-	// Offline (terraform validate, or no AWS setup): skipped, never failed.
-	var src readiness.Source
-	if pd.AWS != nil && pd.AWS.Clients().Configured() {
-		src = pd.AWS
-	}
 	var out classReadiness
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		out = classReadiness{checks.ReadClass(ctx, src, c, pd.Karpenter)}
+		out = classReadiness{checks.ReadClass(ctx, readinessSource(pd), c, pd.Karpenter)}
 	}()
 	return func() classReadiness {
 		<-done
 		return out
 	}
+}
+
+// readinessSource is what the readiness reads ask: nil offline (terraform
+// validate, or no AWS setup), where they are skipped, never failed.
+func readinessSource(pd *ProviderData) readiness.Source {
+	if pd.AWS != nil && pd.AWS.Clients().Configured() {
+		return pd.AWS
+	}
+	return nil
 }
 
 // report adds the findings, or the AWS failure, to diags: a denied

@@ -84,13 +84,13 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 			objectName(manifest.EC2NodeClassKind, m.Name)), false)
 	}()
 	c := classFromModel(m)
-	fs := acknowledgeNearMisses(planFindings(pd.Karpenter, func(kv versions.Karpenter) rules.Findings { return nodeclass.Validate(c, kv) }), acknowledgedSet(m.AcknowledgedWarnings))
-	appendFindings(&resp.Diagnostics, path.Empty(), suggestFamily(ctx, pd, c, fs))
+	var imageDiags diag.Diagnostics
+	res := checks.EC2NodeClass(ctx, c, classFacts(pd, c, &imageDiags))
+	appendFindings(&resp.Diagnostics, path.Empty(), acknowledgeNearMisses(res.Own, acknowledgedSet(m.AcknowledgedWarnings)))
 	// An error in one part of the class does not hide the plan-time checks
 	// of the others: a tag or kubelet error and a snapshot larger than the
 	// root volume fail the plan together.
-	images, readiness := nodeclass.PlanChecks(fs)
-	if resp.Diagnostics.HasError() && !images && !readiness {
+	if resp.Diagnostics.HasError() && !res.ImagesChecked && !res.ReadinessChecked {
 		return
 	}
 
@@ -107,18 +107,11 @@ func (r *ec2NodeClassResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if !renderUserData {
 		plan.UserData = m.UserData
 	}
-	// Subnets, security groups and the role are read while the images
-	// resolve.
-	waitReadiness := func() classReadiness { return classReadiness{checks.ClassReadiness{State: checks.Skipped}} }
-	if readiness {
-		waitReadiness = startClassReadiness(ctx, pd, c)
+	if res.ImagesAsked {
+		resp.Diagnostics.Append(imageDiags...)
 	}
-	var computed nodeClassComputed
-	var err error
-	if images {
-		computed, err = r.compute(ctx, pd, c, &resp.Diagnostics)
-	}
-	ready := waitReadiness()
+	computed, err := r.compute(ctx, c, res, &resp.Diagnostics)
+	ready := classReadiness{res.Readiness}
 	ready.report(pd, &resp.Diagnostics)
 	deferred := errors.Is(err, errDeferred)
 	switch {
@@ -181,40 +174,6 @@ func withAttribute(o types.Object, name string, v attr.Value) (types.Object, dia
 	return types.ObjectValue(o.AttributeTypes(context.Background()), attrs)
 }
 
-// planFindings runs validate for the configured release kv. ValidateConfig
-// reported only errors, judged with the default release (it never sees the
-// provider configuration); the plan reports every finding once, warnings
-// included, for the release the cluster runs.
-func planFindings(kv versions.Karpenter, validate func(versions.Karpenter) rules.Findings) rules.Findings {
-	return validate(kv)
-}
-
-// suggestFamily: when ami_family is missing without an alias and nothing
-// else is wrong, the images the terms select say which family to set, so
-// the plan-time error names it (validate cannot: it has no AWS).
-func suggestFamily(ctx context.Context, pd *ProviderData, c nodeclass.Class, fs rules.Findings) rules.Findings {
-	i := -1
-	for j, f := range fs {
-		switch {
-		case f.Rule.ID == ami.RuleFamilyRequired.ID:
-			i = j
-		case f.Severity == rules.Error:
-			return fs
-		}
-	}
-	if i < 0 || c.Unknown.Within(ami.TermsPath) || pd.AWS == nil || !pd.AWS.Clients().Configured() {
-		return fs
-	}
-	var scratch diag.Diagnostics
-	res, err := resolveAMIs(ctx, pd, c.Terms, types.StringNull(), path.Empty(), &scratch)
-	if err != nil || scratch.HasError() || len(res.result.AMIs) == 0 {
-		return fs
-	}
-	out := append(rules.Findings(nil), fs...)
-	out[i] = nodeclass.FamilyRequired(res.result)
-	return out
-}
-
 type nodeClassComputed struct {
 	amis      types.Map
 	nodeClass types.Object
@@ -224,65 +183,67 @@ type nodeClassComputed struct {
 	spec *manifest.EC2NodeClassSpec
 }
 
-func (r *ec2NodeClassResource) compute(ctx context.Context, pd *ProviderData, c nodeclass.Class, diags *diag.Diagnostics) (nodeClassComputed, error) {
-	var out nodeClassComputed
-	u := c.Unknown
-	if u.Within(ami.TermsPath) || u.Is(rules.Root("ami_family")) {
-		return out, errDeferred
+// classFacts are the facts of the class's checks: the images resolved
+// with the provider's cache and cluster (their failures go to imageDiags),
+// the cluster facts of a bootstrap block, the readiness reads.
+func classFacts(pd *ProviderData, c nodeclass.Class, imageDiags *diag.Diagnostics) checks.ClassFacts {
+	f := checks.ClassFacts{
+		Karpenter: pd.Karpenter,
+		Images: func(ctx context.Context) (ami.Result, error) {
+			*imageDiags = nil
+			res, err := resolveAMIs(ctx, pd, c.Terms, types.StringNull(), path.Empty(), imageDiags)
+			if errors.Is(err, errDeferred) {
+				err = checks.ErrDeferred
+			}
+			return res.result, err
+		},
+		// Only a hint: not worth waiting on an AWS that is not set up.
+		SuggestFamily: pd.AWS.Clients().Configured(),
+		ClusterFacts: func(ctx context.Context, need []string) (cluster.Facts, error) {
+			return pd.ClusterFacts(ctx, need, "the bootstrap block")
+		},
+		Readiness: readinessSource(pd),
 	}
-	res, err := resolveAMIs(ctx, pd, c.Terms, types.StringNull(), path.Empty(), diags)
-	if err != nil {
+	if !pd.Cluster.Unknown[cluster.FieldName] {
+		f.Cluster = pd.Cluster.Name
+	}
+	return f
+}
+
+// compute reports what the checks found on the images and turns their
+// answer into the computed values.
+func (r *ec2NodeClassResource) compute(ctx context.Context, c nodeclass.Class, res checks.ClassResult, diags *diag.Diagnostics) (nodeClassComputed, error) {
+	var out nodeClassComputed
+	appendFindings(diags, path.Empty(), res.OnImages)
+	switch err := res.ClusterErr; {
+	case res.Deferred:
+		return out, errDeferred
+	case res.ImagesErr != nil:
+		return out, res.ImagesErr // reported by resolveAMIs
+	case err == nil:
+	default:
+		if _, denied := awsclient.Denied(err); denied || awsFailureIsProviderWide(err) {
+			addAWSFailure(diags, path.Root("bootstrap"), err, "Or set the cluster facts in the bootstrap block itself, so eks:DescribeCluster is not needed.")
+		} else {
+			addRuleDiag(diags, path.Root("bootstrap"), ruleClusterFactsNeeded, awsErrorDetail(err)+"\n\nOr set them in the bootstrap block itself.")
+		}
 		return out, err
 	}
-	appendFindings(diags, path.Empty(), res.result.Findings)
-	if res.result.Findings.HasBlockingErrors() || diags.HasError() && len(res.result.AMIs) == 0 {
-		// The checks below are about the images; errors elsewhere in the
-		// class (already in diags) do not stop them.
+	if res.Planned == nil || diags.HasError() {
 		return out, nil
 	}
-	var facts cluster.Facts
-	if c.Bootstrap != nil {
-		if u.Within(rules.Root("bootstrap")) {
-			return out, errDeferred
-		}
-		need := nodeclass.BootstrapNeeds(*c.Bootstrap)
-		if len(need) > 0 {
-			facts, err = pd.ClusterFacts(ctx, need, "the bootstrap block")
-			if errors.Is(err, cluster.ErrUnknown) {
-				return out, errDeferred
-			}
-			switch _, denied := awsclient.Denied(err); {
-			case err == nil:
-			case denied || awsFailureIsProviderWide(err):
-				addAWSFailure(diags, path.Root("bootstrap"), err, "Or set the cluster facts in the bootstrap block itself, so eks:DescribeCluster is not needed.")
-				return out, err
-			default:
-				addRuleDiag(diags, path.Root("bootstrap"), ruleClusterFactsNeeded, awsErrorDetail(err)+"\n\nOr set them in the bootstrap block itself.")
-				return out, err
-			}
-		}
-	}
-	if facts.Name == "" && !pd.Cluster.Unknown[cluster.FieldName] {
-		// The configured name alone (no eks:DescribeCluster): the cluster a
-		// Custom userData's bootstrap call must name.
-		facts.Name = pd.Cluster.Name
-	}
-	p := nodeclass.Plan(nodeclass.PlanInput{Class: c, AMIs: res.result, Cluster: facts, Karpenter: pd.Karpenter})
-	appendFindings(diags, path.Empty(), p.Findings)
-	if diags.HasError() {
-		return out, nil
-	}
+	p := *res.Planned
 	var d diag.Diagnostics
 	// The class's amis and node_class.amis are the same lines: the pools
 	// read the images, and a release bump changes one line per image.
-	out.amis, d = classAMIsValue(res.result.AMIs)
+	out.amis, d = classAMIsValue(res.Images.AMIs)
 	diags.Append(d...)
 	out.userData = types.StringPointerValue(p.UserData)
 	out.nodeClass, d = nodeClassValue(c, p, out.amis)
 	diags.Append(d...)
 	// The manifest needs every spec value; role, subnets and tags may come
 	// from resources created in the same run, node_class does not need them.
-	if u.Within(rules.Path{}) {
+	if c.Unknown.Within(rules.Path{}) {
 		out.manifest = types.StringUnknown()
 		return out, nil
 	}

@@ -5,10 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/ami"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsemu/awsemutest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/checks"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/nodeclass"
@@ -35,7 +38,11 @@ func TestSuggestFamilyFromTheSelectedImages(t *testing.T) {
 	if len(fs) != 1 || len(fs.ByRule(ami.RuleFamilyRequired.ID)) != 1 {
 		t.Fatalf("validate: %v", fs)
 	}
-	got := suggestFamily(context.Background(), pd, c, fs).ByRule(ami.RuleFamilyRequired.ID)
+	suggest := func(pd *ProviderData, c nodeclass.Class) rules.Findings {
+		var d diag.Diagnostics
+		return checks.EC2NodeClass(context.Background(), c, classFacts(pd, c, &d)).Own
+	}
+	got := suggest(pd, c).ByRule(ami.RuleFamilyRequired.ID)
 	if len(got) != 1 || !strings.Contains(hclFix(got[0]), `Write ami_family = "Bottlerocket".`) {
 		t.Errorf("at plan: %v", got)
 	}
@@ -44,11 +51,12 @@ func TestSuggestFamilyFromTheSelectedImages(t *testing.T) {
 	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2"} {
 		t.Setenv(k, "")
 	}
-	if got := suggestFamily(context.Background(), offline, c, fs); got[0].Detail != fs[0].Detail {
+	if got := suggest(offline, c); got[0].Detail != fs[0].Detail {
 		t.Errorf("without AWS the finding must stay: %v", got)
 	}
-	other := append(fs, rules.New(ami.RuleAliasMultipleAt, ami.TermsPath, "another error"))
-	if got := suggestFamily(context.Background(), pd, c, other); got[0].Detail != fs[0].Detail {
+	other := c
+	other.Spec.Role = "" // neither role nor instance profile: another error
+	if got := suggest(pd, other).ByRule(ami.RuleFamilyRequired.ID); len(got) != 1 || got[0].Detail != fs[0].Detail {
 		t.Errorf("with other errors the finding must stay: %v", got)
 	}
 }
