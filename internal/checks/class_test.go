@@ -44,8 +44,10 @@ func (f *fakeSource) SelectSubnets(_ context.Context, terms []awsclient.SubnetTe
 	return awsclient.Selection[awsclient.Subnet]{ByTerm: make([][]awsclient.Subnet, len(terms))}, f.err
 }
 
-func (f *fakeSource) SelectSecurityGroups(_ context.Context, _ []awsclient.SecurityGroupTerm) (awsclient.SecurityGroupSelection, error) {
-	return awsclient.SecurityGroupSelection{}, f.ask("groups")
+func (f *fakeSource) SelectSecurityGroups(_ context.Context, terms []awsclient.SecurityGroupTerm) (awsclient.SecurityGroupSelection, error) {
+	sel := awsclient.SecurityGroupSelection{}
+	sel.ByTerm = make([][]awsclient.SecurityGroup, len(terms))
+	return sel, f.ask("groups")
 }
 
 func (f *fakeSource) SelectCapacityReservations(context.Context, []awsclient.CapacityReservationTerm) (awsclient.Selection[awsclient.CapacityReservation], error) {

@@ -11,7 +11,7 @@ import (
 )
 
 // sequenceSteps are the steps of the check sequences and the class reader:
-// a front end calls NodePool, NodeOverlay, ReadClass and ClassStatus, never a step, so a
+// a front end calls NodePool, EC2NodeClass, NodeOverlay, ReadClass and ClassStatus, never a step, so a
 // new plan-time NodePool check (a stage of the sequence, as the zone check
 // was) is written once, in nodepool.go here (or, a rule of the pool alone,
 // in package nodepool's Validate or Check), and runs in karpenter_nodepool,
@@ -20,6 +20,9 @@ var sequenceSteps = map[string][]string{
 	"nodepool":    {"Check", "CrossChecksApply", "ZonePool"},
 	"readiness":   {"CheckPool", "Evaluate", "Lookup"},
 	"nodeoverlay": {"RuntimeFindings", "GateOff"},
+	// The class's: its images, what builds on them and the cluster check
+	// (EC2NodeClass); a front end only resolves the images it is asked for.
+	"nodeclass": {"Plan", "PlanChecks", "BootstrapClusterFindings", "FamilyRequired", "BootstrapNeeds"},
 	// The readiness reads (any receiver): only ReadClass asks them.
 	"": {"SelectSecurityGroups", "SelectCapacityReservations", "GetRole", "GetInstanceProfile"},
 }
@@ -53,7 +56,7 @@ func TestFrontEndsRunTheSequence(t *testing.T) {
 				for _, p := range []string{pkg, ""} {
 					for _, step := range sequenceSteps[p] {
 						if sel.Sel.Name == step && (p == "" || p == pkg) {
-							t.Errorf("%s: calls %s.%s, a step of a check sequence: call the sequence in internal/checks (NodePool, NodeOverlay, ReadClass, ClassStatus) and add the step there",
+							t.Errorf("%s: calls %s.%s, a step of a check sequence: call the sequence in internal/checks (NodePool, EC2NodeClass, NodeOverlay, ReadClass, ClassStatus) and add the step there",
 								fset.Position(call.Pos()), pkg, step)
 						}
 					}

@@ -274,3 +274,68 @@ func TestRunKubernetesVersionUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// A class is checked as the karpenter_ec2nodeclass resource checks it
+// (checks.EC2NodeClass): an error in one part (a reserved tag) does not
+// hide what AWS says about the others (an image that is not available, a
+// subnet selector that matches nothing), and an error in the AMI selector
+// terms skips only the image read, which it makes meaningless.
+func TestRunChecksAWSDespiteErrorsElsewhere(t *testing.T) {
+	url, emu := awsemutest.Start(t)
+	awsemutest.Setenv(t, url)
+	cache := awsclient.NewCache(awsclient.NewClients(awsclient.Config{Region: "us-east-1", MaxRetries: -1}))
+	const class = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: %s
+spec:
+  role: KarpenterNodeRole-demo
+  amiFamily: AL2023
+  amiSelectorTerms:
+    - %s
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: prod
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: demo
+  tags:
+    %s
+`
+	for _, tc := range []struct {
+		name, term, tag string
+		want, notWant   []string
+	}{
+		{"reserved-tag", "name: team-gpu-node-*", "karpenter.sh/nodepool: x",
+			[]string{"nodeclass-tag-restricted", "ami-not-available", "subnet-selector-matches-nothing"}, nil},
+		{"bad-term", "id: not-an-ami", "team: a",
+			[]string{"subnet-selector-matches-nothing"}, []string{"ami-not-available"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := emu.Stats()["ec2:DescribeImages"]
+			res := Run(context.Background(), []Input{{Name: "a.yaml", Text: fmt.Sprintf(class, tc.name, tc.term, tc.tag)}},
+				Options{Karpenter: versions.DefaultKarpenter, AWS: cache, Kubernetes: "1.32"})
+			var got []string
+			for _, f := range res.Findings {
+				got = append(got, f.Rule.ID)
+			}
+			s := strings.Join(got, " ")
+			for _, w := range tc.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("findings %q, want %s among them", s, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(s, w) {
+					t.Errorf("findings %q, want no %s", s, w)
+				}
+			}
+			if read := emu.Stats()["ec2:DescribeImages"] - before; (tc.notWant != nil) != (read == 0) {
+				t.Errorf("%d image reads", read)
+			}
+			if len(res.Failures) > 0 {
+				t.Errorf("failures %v", res.Failures)
+			}
+		})
+	}
+}

@@ -8,9 +8,9 @@
 // of kind EC2NodeClass (karpenter.k8s.aws/v1) or NodePool (karpenter.sh/v1)
 // is decoded into the project's own manifest model (internal/manifest),
 // converted into the nodeclass.Class or nodepool.Pool the resources check,
-// and judged by the same rules: Karpenter's runtime validation, AMI terms and
-// family, userData lint, requirements and the embedded instance-family facts
-// (nodeclass.Validate, nodepool.Validate and nodepool.Check), and the
+// and judged by the same sequences (checks.EC2NodeClass, checks.NodePool):
+// Karpenter's runtime validation, AMI terms and family, userData lint,
+// requirements and the embedded instance-family facts, and the
 // API server's CRD schema and CEL rules on the document as written
 // (internal/crd). Findings carry manifest paths
 // ("spec.template.spec.requirements[0].minValues"), translated from the
