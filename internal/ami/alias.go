@@ -91,3 +91,47 @@ func familyError(name string, kv versions.Karpenter) string {
 	}
 	return msg
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleAliasFormat = rules.Register(rules.Rule{
+		ID: "alias-format", Severity: rules.Error, Category: category,
+		Title:     "an alias must be family@version",
+		Behaviour: "CRD rules: `maxLength: 30` and \"'alias' is improperly formatted, must match the format 'family@version'\" (`^[a-zA-Z0-9]+@.+$`).",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go AMISelectorTerm.Alias",
+		Bad:       term(`alias = "al2023-latest"`),
+		Good:      term(`alias = "al2023@latest"`),
+	})
+	RuleAliasMultipleAt = rules.Register(rules.Rule{
+		ID: "alias-multiple-at", Severity: rules.Error, Category: category,
+		Title:     "an alias with more than one `@` crashes Karpenter",
+		Behaviour: "`al2023@v1@x` passes the CRD pattern, but amiFamilyFromAlias/amiVersionFromAlias call log.Fatalf when the alias does not split into exactly two parts: the Karpenter controller process exits and restarts in a loop.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go amiFamilyFromAlias, amiVersionFromAlias",
+		Bad:       term(`alias = "al2023@v20251209@x"`),
+		Good:      term(`alias = "al2023@v20251209"`),
+	})
+	RuleAliasFamily = rules.Register(rules.Rule{
+		ID: "alias-family-unsupported", Severity: rules.Error, Category: category,
+		Title:     "the alias family is not one Karpenter knows",
+		Behaviour: "CRD rule: \"family is not supported, must be one of the following: 'al2', 'al2023', 'bottlerocket', 'windows2019', 'windows2022', 'windows2025'\". The check is case-sensitive, and `windows2025` exists only from Karpenter 1.9.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL); A PR #8842 (windows2025, v1.9.0)",
+		Bad:       term(`alias = "AL2023@latest"`),
+		Good:      term(`alias = "al2023@latest"`),
+	})
+	RuleAliasWindowsVersion = rules.Register(rules.Rule{
+		ID: "alias-windows-version", Severity: rules.Error, Category: category,
+		Title:     "Windows aliases only take `latest`",
+		Behaviour: "CRD rule: \"windows families may only specify version 'latest'\"; Karpenter reads only the ami-windows-latest SSM parameters.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL), A:pkg/providers/amifamily/windows.go",
+		Bad:       term(`alias = "windows2022@2025.11.12"`),
+		Good:      term(`alias = "windows2022@latest"`),
+	})
+	RuleAliasVersionShape = rules.Register(rules.Rule{
+		ID: "alias-version-shape", Severity: rules.Warning, Category: category,
+		Title:     "the pinned alias version has a shape SSM never publishes",
+		Behaviour: "The version is spliced verbatim into the SSM parameter name: AL2/AL2023 releases are `vYYYYMMDD` (with the `v`), Bottlerocket releases `x.y.z` or `x.y.z-<commit>` (a leading `v` is trimmed). Any other shape resolves nothing and the EC2NodeClass never becomes ready.",
+		Source:    "A:pkg/providers/amifamily/{al2,al2023,bottlerocket}.go DescribeImageQuery",
+		Bad:       term(`alias = "al2023@20251209"`),
+		Good:      term(`alias = "al2023@v20251209"`),
+	})
+)

@@ -83,3 +83,31 @@ func ResolvedFamily(family string, terms []Term, kv versions.Karpenter) (amifami
 	}
 	return "", false
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleFamilyUnsupported = rules.Register(rules.Rule{
+		ID: "ami-family-unsupported", Severity: rules.Error, Category: category,
+		Title:     "amiFamily is not in the CRD enum",
+		Behaviour: "The CRD enum is AL2, AL2023, Bottlerocket, Custom, Windows2019, Windows2022 and (from 1.9.0) Windows2025; Ubuntu was dropped at v1.0.0. The API server rejects any other value.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (amiFamily enum)",
+		Bad:       "ami_family = \"Ubuntu\"",
+		Good:      "ami_family = \"AL2023\"",
+	})
+	RuleFamilyRequired = rules.Register(rules.Rule{
+		ID: "ami-family-required", Severity: rules.Error, Category: category,
+		Title:     "amiFamily is required without an alias",
+		Behaviour: "CRD rule: \"must specify amiFamily if amiSelectorTerms does not contain an alias\". amiFamily decides the userData format; Karpenter cannot infer it from an image.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL on spec)",
+		Bad:       term(`name = "team-eks-node-al2023-*"`),
+		Good:      rules.Body(`ami_family = "AL2023"`, term(`name = "team-eks-node-al2023-*"`)),
+	})
+	RuleFamilyAliasMismatch = rules.Register(rules.Rule{
+		ID: "ami-family-alias-mismatch", Severity: rules.Error, Category: category,
+		Title:     "amiFamily must match the alias family or be Custom",
+		Behaviour: "CRD rules: \"if set, amiFamily must be 'AL2023' or 'Custom' when using an AL2023 alias\" (one per family).",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL on spec)",
+		Bad:       rules.Body(`ami_family = "AL2"`, term(`alias = "al2023@latest"`)),
+		Good:      rules.Body("# ami_family follows the alias", term(`alias = "al2023@latest"`)),
+	})
+)

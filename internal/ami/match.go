@@ -200,3 +200,39 @@ func formatRequirements(rs []Requirement) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleNoCompatibleImage = rules.Register(rules.Rule{
+		ID: "ami-no-compatible-image", Severity: rules.Error, Category: category,
+		Title:     "no selected image is compatible with the instance",
+		Behaviour: "Karpenter maps each instance type to the first image whose requirements it satisfies (strictly, since 1.4.0 / #7925); with none it fails launches with \"no instance types satisfy requirements of amis [...]\".",
+		Source:    "A:pkg/providers/amifamily/ami.go MapToInstanceTypes, resolver.go Resolve",
+		Bad:       rules.Block(`data "karpenter_ami" "x"`, `ami_family = "AL2023"`, `instance_type = "m6g.large"`, "# an x86_64 image", term(`id = "ami-0aaaaaaaaaaaaaaaa"`)),
+		Good:      rules.Block(`data "karpenter_ami" "x"`, `instance_type = "m6g.large"`, term(`alias = "al2023@latest"`)),
+	})
+	RuleArm64GPU = rules.Register(rules.Rule{
+		ID: "arm64-gpu-no-image", Severity: rules.Error, Category: category,
+		Title:     "the AMI family has no arm64 GPU image",
+		Behaviour: "AL2 publishes no arm64 NVIDIA image, and Karpenter before 1.4 does not query AL2023's arm64 NVIDIA image (published since EKS AMI v20250403): g5g instances match no image and launches fail with \"no instance types satisfy requirements of amis [...]\".",
+		Source:    "A:pkg/providers/amifamily/al2.go, al2023.go (PR #7996, v1.4.0); awslabs/amazon-eks-ami#853",
+		Bad:       rules.Block(`data "karpenter_ami" "x"`, `instance_type = "g5g.xlarge"`, term(`alias = "al2@latest"`)),
+		Good:      rules.Block(`data "karpenter_ami" "x"`, `instance_type = "g5g.xlarge"`, term(`alias = "al2023@latest"`)),
+	})
+	RuleNonAliasGPU = rules.Register(rules.Rule{
+		ID: "ami-non-alias-gpu-instance", Severity: rules.Warning, Category: category,
+		Title:     "a GPU or Neuron instance gets an image chosen by architecture only",
+		Behaviour: "Without an alias Karpenter infers only the architecture of an image, so GPU and Neuron instances boot the same image as every other instance of that architecture, usually without drivers. The docs: \"use a separate EC2NodeClass\". A NodePool on such a class is warned when it selects GPU/Neuron families, and also when it does not keep them out (instance-gpu-count and instance-accelerator-count DoesNotExist): a pod requesting a GPU then makes Karpenter launch one with the driverless image.",
+		Source:    "A:website/content/en/docs/concepts/nodeclasses.md §amiSelectorTerms; A:pkg/providers/amifamily/types.go RequirementsForImageWithArchitecture",
+		Bad:       rules.Block(`data "karpenter_ami" "x"`, `ami_family = "AL2023"`, `instance_type = "g5.xlarge"`, term(`name = "team-eks-node-al2023-x86_64-*"`)),
+		Good:      rules.Block(`data "karpenter_ami" "x"`, `instance_type = "g5.xlarge"`, term(`alias = "al2023@latest"`)),
+	})
+	RuleAMDGPU = rules.Register(rules.Rule{
+		ID: "amd-gpu-nvidia-image", Severity: rules.Warning, Category: category,
+		Title:     "AMD GPU instances get the NVIDIA image",
+		Behaviour: "The nvidia variant is keyed on `instance-gpu-count Exists` whatever the manufacturer, so g4ad (AMD Radeon Pro V520) boots the NVIDIA image, without AMD drivers.",
+		Source:    "A:pkg/providers/amifamily/types.go Variant.Requirements; pkg/providers/instancetype/types.go computeRequirements",
+		Bad:       rules.Block(`data "karpenter_ami" "x"`, `instance_type = "g4ad.xlarge"`, term(`alias = "al2023@latest"`)),
+		Good:      "# a custom AMI with AMD drivers, in its own EC2NodeClass\n" + rules.Block(`data "karpenter_ami" "x"`, `ami_family = "AL2023"`, `instance_type = "g4ad.xlarge"`, term(`name = "team-amd-gpu-*"`)),
+	})
+)

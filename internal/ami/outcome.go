@@ -201,3 +201,63 @@ func lastN(s []string, n int) []string {
 	}
 	return s[len(s)-n:]
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleMultipleTermsOneArch = rules.Register(rules.Rule{
+		ID: "ami-terms-one-per-architecture", Severity: rules.Warning, Category: category,
+		Title:     "only the newest image per architecture is used",
+		Behaviour: "Without an alias Karpenter knows only an image's architecture, and keeps one image per requirement set: the newest non-deprecated amd64 image and the newest arm64 image. Other matches are discovered and never launched.",
+		Source:    "A:pkg/providers/amifamily/ami.go DefaultProvider.amis / compareAMI",
+		Bad:       custom("# both images are x86_64", term(`id = "ami-0aaaaaaaaaaaaaaaa"`), term(`id = "ami-0bbbbbbbbbbbbbbbb"`)),
+		Good:      custom("# one image per architecture per EC2NodeClass; a second image needs a second EC2NodeClass", term(`id = "ami-0aaaaaaaaaaaaaaaa"`)),
+	})
+	RuleAliasNotPublished = rules.Register(rules.Rule{
+		ID: "alias-not-published", Severity: rules.Error, Category: category,
+		Title:     "the pinned alias release is not published for this Kubernetes version",
+		Behaviour: "Pinned alias versions are per Kubernetes minor: none of the SSM parameters Karpenter reads exists, so it reports \"failed to discover any AMIs for alias\" and the EC2NodeClass never becomes ready (e.g. after a control-plane upgrade).",
+		Source:    "A:pkg/providers/amifamily/al2023.go DescribeImageQuery",
+		Bad:       rules.Body("# cluster on Kubernetes 1.32", term(`alias = "al2023@v20200101"`)),
+		Good:      term(`alias = "al2023@v20251209"`),
+	})
+	RuleNotFound = rules.Register(rules.Rule{
+		ID: "ami-not-found", Severity: rules.Error, Category: category,
+		Title:     "the selector matches no image",
+		Behaviour: "Karpenter sets AMIsReady=False with \"AMISelector did not match any AMIs\" and launches nothing for NodePools of this EC2NodeClass.",
+		Source:    "A:pkg/controllers/nodeclass/ami.go AMI.Reconcile",
+		Bad:       custom("# account 111122223333 has no image of that name", term(`name = "team-eks-node-al2023-*"`, `owner = "111122223333"`)),
+		Good:      custom(term(`name = "team-eks-node-al2023-*"`, `owner = "self"`)),
+	})
+	RuleNotAvailable = rules.Register(rules.Rule{
+		ID: "ami-not-available", Severity: rules.Error, Category: category,
+		Title:     "the selector matches only images that are not available",
+		Behaviour: "Karpenter asks DescribeImages for `state=available` only (since 1.3.0 / 1.2.2, PR #7672), so pending, failed or disabled images (a Packer build still running) are ignored; with nothing else matching the EC2NodeClass never becomes ready.",
+		Source:    "A:pkg/providers/amifamily/types.go DescribeImagesInput; A #7652/#7672",
+		Bad:       custom("# the only match is a pending Packer build", term(`name = "team-gpu-node-*"`)),
+		Good:      custom("# wait for the build, or select a released image", term(`name = "team-eks-node-al2023-x86_64-*"`)),
+	})
+	RulePendingSelectable = rules.Register(rules.Rule{
+		ID: "ami-pending-selectable", Severity: rules.Warning, Category: category,
+		Title:     "this Karpenter release may launch images that are still pending",
+		Behaviour: "Before 1.3.0 (and 1.2.2) Karpenter did not filter on `state=available`: a Packer image still being built can be selected, and its later completion shows as drift (A #7652).",
+		Source:    "A #7652, fixed by PR #7672 in v1.3.0 and v1.2.2",
+		Bad:       rules.WithProvider(custom(term(`name = "team-eks-node-*"`)), `karpenter_version = "1.2.0"`),
+		Good:      rules.WithProvider(custom(term(`name = "team-eks-node-*"`)), `karpenter_version = "1.3"`),
+	})
+	RuleVariantSwap = rules.Register(rules.Rule{
+		ID: "alias-variants-swapped", Severity: rules.Warning, Category: category,
+		Title:     "Karpenter 1.0.0-1.0.2 swaps the NVIDIA and Neuron images",
+		Behaviour: "In 1.0.0-1.0.2 the nvidia variant carried `instance-accelerator-count Exists` and the neuron variant `instance-gpu-count Exists`: NVIDIA instances booted the Neuron image and the reverse (fixed in 1.0.3).",
+		Source:    "A PR #6976 (v1.0.3), A:pkg/providers/amifamily/types.go",
+		Bad:       rules.WithProvider(rules.Block(`data "karpenter_ami" "x"`, `instance_type = "g5.xlarge"`, term(`alias = "al2023@latest"`)), `karpenter_version = "1.0.1"`),
+		Good:      rules.Block(`provider "karpenter"`, `karpenter_version = "1.0.3"`),
+	})
+	RuleFirstMatchBug = rules.Register(rules.Rule{
+		ID: "alias-first-match-capacity-bug", Severity: rules.Warning, Category: category,
+		Title:     "before Karpenter 1.4 multi-variant aliases can confuse capacity learning",
+		Behaviour: "Up to 1.3.x MapToInstanceTypes matched leniently; a node's synthetic instance type lacked the GPU keys, the first image (often the NVIDIA one) \"matched\" non-GPU nodes, the discovered-capacity cache was never filled and Karpenter kept launching nodes too small for the pod (#7925).",
+		Source:    "A #7925, fixed by PR #7923 (v1.4.0)",
+		Bad:       rules.WithProvider(term(`alias = "bottlerocket@latest"`), `karpenter_version = "1.3"`),
+		Good:      rules.Block(`provider "karpenter"`, `karpenter_version = "1.4"`),
+	})
+)

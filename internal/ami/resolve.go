@@ -427,3 +427,15 @@ func countImages(all, selected []awsclient.Image) string {
 }
 
 func dedupeSorted(in []string) []string { return slices.Compact(slices.Sorted(slices.Values(in))) }
+
+// The rules the checks of this file emit.
+var (
+	RuleNameWithoutOwner = rules.Register(rules.Rule{
+		ID: "ami-term-name-default-owners", Severity: rules.Warning, Category: category,
+		Title:     "a name term without `owner` only searches your account and Amazon",
+		Behaviour: "A term with `name` and no `owner` is sent with Owners [self, amazon], so an image shared from another account is never found even though its name matches. The provider warns when such a term matches no image while other terms do (when no term matches, `ami-not-found` gives the same advice).",
+		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
+		Bad:       custom("# the image is owned by account 111122223333", term(`name = "shared-eks-node-*"`)),
+		Good:      custom(term(`name = "shared-eks-node-*"`, `owner = "111122223333"`)),
+	})
+)

@@ -54,3 +54,23 @@ func ParameterNames(qs []amifamily.Parameter) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleAL2Kubernetes = rules.Register(rules.Rule{
+		ID: "alias-al2-unsupported-kubernetes", Severity: rules.Error, Category: category,
+		Title:     "AL2 aliases are refused on Kubernetes 1.33 and later",
+		Behaviour: "Karpenter sets AMIsReady=False (UnsupportedAlias) with \"AL2 aliases are no longer supported on EKS 1.33+\"; EKS publishes no AL2 AMIs for 1.33+.",
+		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries (AL2DeprecationError, PR #8151)",
+		Bad:       rules.Body("# cluster on Kubernetes 1.33", term(`alias = "al2@latest"`)),
+		Good:      term(`alias = "al2023@latest"`),
+	})
+	RuleWindows2025Kubernetes = rules.Register(rules.Rule{
+		ID: "alias-windows2025-unsupported-kubernetes", Severity: rules.Error, Category: category,
+		Title:     "Windows Server 2025 needs Kubernetes 1.35",
+		Behaviour: "Karpenter sets AMIsReady=False (UnsupportedAlias): \"Windows Server 2025 requires EKS version 1.35 or higher, current version: <v>\".",
+		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries (WS2025UnsupportedVersionError)",
+		Bad:       rules.Body("# cluster on Kubernetes 1.32", term(`alias = "windows2025@latest"`)),
+		Good:      term(`alias = "windows2022@latest"`),
+	})
+)

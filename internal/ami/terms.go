@@ -214,3 +214,79 @@ func fieldsOf(p rules.Path, fields []string) []rules.Path {
 	}
 	return out
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleTermsCount = rules.Register(rules.Rule{
+		ID: "ami-terms-count", Severity: rules.Error, Category: category,
+		Title:     "amiSelectorTerms must have 1 to 30 terms",
+		Behaviour: "The EC2NodeClass CRD declares `minItems: 1` and `maxItems: 30` on `spec.amiSelectorTerms`; the API server rejects the object.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (amiSelectorTerms)",
+		Bad:       nodeClass(),
+		Good:      nodeClass(term(`alias = "al2023@v20251209"`)),
+	})
+	RuleTermEmpty = rules.Register(rules.Rule{
+		ID: "ami-term-empty", Severity: rules.Error, Category: category,
+		Title:     "an AMI selector term selects nothing",
+		Behaviour: "CRD rule: \"expected at least one, got none, ['tags', 'id', 'name', 'alias', 'ssmParameter']\". A term with only `owner` (or nothing) is rejected by the API server.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go AMISelectorTerm (x-kubernetes-validations)",
+		Bad:       custom(term(`owner = "self"`)),
+		Good:      custom(term(`owner = "self"`, `name = "team-eks-node-*"`)),
+	})
+	RuleTermIDExclusive = rules.Register(rules.Rule{
+		ID: "ami-term-id-exclusive", Severity: rules.Error, Category: category,
+		Title:     "`id` cannot be combined with other fields of its term",
+		Behaviour: "CRD rule: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\". The CEL rule forgets `ssmParameter`; Karpenter's DescribeImageQueries then uses `id` and silently ignores `ssmParameter`, so this provider rejects that pair too.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL), A:pkg/providers/amifamily/ami.go DescribeImageQueries (switch: id > ssmParameter > name/tags)",
+		Bad:       custom(term(`id = "ami-0123456789abcdef0"`, `name = "team-*"`)),
+		Good:      custom(term(`id = "ami-0123456789abcdef0"`), term(`name = "team-*"`)),
+	})
+	RuleTermAliasExclusive = rules.Register(rules.Rule{
+		ID: "ami-term-alias-exclusive", Severity: rules.Error, Category: category,
+		Title:     "an alias must be the only field and the only term",
+		Behaviour: "CRD rules: \"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\" and \"... with a combination of other amiSelectorTerms\". `ssmParameter` next to an alias passes CEL but is ignored, so it is rejected here as well.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL), EC2NodeClass.Alias()",
+		Bad:       rules.Body(term(`alias = "al2023@latest"`), term(`name = "team-*"`)),
+		Good:      term(`alias = "al2023@latest"`),
+	})
+	RuleTermSSMIgnoredFields = rules.Register(rules.Rule{
+		ID: "ami-term-ssm-parameter-exclusive", Severity: rules.Error, Category: category,
+		Title:     "`ssm_parameter` ignores the other fields of its term",
+		Behaviour: "DescribeImageQueries resolves a term with `ssmParameter` to that parameter's image and never looks at its `name`, `tags` or `owner`; the CRD does not forbid the combination, so the fields are silently ignored.",
+		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
+		Bad:       custom(term(`ssm_parameter = "/platform/ami/al2023"`, `owner = "self"`)),
+		Good:      custom(term(`ssm_parameter = "/platform/ami/al2023"`)),
+	})
+	RuleTermTagsEmpty = rules.Register(rules.Rule{
+		ID: "ami-term-tags-invalid", Severity: rules.Error, Category: category,
+		Title:     "selector tags must have non-empty keys and values, at most 20",
+		Behaviour: "CRD rule: \"empty tag keys or values aren't supported\" and `maxProperties: 20` on selector tags.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (amiSelectorTerms[].tags)",
+		Bad:       custom(term(`tags = { team = "" }`)),
+		Good:      custom(term(`tags = { team = "*" }`)),
+	})
+	RuleTermIDPattern = rules.Register(rules.Rule{
+		ID: "ami-term-id-invalid", Severity: rules.Error, Category: category,
+		Title:     "an AMI id must look like ami-0123456789abcdef0",
+		Behaviour: "The CRD pattern `ami-[0-9a-z]+` is unanchored, so `xami-1y` passes the API server and then matches no image (\"AMISelector did not match any AMIs\"). This provider checks the whole value.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (amiSelectorTerms[].id pattern)",
+		Bad:       custom(term(`id = "ami-0123 "`)),
+		Good:      custom(term(`id = "ami-0123456789abcdef0"`)),
+	})
+	RuleOwnerComma = rules.Register(rules.Rule{
+		ID: "ami-term-owner-single", Severity: rules.Warning, Category: category,
+		Title:     "`owner` is one owner, not a list",
+		Behaviour: "Karpenter passes `owner` as a single element of DescribeImages `Owners`; it never splits on commas, so `\"self,amazon\"` asks EC2 for an owner literally named that and matches nothing.",
+		Source:    "A:pkg/providers/amifamily/ami.go DescribeImageQueries",
+		Bad:       custom(term(`name = "team-*"`, `owner = "self,123456789012"`)),
+		Good:      custom(term(`name = "team-*"`, `owner = "self"`), term(`name = "team-*"`, `owner = "123456789012"`)),
+	})
+	RuleSSMParameterVersion = rules.Register(rules.Rule{
+		ID: "ami-term-ssm-parameter-unsupported", Severity: rules.Error, Category: category,
+		Title:     "`ssm_parameter` needs Karpenter 1.4",
+		Behaviour: "`ssmParameter` was added in Karpenter 1.4.0 (PR #7341). Older CRDs prune the unknown field, which leaves an empty term that the API server rejects.",
+		Source:    "A PR #7341 (v1.4.0)",
+		Bad:       rules.WithProvider(custom(term(`ssm_parameter = "/platform/ami/al2023"`)), `karpenter_version = "1.3"`),
+		Good:      rules.WithProvider(custom(term(`ssm_parameter = "/platform/ami/al2023"`)), `karpenter_version = "1.4"`),
+	})
+)

@@ -2,6 +2,7 @@ package manifestcheck
 
 import (
 	"fmt"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 )
@@ -70,3 +71,15 @@ func withArticle(kind string) string {
 	}
 	return "a " + kind
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleMalformed = rules.Register(rules.Rule{
+		ID: "manifest-malformed", Severity: rules.Error, Category: Category,
+		Title:     "the document is not a YAML or JSON object",
+		Behaviour: "`kubectl apply`, Helm and Argo CD decode each document of a stream as a Kubernetes object: a document that is not YAML (a tab in the indentation, an unclosed quote, an unrendered Helm template), that repeats a key in one mapping (kubectl's strict decoding: `mapping key \"x\" already defined`), or that is a list or a scalar instead of an object is refused before any object reaches the API server, and nothing of the stream after it is applied by kubectl. validate_manifest reports it once for the document, with the line in the whole input, and checks the other documents.",
+		Source:    "sigs.k8s.io/yaml YAMLToJSONStrict (what kubectl and the API server decode YAML with); k8s.io/apimachinery pkg/util/yaml NewYAMLReader (the `---` document separator)",
+		Bad:       example(nodePool("      requirements: []\n      requirements: []\n")),
+		Good:      example(nodePool("      requirements: []\n" + nodeClassRef)),
+	})
+)

@@ -115,3 +115,15 @@ func CheckTypeFacts(r Request) rules.Findings {
 	}
 	return nil
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleManifest = rules.Register(rules.Rule{
+		ID: "node-manifest-invalid", Severity: rules.Error, Category: Category,
+		Title:     "node_pool or node_class is not one valid NodePool or EC2NodeClass",
+		Behaviour: "data \"karpenter_node\" describes a node of one NodePool on one EC2NodeClass: `node_pool` must hold exactly one karpenter.sh/v1 NodePool and `node_class` exactly one karpenter.k8s.aws/v1 EC2NodeClass (YAML or JSON: a resource's `manifest`, or `file()` of one document of a GitOps repository). A file holding both objects, or the objects swapped, describes no node. Each object must also pass the offline rules `validate_manifest` applies (Karpenter or the API server would refuse it otherwise): their errors are reported at the argument with their own rule ids and the manifest path.",
+		Source:    "github.com/aws/karpenter-provider-aws v1.14.1 pkg/apis/crds (the CRDs); provider::karpenter::validate_manifest (the same rules)",
+		Bad:       example(poolYAML("general", "")+"---\n"+classYAML("default", ""), classYAML("default", ""), "  instance_type = \"m5.large\"\n"),
+		Good:      example(poolYAML("general", ""), classYAML("default", ""), "  instance_type = \"m5.large\"\n"),
+	})
+)

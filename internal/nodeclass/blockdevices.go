@@ -182,3 +182,39 @@ func snapshotFindings(c Class, f amifamily.Family, res ami.Result) rules.Finding
 	}
 	return fs
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleBlockDeviceRoot = rules.Register(rules.Rule{
+		ID: "block-device-root-volume-multiple", Severity: rules.Error, Category: category,
+		Title:     "at most one block device mapping may be the root volume",
+		Behaviour: "CRD rule: \"must have only one blockDeviceMappings with rootVolume\" (and at most 50 mappings).",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go BlockDeviceMapping",
+		Bad:       rules.Body(rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `root_volume = true`, `ebs { volume_size = "50Gi" }`), rules.Block("block_device_mappings", `device_name = "/dev/xvdb"`, `root_volume = true`, `ebs { volume_size = "50Gi" }`)),
+		Good:      rules.Body(rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `root_volume = true`, `ebs { volume_size = "50Gi" }`), rules.Block("block_device_mappings", `device_name = "/dev/xvdb"`, `ebs { volume_size = "50Gi" }`)),
+	})
+	ruleBlockDeviceEBS = rules.Register(rules.Rule{
+		ID: "block-device-ebs-invalid", Severity: rules.Error, Category: category,
+		Title:     "an EBS volume needs a valid size or a snapshot, and settings its type supports",
+		Behaviour: "CRD rules: \"snapshotID or volumeSize must be defined\", volumeSize must match the CRD's Gi/G/Ti/T pattern (up to 64 TiB), volumeType must be standard, io1, io2, gp2, sc1, st1 or gp3. EC2 rejects iops on anything but io1/io2/gp3 and throughput on anything but gp3 when the launch template is used.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (blockDeviceMappings[].ebs); EC2 CreateLaunchTemplate EBS parameters",
+		Bad:       rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, rules.Block("ebs", `volume_size = "20GB"`, `volume_type = "gp2"`, `iops = 3000`)),
+		Good:      rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, rules.Block("ebs", `volume_size = "20Gi"`, `volume_type = "gp3"`, `iops = 3000`)),
+	})
+	ruleVolumeDecimal = rules.Register(rules.Rule{
+		ID: "block-device-size-decimal-units", Severity: rules.Warning, Category: category,
+		Title:     "a volume size in G or T is smaller than it reads",
+		Behaviour: "`G` and `T` are powers of ten; Karpenter converts the size to GiB rounding up (launchtemplate.go volumeSize), so \"200G\" becomes a 187 GiB volume, not 200.",
+		Source:    "A:pkg/providers/launchtemplate/launchtemplate.go volumeSize",
+		Bad:       rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `ebs { volume_size = "200G" }`),
+		Good:      rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `ebs { volume_size = "200Gi" }`),
+	})
+	ruleSnapshot = rules.Register(rules.Rule{
+		ID: "block-device-smaller-than-snapshot", Severity: rules.Error, Category: category,
+		Title:     "a block device is smaller than the image's snapshot",
+		Behaviour: "EC2 refuses to launch when a launch template volume is smaller than the snapshot of the image's device (InvalidBlockDeviceMapping: \"Volume of size N GB is smaller than snapshot\"). Karpenter's default mappings (20 GiB root for AL2/AL2023, 4 GiB /dev/xvda for Bottlerocket, 50 GiB for Windows) are too small for larger custom images, and the NVIDIA Bottlerocket OS volume is larger than the standard one (#7928).",
+		Source:    "A #7928; A:pkg/providers/amifamily/{al2023,bottlerocket,windows}.go DefaultBlockDeviceMappings",
+		Bad:       rules.Body("# the custom image has a 30 GiB root snapshot; Karpenter's AL2023 default is 20 GiB", `ami_family = "AL2023"`, `ami_selector_terms { name = "team-eks-node-al2023-*" }`),
+		Good:      rules.Body(`ami_family = "AL2023"`, `ami_selector_terms { name = "team-eks-node-al2023-*" }`, rules.Block("block_device_mappings", `device_name = "/dev/xvda"`, `root_volume = true`, rules.Block("ebs", `volume_size = "30Gi"`, `volume_type = "gp3"`))),
+	})
+)

@@ -93,3 +93,15 @@ func discoveredCluster(c Class) (string, bool) {
 	}
 	return "", false
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleOtherCluster = rules.Register(rules.Rule{
+		ID: "custom-bootstrap-other-cluster", Severity: rules.Error, Category: category,
+		Title:     "Custom userData bootstraps a cluster other than the class's, with no endpoint and CA",
+		Behaviour: "Karpenter passes Custom userData unchanged, so the cluster the node joins is the one its bootstrap.sh call names. Without `--apiserver-endpoint` and `--b64-cluster-ca` bootstrap.sh looks that cluster up with eks:DescribeCluster at boot: a name copied from an example (`bootstrap.sh my-cluster`) fails the bootstrap, another cluster's name joins the node there; the NodeClaim never registers and Karpenter deletes it after 15 minutes. An error against the provider's cluster (its `cluster` block, or `karpenter-lint --cluster`); without one, a warning when the name differs from the class's `karpenter.sh/discovery` selector tag, which names the cluster by convention only.",
+		Source:    "awslabs/amazon-eks-ami templates/al2/runtime/bootstrap.sh (CLUSTER_NAME from the first argument; aws eks describe-cluster when the endpoint or CA is missing); aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
+		Bad:       rules.Body(`ami_family = "Custom"`, `ami_selector_terms { id = "ami-0123456789abcdef0" }`, rules.Block("subnet_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), rules.Block("security_group_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), `user_data = "#!/bin/bash\n/etc/eks/bootstrap.sh my-cluster --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"`),
+		Good:      rules.Body(`ami_family = "Custom"`, `ami_selector_terms { id = "ami-0123456789abcdef0" }`, rules.Block("subnet_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), rules.Block("security_group_selector_terms", `tags = { "karpenter.sh/discovery" = "demo" }`), `user_data = "#!/bin/bash\n/etc/eks/bootstrap.sh demo --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"`),
+	})
+)

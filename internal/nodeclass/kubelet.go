@@ -135,3 +135,23 @@ func camel(attr string) string {
 	}
 	return strings.Join(parts, "")
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleKubelet = rules.Register(rules.Rule{
+		ID: "kubelet-config-invalid", Severity: rules.Error, Category: category,
+		Title:     "kubelet settings the CRD rejects",
+		Behaviour: "CRD rules on spec.kubelet: eviction keys must be one of memory.available, nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, pid.available; reserved keys cpu, memory, ephemeral-storage, pid; reserved values not negative; eviction values a percentage or a quantity; grace periods durations; \"imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent\"; evictionSoft and evictionSoftGracePeriod with the same keys.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go KubeletConfiguration (v1.14.1 x-kubernetes-validations)",
+		Bad:       rules.Block("kubelet", `eviction_soft = { "memory.available" = "10%" }`, `image_gc_high_threshold_percent = 50`, `image_gc_low_threshold_percent = 80`),
+		Good:      rules.Block("kubelet", `eviction_soft = { "memory.available" = "10%" }`, `eviction_soft_grace_period = { "memory.available" = "1m" }`, `image_gc_high_threshold_percent = 85`, `image_gc_low_threshold_percent = 80`),
+	})
+	rulePodsPerCore = rules.Register(rules.Rule{
+		ID: "kubelet-pods-per-core-ignored", Severity: rules.Warning, Category: category,
+		Title:     "pods_per_core is ignored on Bottlerocket",
+		Behaviour: "Bottlerocket's settings have no podsPerCore; Karpenter disables it for the family (FeatureFlags PodsPerCoreEnabled: false), so the value has no effect on the node.",
+		Source:    "A:pkg/providers/amifamily/bottlerocket.go FeatureFlags",
+		Bad:       rules.Body(`ami_selector_terms { alias = "bottlerocket@latest" }`, `kubelet { pods_per_core = 10 }`),
+		Good:      rules.Body(`ami_selector_terms { alias = "bottlerocket@latest" }`, `kubelet { max_pods = 110 }`),
+	})
+)

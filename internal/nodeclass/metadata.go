@@ -27,3 +27,15 @@ func validateMetadata(c Class) rules.Findings {
 	}
 	return fs
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleMetadata = rules.Register(rules.Rule{
+		ID: "metadata-options-invalid", Severity: rules.Error, Category: category,
+		Title:     "metadata options out of range",
+		Behaviour: "CRD: http_endpoint and http_protocol_ipv6 are enabled|disabled, http_tokens is required|optional, http_put_response_hop_limit is 1 to 64.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (metadataOptions)",
+		Bad:       `metadata_options { http_put_response_hop_limit = 0 }`,
+		Good:      rules.Block("metadata_options", `http_put_response_hop_limit = 2`, `http_tokens = "required"`),
+	})
+)

@@ -375,3 +375,35 @@ func PlanChecks(validated rules.Findings) (images, readiness bool) {
 	}
 	return images, readiness
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleCustomNoUserData = rules.Register(rules.Rule{
+		ID: "custom-user-data-missing", Severity: rules.Error, Category: category,
+		Title:     "a Custom EC2NodeClass has no userData",
+		Behaviour: "Karpenter passes Custom userData through unchanged and adds nothing. EKS-optimized images (an alias, or images named as EKS publishes them) do not bootstrap themselves: the instance boots, never joins the cluster, and the NodeClaim is deleted after the 15-minute registration timeout, over and over; that is an error. Karpenter accepts the class, and a custom image may bootstrap itself, so with other images it is a warning (acknowledge it when the image does).",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go; pkg/apis/v1/ec2nodeclass_validation_cel_test.go (Custom classes without userData are accepted)",
+		Bad:       rules.Body(`ami_family = "Custom"`, `ami_selector_terms { alias = "al2023@latest" }`),
+		Good:      rules.Body(`ami_family = "Custom"`, `ami_selector_terms { alias = "al2023@latest" }`, `bootstrap { format = "nodeadm" }`),
+	})
+	ruleImageFamily = rules.Register(rules.Rule{
+		ID: "image-family-mismatch", Severity: rules.Error, Category: category,
+		Title:     "the images are of another family than the userData format",
+		Behaviour: "amiFamily only decides the userData format; it does not select images. An AL2023 class whose images are Bottlerocket renders a nodeadm MIME document the image cannot read (Bottlerocket wants TOML); bootstrap.sh exits 1 on AL2023 images; shell userData means nothing to Bottlerocket. The node never joins and is deleted after 15 minutes.",
+		Source:    "A:website/content/en/docs/concepts/nodeclasses.md §amiFamily; E:templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh (exits 1)",
+		Bad:       rules.Body(`ami_family = "AL2023"`, rules.Block("ami_selector_terms", `name = "bottlerocket-aws-k8s-1.32-x86_64-*"`, `owner = "amazon"`)),
+		Good:      rules.Body(`ami_family = "Bottlerocket"`, rules.Block("ami_selector_terms", `name = "bottlerocket-aws-k8s-1.32-x86_64-*"`, `owner = "amazon"`)),
+	})
+)
+
+// The rules the checks of this file emit.
+var (
+	ruleLatestDrift = rules.Register(rules.Rule{
+		ID: "alias-latest-drift", Severity: rules.Warning, Category: category,
+		Title:     "`@latest` replaces every node when EKS publishes an image",
+		Behaviour: "A new image under the recommended/latest SSM parameter makes every node of the class drifted (drift.go isAMIDrifted); Karpenter replaces them within the disruption budgets, outside any change window. The docs advise against @latest in production.",
+		Source:    "A:pkg/cloudprovider/drift.go isAMIDrifted; A docs (nodeclasses.md, \"pin AMIs\")",
+		Bad:       `ami_selector_terms { alias = "al2023@latest" }`,
+		Good:      rules.Body("# new releases show as a plan diff instead of a fleet-wide replacement", `pin_amis = true`, `ami_selector_terms { alias = "al2023@latest" }`),
+	})
+)

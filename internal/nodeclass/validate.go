@@ -402,3 +402,107 @@ func ackable(fix rules.Fix) rules.Fix {
 	fix.Acknowledge = true
 	return fix
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleName = rules.Register(rules.Rule{
+		ID: "nodeclass-name-invalid", Severity: rules.Error, Category: category,
+		Title:     "the EC2NodeClass name is not a valid object name",
+		Behaviour: "Object names must be DNS-1123 subdomains (lowercase alphanumerics, '-' and '.', at most 253 characters); the API server rejects anything else.",
+		Source:    "Kubernetes object name validation (metadata.name)",
+		Bad:       "resource \"karpenter_ec2nodeclass\" \"x\" {\n  name = \"GPU_nodes\"\n  # ...\n}",
+		Good:      "resource \"karpenter_ec2nodeclass\" \"x\" {\n  name = \"gpu-nodes\"\n  # ...\n}",
+	})
+	ruleIdentity = rules.Register(rules.Rule{
+		ID: "nodeclass-role-or-instance-profile", Severity: rules.Error, Category: category,
+		Title:     "set exactly one of role and instance_profile",
+		Behaviour: "CRD rules: \"must specify exactly one of ['role', 'instanceProfile']\", \"role cannot be empty\", \"instanceProfile cannot be empty\".",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL on spec, role, instanceProfile)",
+		Bad:       "role             = \"KarpenterNodeRole-prod\"\ninstance_profile = \"KarpenterNodeInstanceProfile-prod\"",
+		Good:      "role = \"KarpenterNodeRole-prod\"",
+	})
+	ruleSelectorCount = rules.Register(rules.Rule{
+		ID: "selector-terms-count", Severity: rules.Error, Category: category,
+		Title:     "subnet and security group selectors need 1 to 30 terms",
+		Behaviour: "CRD rules: \"subnetSelectorTerms cannot be empty\", \"securityGroupSelectorTerms cannot be empty\", and maxItems 30 on every selector list. Without subnets or security groups Karpenter cannot launch.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml",
+		Bad:       class(`security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`),
+		Good:      class(`subnet_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`, `security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`),
+	})
+	ruleSelectorEmpty = rules.Register(rules.Rule{
+		ID: "selector-term-empty", Severity: rules.Error, Category: category,
+		Title:     "a selector term selects nothing",
+		Behaviour: "CRD rules: \"expected at least one, got none, ['tags', 'id']\" (subnets), \"... ['tags', 'id', 'name']\" (security groups), \"... ['tags', 'id', 'instanceMatchCriteria']\" (capacity reservations).",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL on the selector terms)",
+		Bad:       rules.Block("security_group_selector_terms"),
+		Good:      `security_group_selector_terms { tags = { "karpenter.sh/discovery" = "prod" } }`,
+	})
+	ruleSelectorExclusive = rules.Register(rules.Rule{
+		ID: "selector-term-field-exclusive", Severity: rules.Error, Category: category,
+		Title:     "`id` (and a security group `name`) cannot be combined with other fields of the term",
+		Behaviour: "CRD rules: \"'id' is mutually exclusive, cannot be set with a combination of other fields in a subnet selector term\" (and for security groups, `name` too). The CEL rule uses `all`, so the API server only rejects it when every term mixes them; one mixed term among others passes and Karpenter silently ignores the tags. This provider rejects any mixed term.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (the CEL rules on subnet, security group and capacity reservation selector terms use `!self.all(...)`)",
+		Bad:       rules.Block("subnet_selector_terms", `id = "subnet-0123456789abcdef0"`, `tags = { tier = "private" }`),
+		Good:      rules.Body(`subnet_selector_terms { id = "subnet-0123456789abcdef0" }`, `subnet_selector_terms { tags = { tier = "private" } }`),
+	})
+	ruleSelectorID = rules.Register(rules.Rule{
+		ID: "selector-term-id-invalid", Severity: rules.Error, Category: category,
+		Title:     "a selector id does not look like the resource's id",
+		Behaviour: "Subnet and security group id patterns (`subnet-[0-9a-z]+`, `sg-[0-9a-z]+`) are unanchored, so `xsubnet-1 ` passes the API server and then matches nothing; capacity reservation ids (`^cr-[0-9a-z]+$`) and owner ids (`^[0-9]{12}$`) are anchored.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (id patterns)",
+		Bad:       `security_group_selector_terms { id = "sg-0123 " }`,
+		Good:      `security_group_selector_terms { id = "sg-0123456789abcdef0" }`,
+	})
+	ruleSelectorTags = rules.Register(rules.Rule{
+		ID: "selector-tags-invalid", Severity: rules.Error, Category: category,
+		Title:     "selector tags need non-empty keys and values, at most 20",
+		Behaviour: "CRD rule: \"empty tag keys or values aren't supported\" and `maxProperties: 20` on subnet, security group and capacity reservation selector tags. Use \"*\" to match any value.",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (selector tags)",
+		Bad:       `subnet_selector_terms { tags = { "karpenter.sh/discovery" = "" } }`,
+		Good:      `subnet_selector_terms { tags = { "karpenter.sh/discovery" = "*" } }`,
+	})
+	ruleReservations = rules.Register(rules.Rule{
+		ID: "capacity-reservation-terms-invalid", Severity: rules.Error, Category: category,
+		Title:     "capacity reservation selector terms need Karpenter 1.3 and a valid criteria",
+		Behaviour: "`capacityReservationSelectorTerms` exists from Karpenter 1.3.0 (older CRDs prune it, so reservations are silently not used); `instanceMatchCriteria` is `open` or `targeted`.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go CapacityReservationSelectorTerm (v1.3.0)",
+		Bad:       `capacity_reservation_selector_terms { instance_match_criteria = "any" }`,
+		Good:      `capacity_reservation_selector_terms { instance_match_criteria = "open" }`,
+	})
+	ruleTags = rules.Register(rules.Rule{
+		ID: "nodeclass-tag-restricted", Severity: rules.Error, Category: category,
+		Title:     "the tag key is empty or reserved for Karpenter and EKS",
+		Behaviour: "CRD rules: \"empty tag keys aren't supported\" and \"tag contains a restricted tag matching ...\" for eks:eks-cluster-name, kubernetes.io/cluster/*, karpenter.sh/nodepool, karpenter.sh/nodeclaim and karpenter.k8s.aws/ec2nodeclass: Karpenter sets these itself to find and garbage-collect its instances.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go (CEL on tags)",
+		Bad:       "tags = { \"kubernetes.io/cluster/prod\" = \"owned\" }",
+		Good:      "tags = { team = \"platform\" }",
+	})
+	ruleStorePolicy = rules.Register(rules.Rule{
+		ID: "instance-store-policy-invalid", Severity: rules.Error, Category: category,
+		Title:     "instance_store_policy can only be RAID0",
+		Behaviour: "The CRD enum of instanceStorePolicy is [RAID0].",
+		Source:    "A:pkg/apis/crds/karpenter.k8s.aws_ec2nodeclasses.yaml (instanceStorePolicy)",
+		Bad:       "instance_store_policy = \"raid0\"",
+		Good:      "instance_store_policy = \"RAID0\"",
+	})
+	ruleRAID0Twice = rules.Register(rules.Rule{
+		ID: "instance-store-raid0-assembled-twice", Severity: rules.Warning, Category: category,
+		Title:     "instanceStorePolicy RAID0 and userData that also assembles or formats the instance-store disks",
+		Behaviour: "With `instanceStorePolicy: RAID0` Karpenter has the node's bootstrap assemble the instance-store NVMe disks into one RAID0 array, format and mount it for the kubelet and containerd (AL2: `bootstrap.sh --local-disks raid0`; AL2023: NodeConfig `localStorage.strategy: RAID0`; Bottlerocket: its ephemeral-storage settings). A userData script that runs its own `mdadm --create` or `mkfs` on the same disks races with it: the second fails on busy disks or destroys the first's array. A warning: which one runs second depends on the image's boot order. With amiFamily Custom Karpenter renders nothing, so there the script is how RAID0 happens and nothing is reported.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap (eksbootstrap.go --local-disks raid0, nodeadm.go localStorage RAID0, bottlerocket.go); awslabs/amazon-eks-ami setup-local-disks",
+		Bad:       rules.Body(`ami_family = "AL2023"`, `instance_store_policy = "RAID0"`, `user_data = "#!/bin/bash\nmdadm --create /dev/md0 --level=0 --raid-devices=2 /dev/nvme1n1 /dev/nvme2n1\nmkfs.xfs /dev/md0\n"`),
+		Good:      rules.Body(`ami_family = "AL2023"`, `instance_store_policy = "RAID0"`),
+	})
+)
+
+// The rules the checks of this file emit.
+var (
+	ruleBootstrapFamily = rules.Register(rules.Rule{
+		ID: "bootstrap-requires-custom", Severity: rules.Error, Category: category,
+		Title:     "`bootstrap` renders Custom userData and needs ami_family = \"Custom\" without user_data",
+		Behaviour: "For every other family Karpenter generates the bootstrap itself and appends it to spec.userData: a second bootstrap call would run twice or fail (bootstrap.sh exits 1 on AL2023). A literal user_data next to `bootstrap` would be replaced.",
+		Source:    "this provider's bootstrap block; A:pkg/providers/amifamily/bootstrap/custom.go (Custom passes userData through), eksbootstrap.go and nodeadm.go (the bootstrap Karpenter appends for the other families)",
+		Bad:       rules.Body(`ami_family = "AL2023"`, `bootstrap { format = "nodeadm" }`),
+		Good:      rules.Body(`ami_family = "Custom"`, `bootstrap { format = "nodeadm" }`),
+	})
+)

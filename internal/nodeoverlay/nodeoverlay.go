@@ -75,62 +75,6 @@ resource "karpenter_nodeoverlay" "savings_plan" {
   }
 }`,
 	})
-	// RuleConflict: Karpenter sets aside an overlay whose changes collide
-	// with one of the same weight.
-	RuleConflict = rules.Register(rules.Rule{
-		ID: "nodeoverlay-conflict", Severity: rules.Warning, Category: Category,
-		Title: "two NodeOverlays of the same weight set the same price or resource of an instance type; Karpenter drops one",
-		Behaviour: "Karpenter applies overlays heaviest first and equal weights by name, last name first. When an overlay sets the price of an " +
-			"offering, or a capacity resource, that an overlay of the same weight already set for the same NodePool and instance type, " +
-			"Karpenter marks it ValidationSucceeded=False (reason Conflict) and applies none of it, on any instance type. Which one loses " +
-			"depends on the names, which rarely is the intent. The provider finds it when it applies the overlays to a scheduling decision " +
-			"(feature gate on).",
-		Source: source,
-		Bad: `# both in node_overlays of data "karpenter_scheduling", with the gate on
-resource "karpenter_nodeoverlay" "sp_compute" {
-  name             = "sp-compute"
-  price_adjustment = "-20%"
-
-  requirements {
-    key      = "karpenter.sh/capacity-type"
-    operator = "In"
-    values   = ["on-demand"]
-  }
-}
-
-resource "karpenter_nodeoverlay" "sp_ec2" {
-  name             = "sp-ec2"
-  price_adjustment = "-30%"
-
-  requirements {
-    key      = "karpenter.k8s.aws/instance-family"
-    operator = "In"
-    values   = ["m7g"]
-  }
-}`,
-		Good: `resource "karpenter_nodeoverlay" "sp_compute" {
-  name             = "sp-compute"
-  price_adjustment = "-20%"
-
-  requirements {
-    key      = "karpenter.sh/capacity-type"
-    operator = "In"
-    values   = ["on-demand"]
-  }
-}
-
-resource "karpenter_nodeoverlay" "sp_ec2" {
-  name             = "sp-ec2"
-  weight           = 20 # the EC2 Instance Savings Plan wins where both apply
-  price_adjustment = "-30%"
-
-  requirements {
-    key      = "karpenter.k8s.aws/instance-family"
-    operator = "In"
-    values   = ["m7g"]
-  }
-}`,
-	})
 	// RuleRuntime: the API server stores it, Karpenter's runtime
 	// validation refuses it.
 	RuleRuntime = rules.Register(rules.Rule{

@@ -80,3 +80,15 @@ func namedMixedArchitectures(p Pool, a instancetype.Admission, kept []string) ru
 		"the requirements name families of both architectures (%s) and nothing pins kubernetes.io/arch: Karpenter picks among them by price and availability, so a pod without an arch nodeSelector can land on either and every image it runs must be multi-arch. If that is intended, say so with kubernetes.io/arch In [\"amd64\", \"arm64\"]; otherwise keep one architecture's families, or give each its own NodePool.",
 		byArch(named))}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleMixedArch = rules.Register(rules.Rule{
+		ID: "nodepool-mixed-architectures", Severity: rules.Warning, Category: ClassCategory,
+		Title:     "the pool mixes architectures",
+		Behaviour: "Karpenter picks among all admitted instance types by price and availability. Types of an architecture the class has no image for are dropped at launch (so part of the pool's requirements is dead); and when the pool lists amd64 and arm64 families without a kubernetes.io/arch requirement, a pod without an arch nodeSelector can land on either, so every image it runs must be multi-arch.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/resolver.go Resolve; pkg/providers/instancetype/types.go getArchitecture",
+		Bad:       exampleOn("custom_amd64", families("m5", "m6g")),
+		Good:      exampleOn("custom_amd64", families("m5", "c5")),
+	})
+)

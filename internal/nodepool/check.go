@@ -128,3 +128,15 @@ func familyNote(f amifamily.Family) string {
 	}
 	return "; only amiFamily " + string(f) + " is given"
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleFactsUnknown = rules.Register(rules.Rule{
+		ID: "nodepool-node-class-facts-unknown", Severity: rules.Warning, Category: ClassCategory,
+		Title:     "node_class names a class managed elsewhere: cross-checks skipped",
+		Behaviour: "node_class carries only a name, so the provider does not know the class's AMIs, family or userData: architecture, GPU image, Windows and Custom-taint checks cannot run, and ami_assignments stays empty. Karpenter itself still applies them at launch.",
+		Source:    "this provider: karpenter_nodepool node_class (a literal { name = ... } carries no class facts)",
+		Bad:       exampleFull("default", `{ name = "default" }`),
+		Good:      exampleFull("default", "karpenter_ec2nodeclass.default.node_class"),
+	})
+)

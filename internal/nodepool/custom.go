@@ -57,3 +57,15 @@ func registers(reg []taints.Taint, t taints.Taint) bool {
 	}
 	return false
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleStartupNotRegistered = rules.Register(rules.Rule{
+		ID: "nodepool-startup-taints-not-registered", Severity: rules.Warning, Category: ClassCategory,
+		Title:     "Custom userData does not register the pool's startup taints",
+		Behaviour: "Karpenter injects nothing into Custom userData; it adds the pool's startup taints to the Node only when it syncs the Node after registration. By then the agent that should remove the taint may already have run, so the taint stays, the NodeClaim stays Initialized=Unknown (StartupTaintsExist) and pods that do not tolerate it never land.",
+		Source:    "kubernetes-sigs/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go syncNode, initialization.go StartupTaintsRemoved; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
+		Bad:       exampleOn("custom", taint("startup_taints", "example.com/agent-not-ready", "", "NoExecute")),
+		Good:      exampleOn("custom_agent", taint("startup_taints", "example.com/agent-not-ready", "", "NoExecute")),
+	})
+)

@@ -243,3 +243,71 @@ func checkReasons(reasons []string, p rules.Path) rules.Findings {
 	}
 	return fs
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleConsolidateAfterRequired = rules.Register(rules.Rule{
+		ID: "nodepool-consolidate-after-required", Severity: rules.Error, Category: Category,
+		Title:     "disruption without consolidate_after",
+		Behaviour: "consolidateAfter is required inside spec.disruption and has no field default (the {consolidateAfter: 0s} default applies only when the whole block is absent); the API server rejects the NodePool (\"spec.disruption.consolidateAfter: Required value\").",
+		Source:    srcCRD + " disruption required: [consolidateAfter]",
+		Bad:       example(disruption(`consolidation_policy = "WhenEmpty"`)),
+		Good:      example(disruption(`consolidation_policy = "WhenEmpty"`, `consolidate_after = "5m"`)),
+	})
+	ruleDuration = rules.Register(rules.Rule{
+		ID: "nodepool-duration-invalid", Severity: rules.Error, Category: Category,
+		Title:     "duration the CRD pattern rejects",
+		Behaviour: "Durations are strings matched by the CRD: expire_after and consolidate_after ^(([0-9]+(s|m|h))+|Never)$, termination_grace_period ^([0-9]+(s|m|h))+$ (no Never), budget duration ^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$ (hours and minutes only). Days, fractions, spaces and ms are rejected (\"should match '<pattern>'\"); a value too large for a Go duration passes the pattern but Karpenter cannot decode the NodePool.",
+		Source:    srcCRD + " expireAfter, terminationGracePeriod, disruption.consolidateAfter, budgets[].duration patterns",
+		Bad:       example(`expire_after = "30d"`),
+		Good:      example(`expire_after = "720h"`),
+	})
+	ruleConsolidationPolicy = rules.Register(rules.Rule{
+		ID: "nodepool-consolidation-policy-invalid", Severity: rules.Error, Category: Category,
+		Title:     "consolidation_policy not in the CRD enum of this Karpenter release",
+		Behaviour: "The CRD enum is WhenEmpty and WhenEmptyOrUnderutilized, plus Balanced from Karpenter 1.14.0 (kubernetes-sigs/karpenter#2962); the API server rejects anything else (\"Unsupported value\"). The enum is case-sensitive.",
+		Source:    srcCRD + " disruption.consolidationPolicy enum; kubernetes-sigs/karpenter#2962",
+		Bad:       atVersion("1.13", example(disruption(`consolidation_policy = "Balanced"`, `consolidate_after = "5m"`))),
+		Good:      atVersion("1.13", example(disruption(`consolidation_policy = "WhenEmptyOrUnderutilized"`, `consolidate_after = "5m"`))),
+	})
+	ruleBudgetNodes = rules.Register(rules.Rule{
+		ID: "nodepool-budget-nodes-invalid", Severity: rules.Error, Category: Category,
+		Title:     "budget nodes is not a count or a percentage",
+		Behaviour: "nodes is required in every budget and must match ^((100|[0-9]{1,2})%|[0-9]+)$: a whole number of nodes or 0%-100%; the API server rejects anything else.",
+		Source:    srcCRD + " disruption.budgets[].nodes",
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "10 %"`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "10%"`))),
+	})
+	ruleBudgetScheduleDuration = rules.Register(rules.Rule{
+		ID: "nodepool-budget-schedule-without-duration", Severity: rules.Error, Category: Category,
+		Title:     "budget schedule without duration, or duration without schedule",
+		Behaviour: "The CRD rejects the NodePool: \"'schedule' must be set with 'duration'\" (self.all(x, has(x.schedule) == has(x.duration))). A budget without both is always active.",
+		Source:    srcCRD + " disruption.budgets x-kubernetes-validations",
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`, `duration = "8h"`))),
+	})
+	ruleBudgetSchedule = rules.Register(rules.Rule{
+		ID: "nodepool-budget-schedule-invalid", Severity: rules.Error, Category: Category,
+		Title:     "budget schedule is not a standard 5-field cron",
+		Behaviour: "The CRD pattern is loose (an @descriptor prefix, or five whitespace-separated parts); Karpenter then parses \"TZ=UTC <schedule>\" with robfig/cron ParseStandard. A schedule the pattern accepts but cron does not (six fields, a timezone, ranges out of bounds, @dailyx) fails closed: every budget evaluation errors (\"invariant violated, invalid cron\") and Karpenter allows 0 disruptions for the whole pool: no consolidation, no drift replacement, no expiration.",
+		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go Budget.IsActive, GetAllowedDisruptions (\"fail closed\"); " + srcCRD + " budgets[].schedule pattern",
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 0 9 * * mon-fri"`, `duration = "8h"`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "0"`, `schedule = "0 9 * * mon-fri"`, `duration = "8h"`))),
+	})
+	ruleBudgetReason = rules.Register(rules.Rule{
+		ID: "nodepool-budget-reason-invalid", Severity: rules.Error, Category: Category,
+		Title:     "budget reason not in Underutilized, Empty, Drifted, or repeated",
+		Behaviour: "reasons is a set (x-kubernetes-list-type: set) of the enum Underutilized, Empty, Drifted; the API server rejects other values (\"Unsupported value\") and repeats (\"Duplicate value\").",
+		Source:    srcCRD + " disruption.budgets[].reasons",
+		Bad:       example(disruption(`consolidate_after = "5m"`, budget(`nodes = "1"`, `reasons = ["Underutilised"]`))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "1"`, `reasons = ["Underutilized"]`))),
+	})
+	ruleBudgetsTooMany = rules.Register(rules.Rule{
+		ID: "nodepool-budgets-too-many", Severity: rules.Error, Category: Category,
+		Title:     "more than 50 disruption budgets",
+		Behaviour: "The CRD sets maxItems: 50 on disruption.budgets; the API server rejects the NodePool (\"Too many: 51: must have at most 50 items\").",
+		Source:    srcCRD + " disruption.budgets maxItems",
+		Bad:       example(disruption(`consolidate_after = "5m"`, rules.Block(`dynamic "budgets"`, `for_each = range(51)`, rules.Block("content", `nodes = "1"`)))),
+		Good:      example(disruption(`consolidate_after = "5m"`, budget(`nodes = "1"`))),
+	})
+)

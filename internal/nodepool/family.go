@@ -252,3 +252,31 @@ func selectsHardware(p Pool) bool {
 	}
 	return false
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleWindowsArm64 = rules.Register(rules.Rule{
+		ID: "nodepool-windows-arm64", Severity: rules.Error, Category: ClassCategory,
+		Title:     "Windows class with only arm64 instance types",
+		Behaviour: "Windows images are amd64 only: under a Windows family Karpenter gives arm64 instance types no kubernetes.io/os value (getOS), no Windows image is compatible with them, and launches fail with \"no instance types satisfy requirements of amis [...]\".",
+		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go getOS; amifamily/windows.go",
+		Bad:       exampleOn("windows", families("m6g")),
+		Good:      exampleOn("windows", families("m5")),
+	})
+	ruleOSMismatch = rules.Register(rules.Rule{
+		ID: "nodepool-os-family-mismatch", Severity: rules.Error, Category: ClassCategory,
+		Title:     "kubernetes.io/os requirement contradicts the class's family",
+		Behaviour: "Instance types get kubernetes.io/os=windows under a Windows family and linux under every other family; a pool requiring the other OS admits no instance type of this class, and its pods stay pending.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/types.go getOS",
+		Bad:       exampleOn("al2023", reqs(req("kubernetes.io/os", "In", "windows"))),
+		Good:      exampleOn("windows", reqs(req("kubernetes.io/os", "In", "windows"))),
+	})
+	ruleA1 = rules.Register(rules.Rule{
+		ID: "nodepool-a1-al2023", Severity: rules.Error, Category: ClassCategory,
+		Title:     "a1 is the only family, but AL2023 does not support a1",
+		Behaviour: "Karpenter removes a1 instance types for AL2023 classes (amiFamilyCheck: \"a1 instance types are not supported with al2023s\"), so a pool of a1 only has no instance type left and launches nothing.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype/compatibility/compatibility.go amiFamilyCheck",
+		Bad:       exampleOn("al2023", families("a1")),
+		Good:      exampleOn("al2023", families("m6g")),
+	})
+)

@@ -297,3 +297,23 @@ func withoutAcceleratorKeys(rs []ami.Requirement) []ami.Requirement {
 	}
 	return out
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleArchMismatch = rules.Register(rules.Rule{
+		ID: "nodepool-architecture-mismatch", Severity: rules.Error, Category: ClassCategory,
+		Title:     "the pool admits no architecture the class has an image for",
+		Behaviour: "Karpenter maps every candidate instance type to the first compatible image; when none of the pool's instance types matches any image of the class it fails every launch with \"no instance types satisfy requirements of amis [ami-...]\" and the pods stay pending.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/resolver.go DefaultResolver.Resolve; ami.go MapToInstanceTypes; A #7211",
+		Bad:       exampleOn("custom_amd64", reqs(req("kubernetes.io/arch", "In", "arm64"))),
+		Good:      exampleOn("custom_amd64", reqs(req("kubernetes.io/arch", "In", "amd64"))),
+	})
+	ruleBottlerocketNeuron = rules.Register(rules.Rule{
+		ID: "nodepool-bottlerocket-neuron-before-1-3", Severity: rules.Warning, Category: ClassCategory,
+		Title:     "Bottlerocket alias with Neuron families before Karpenter 1.3",
+		Behaviour: "Before 1.3.0 Karpenter had no Neuron mapping for Bottlerocket: 1.0.x gave Neuron instances the NVIDIA image, 1.1-1.2 no image at all (they are dropped at launch). From 1.3.0 they get the standard x86_64 image (PR #7722).",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/bottlerocket.go; PRs #7304, #7722",
+		Bad:       atVersion("1.2", exampleOn("bottlerocket", families("inf2"))),
+		Good:      atVersion("1.3", exampleOn("bottlerocket", families("inf2"))),
+	})
+)

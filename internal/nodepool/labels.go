@@ -93,3 +93,39 @@ func checkLabelConflicts(p Pool) rules.Findings {
 	}
 	return fs
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleLabelInvalid = rules.Register(rules.Rule{
+		ID: "nodepool-label-invalid", Severity: rules.Error, Category: Category,
+		Title:     "label key or value is not valid",
+		Behaviour: "The CRD limits label values to 63 characters of ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$; keys are not checked by the API server, but Karpenter's runtime validation rejects keys that are not qualified names (\"invalid key name %q in labels\") and the NodePool gets ValidationSucceeded=False.",
+		Source:    srcCRD + " template.metadata.labels; " + srcRuntime + " validateLabels",
+		Bad:       example(`labels = { "example.com/team" = "data science" }`),
+		Good:      example(`labels = { "example.com/team" = "data-science" }`),
+	})
+	ruleLabelNodePool = rules.Register(rules.Rule{
+		ID: "nodepool-label-key-nodepool", Severity: rules.Error, Category: Category,
+		Title:     "karpenter.sh/nodepool cannot be a label",
+		Behaviour: "Karpenter sets karpenter.sh/nodepool=<pool name> on every node itself. The CRD rejects the label (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime validation (\"invalid key name \\\"karpenter.sh/nodepool\\\" in labels, restricted\").",
+		Source:    srcCRD + " template.metadata.labels x-kubernetes-validations (\"label \\\"karpenter.sh/nodepool\\\" is restricted\"); " + srcRuntime + " validateLabels",
+		Bad:       example(`labels = { "karpenter.sh/nodepool" = "gpu" }`),
+		Good:      example(`labels = { "example.com/pool" = "gpu" }`),
+	})
+	ruleLabelsTooMany = rules.Register(rules.Rule{
+		ID: "nodepool-labels-too-many", Severity: rules.Error, Category: Category,
+		Title:     "more than 100 labels",
+		Behaviour: "The CRD sets maxProperties: 100 on template.metadata.labels; the API server rejects the NodePool (\"Too many: 101: must have at most 100 items\").",
+		Source:    srcCRD + " template.metadata.labels maxProperties",
+		Bad:       example(`labels = { for i in range(101) : "example.com/k${i}" => "v" }`),
+		Good:      example(`labels = { "example.com/team" = "a" }`),
+	})
+	ruleLabelContradicts = rules.Register(rules.Rule{
+		ID: "nodepool-label-contradicts-requirement", Severity: rules.Warning, Category: Category,
+		Title:     "a label contradicts a requirement on the same key",
+		Behaviour: "Karpenter adds the template labels to the pool's requirements (NewLabelRequirements); a label value the requirement does not allow leaves the key with no allowed value, so no pod that selects the key (with either value) is ever scheduled onto this pool.",
+		Source:    "kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/nodeclaimtemplate.go NewNodeClaimTemplate",
+		Bad:       example(`labels = { "example.com/team" = "a" }`, reqs(req("example.com/team", "In", "b"))),
+		Good:      example(`labels = { "example.com/team" = "a" }`, reqs(req("example.com/team", "In", "a"))),
+	})
+)

@@ -107,3 +107,31 @@ func checkNodeClassRef(p Pool) rules.Findings {
 	}
 	return fs
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleName = rules.Register(rules.Rule{
+		ID: "nodepool-name-invalid", Severity: rules.Error, Category: Category,
+		Title:     "NodePool name is not a DNS subdomain of at most 63 characters",
+		Behaviour: "The API server validates the name of every custom resource as a DNS-1123 subdomain (\"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'\"). Karpenter also labels every NodeClaim and Node karpenter.sh/nodepool=<name>; a name longer than 63 characters is not a valid label value, so every NodeClaim is rejected (\"must be no more than 63 characters\") and the pool never launches a node.",
+		Source:    "k8s.io/apiextensions-apiserver pkg/registry/customresource/validator.go (NameIsDNSSubdomain); kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/nodeclaimtemplate.go NewNodeClaimTemplate (NodePoolLabelKey)",
+		Bad:       exampleFull("GPU_Pool", "karpenter_ec2nodeclass.default.node_class"),
+		Good:      exampleFull("gpu-pool", "karpenter_ec2nodeclass.default.node_class"),
+	})
+	ruleNodeClassRef = rules.Register(rules.Rule{
+		ID: "nodepool-node-class-ref-invalid", Severity: rules.Error, Category: Category,
+		Title:     "node_class group, kind or name is empty or unusable",
+		Behaviour: "The CRD requires nodeClassRef.group, kind and name and rejects empty strings (\"group may not be empty\", \"kind may not be empty\", \"name may not be empty\"; group must match ^[^/]*$). Karpenter labels every NodeClaim karpenter.k8s.aws/ec2nodeclass=<name>, so a name that is not a valid label value makes every NodeClaim invalid.",
+		Source:    srcCRD + " nodeClassRef x-kubernetes-validations (\"group may not be empty\", \"kind may not be empty\", \"name may not be empty\"; since v1.1.0)",
+		Bad:       exampleFull("default", `{ name = "" }`),
+		Good:      exampleFull("default", "karpenter_ec2nodeclass.default.node_class"),
+	})
+	ruleNodeClassUnsupported = rules.Register(rules.Rule{
+		ID: "nodepool-node-class-unsupported", Severity: rules.Error, Category: Category,
+		Title:     "node_class is not a karpenter.k8s.aws EC2NodeClass",
+		Behaviour: "Karpenter's AWS provider manages only NodePools whose nodeClassRef is group karpenter.k8s.aws, kind EC2NodeClass (nodepoolutils.IsManaged); any other reference is silently ignored: the pool is never validated and never launches a node. group and kind are also immutable (\"nodeClassRef.group is immutable\").",
+		Source:    "kubernetes-sigs/karpenter pkg/utils/nodepool IsManaged; aws/karpenter-provider-aws cloudprovider GetSupportedNodeClasses; kubernetes-sigs/karpenter pkg/controllers/nodepool/validation/controller.go",
+		Bad:       exampleFull("default", `{ group = "karpenter.azure.com", kind = "AKSNodeClass", name = "default" }`),
+		Good:      exampleFull("default", "karpenter_ec2nodeclass.default.node_class"),
+	})
+)

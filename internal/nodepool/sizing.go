@@ -177,3 +177,89 @@ func staticDisruptionFix(policySet bool) rules.Fix {
 	}
 	return rules.Fix{Field: pathDisruption, Remove: true}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleWeight = rules.Register(rules.Rule{
+		ID: "nodepool-weight-out-of-range", Severity: rules.Error, Category: Category,
+		Title:     "weight outside 1..100",
+		Behaviour: "The CRD bounds weight to minimum 1, maximum 100; the API server rejects other values. Leave weight unset for the lowest priority (Karpenter treats it as 0).",
+		Source:    srcCRD + " weight minimum/maximum",
+		Bad:       example(`weight = 0`),
+		Good:      example(`weight = 10`),
+	})
+	ruleLimitInvalid = rules.Register(rules.Rule{
+		ID: "nodepool-limit-invalid", Severity: rules.Error, Category: Category,
+		Title:     "limit is not a Kubernetes quantity",
+		Behaviour: "limits values must match the CRD's quantity pattern and parse as a resource.Quantity (\"1000\", \"500m\", \"1000Gi\"); the API server rejects anything else.",
+		Source:    srcCRD + " limits additionalProperties pattern; k8s.io/apimachinery pkg/api/resource ParseQuantity",
+		Bad:       example(`limits = { cpu = "1000 cores" }`),
+		Good:      example(`limits = { cpu = "1000" }`),
+	})
+	ruleLimitNegative = rules.Register(rules.Rule{
+		ID: "nodepool-limit-negative", Severity: rules.Error, Category: Category,
+		Title:     "negative limit",
+		Behaviour: "The quantity pattern allows a sign, so the API server accepts \"-1\"; but any usage exceeds a negative limit, so Karpenter never launches a node for the pool (\"all available instance types exceed limits for nodepool\"). Use \"0\" to pause a pool on purpose.",
+		Source:    "kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling (NodePool limits ExceededBy)",
+		Bad:       example(`limits = { memory = "-1Gi" }`),
+		Good:      example(`limits = { memory = "1000Gi" }`),
+	})
+	ruleLimitResource = rules.Register(rules.Rule{
+		ID: "nodepool-limit-unknown-resource", Severity: rules.Warning, Category: Category,
+		Title:     "limit on a resource no node has",
+		Behaviour: "Karpenter compares limits with the summed capacity of the pool's nodes by resource name. Resource names without a domain are Kubernetes' own (cpu, memory, ephemeral-storage, pods, hugepages-<size>; nodes counts nodes); any other unprefixed name is never reached, so the limit silently limits nothing. A name one typo from one of them is the error nodepool-limit-misspelled; this warning is for other names, such as an extended resource written without its domain.",
+		Source:    "k8s.io/api core/v1 ResourceName (standard resources); kubernetes-sigs/karpenter NodePool limits",
+		Bad:       example(`limits = { gpu = "16" }`),
+		Good:      example(`limits = { "nvidia.com/gpu" = "16" }`),
+	})
+	ruleLimitMisspelled = rules.Register(rules.Rule{
+		ID: "nodepool-limit-misspelled", Severity: rules.Error, Category: Category, Acknowledgeable: true,
+		Title:     "limit on a resource name one typo away from a Kubernetes resource",
+		Behaviour: "Karpenter compares limits with the summed capacity of the pool's nodes by resource name, and no node has a resource named like a typo of cpu, memory, ephemeral-storage, pods or nodes. The API server accepts any name, so `memroy = \"4000Gi\"` is stored and the pool has no memory cap at all: it grows until the account's EC2 quota stops it.",
+		Source:    "k8s.io/api core/v1 ResourceName (standard resources); kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling (NodePool limits ExceededBy)",
+		Bad:       example(`limits = { cpu = "1000", memroy = "4000Gi" }`),
+		Good:      example(`limits = { cpu = "1000", memory = "4000Gi" }`),
+		BadYAML:   rules.NodePoolYAML("  limits:\n    cpu: \"1000\"\n    memroy: 4000Gi\n", "      requirements: []\n"),
+		GoodYAML:  rules.NodePoolYAML("  limits:\n    cpu: \"1000\"\n    memory: 4000Gi\n", "      requirements: []\n"),
+	})
+	ruleReplicasNegative = rules.Register(rules.Rule{
+		ID: "nodepool-replicas-negative", Severity: rules.Error, Category: Category,
+		Title:     "negative replicas",
+		Behaviour: "The CRD sets minimum: 0 on replicas; the API server rejects the NodePool.",
+		Source:    srcCRD + " replicas minimum",
+		Bad:       example(`replicas = -1`),
+		Good:      example(`replicas = 0`),
+	})
+	ruleStaticVersion = rules.Register(rules.Rule{
+		ID: "nodepool-static-before-1-8", Severity: rules.Error, Category: Category,
+		Title:     "replicas (static NodePools) need Karpenter 1.8",
+		Behaviour: "Static NodePools (replicas) arrived in Karpenter 1.8.0 as an alpha feature (kubernetes-sigs/karpenter#2521). Older CRDs do not know the field: the API server prunes it and the pool silently becomes a dynamic one that scales with pending pods.",
+		Source:    "kubernetes-sigs/karpenter#2521 (v1.8.0): pkg/apis/v1/nodepool.go NodePoolSpec.Replicas and its CRD rules",
+		Bad:       atVersion("1.7", example(`replicas = 3`)),
+		Good:      atVersion("1.8", example(`replicas = 3`)),
+	})
+	ruleStaticLimits = rules.Register(rules.Rule{
+		ID: "nodepool-static-limits", Severity: rules.Error, Category: Category,
+		Title:     "static NodePool with limits other than nodes",
+		Behaviour: "The CRD rejects the NodePool: \"only 'limits.nodes' is supported on static NodePools\".",
+		Source:    srcCRD + " spec x-kubernetes-validations",
+		Bad:       example(`replicas = 3`, `limits = { cpu = "100" }`),
+		Good:      example(`replicas = 3`, `limits = { nodes = "5" }`),
+	})
+	ruleStaticWeight = rules.Register(rules.Rule{
+		ID: "nodepool-static-weight", Severity: rules.Error, Category: Category,
+		Title:     "static NodePool with a weight",
+		Behaviour: "The CRD rejects the NodePool: \"'weight' is not supported on static NodePools\".",
+		Source:    srcCRD + " spec x-kubernetes-validations",
+		Bad:       example(`replicas = 3`, `weight = 10`),
+		Good:      example(`replicas = 3`),
+	})
+	ruleStaticDisruption = rules.Register(rules.Rule{
+		ID: "nodepool-static-disruption-ignored", Severity: rules.Warning, Category: Category,
+		Title:     "consolidation settings on a static NodePool are ignored",
+		Behaviour: "With replicas set, Karpenter keeps exactly that many nodes and ignores disruption.consolidationPolicy and consolidateAfter (the CRD description: \"When replicas is set, ConsolidationPolicy is simply ignored\"); budgets still apply to drift and expiration.",
+		Source:    srcCRD + " disruption field descriptions; kubernetes-sigs/karpenter#2521",
+		Bad:       example(`replicas = 3`, disruption(`consolidation_policy = "WhenEmpty"`, `consolidate_after = "5m"`)),
+		Good:      example(`replicas = 3`, disruption(`consolidate_after = "0s"`, budget(`nodes = "1"`))),
+	})
+)

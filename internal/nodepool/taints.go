@@ -144,3 +144,31 @@ func taintList(ts []taints.Taint) string {
 	}
 	return fmt.Sprintf("%q", taints.Join(ts))
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleTaintInvalid = rules.Register(rules.Rule{
+		ID: "nodepool-taint-invalid", Severity: rules.Error, Category: Category,
+		Title:     "taint the API server, Karpenter or the kubelet rejects",
+		Behaviour: "The CRD requires key and effect (NoSchedule, PreferNoSchedule, NoExecute) and rejects an empty value string; its pattern for values allows \"prefix/name\", but Kubernetes requires a label value (no \"/\"): the kubelet refuses --register-with-taints (\"invalid taint spec\") or the API server rejects the Node, and the node never registers.",
+		Source:    srcCRD + " taints/startupTaints; " + srcTaintsRule + "; k8s.io/kubernetes pkg/util/taints parseTaint",
+		Bad:       example(taint("taints", "example.com/dedicated", "team/a", "NoSchedule")),
+		Good:      example(taint("taints", "example.com/dedicated", "team-a", "NoSchedule")),
+	})
+	ruleTaintDuplicate = rules.Register(rules.Rule{
+		ID: "nodepool-taint-duplicate", Severity: rules.Error, Category: Category,
+		Title:     "the same taint key and effect twice",
+		Behaviour: "Karpenter's runtime validation rejects a repeated (key, effect) pair across taints and startup_taints (\"duplicate taint Key/Effect pair %s=%s\"): the NodePool gets ValidationSucceeded=False and launches nothing. The API server would also reject such a Node (\"taints must be unique by key and effect pair\").",
+		Source:    srcTaintsRule,
+		Bad:       example(taint("taints", "example.com/gpu", "", "NoSchedule"), taint("startup_taints", "example.com/gpu", "initializing", "NoSchedule")),
+		Good:      example(taint("taints", "example.com/gpu", "", "NoSchedule"), taint("startup_taints", "example.com/gpu-initializing", "", "NoSchedule")),
+	})
+	ruleTaintKarpenterOwned = rules.Register(rules.Rule{
+		ID: "nodepool-taint-karpenter-owned", Severity: rules.Warning, Category: Category,
+		Title:     "taint Karpenter manages itself",
+		Behaviour: "karpenter.sh/unregistered:NoExecute is added to every node by Karpenter and removed at registration; karpenter.sh/disrupted:NoSchedule marks nodes Karpenter is disrupting. Listing either in taints or startup_taints is legal but at best redundant: a startup taint of the same key is removed by Karpenter, and a disrupted taint makes nodes look as if they were being disrupted.",
+		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/taints.go (UnregisteredNoExecuteTaint, DisruptedNoScheduleTaint)",
+		Bad:       example(taint("startup_taints", "karpenter.sh/unregistered", "", "NoExecute")),
+		Good:      example(taint("startup_taints", "example.com/agent-not-ready", "", "NoExecute")),
+	})
+)

@@ -165,3 +165,15 @@ func acknowledgedWarningsAttribute() rschema.ListAttribute {
 		Description: descAcknowledgedResource,
 	}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleAckInvalid = rules.Register(rules.Rule{
+		ID: "acknowledged-warning-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "acknowledged_warnings names a rule that is not a warning",
+		Behaviour: "acknowledged_warnings silences named warning rules (a deliberate choice, such as `@latest` on purpose). An unknown id would silence nothing, and an error rule cannot be acknowledged: errors are what Karpenter, EC2 or the kubelet would reject.",
+		Source:    "docs/guides/rules.md (this provider's rule catalogue)",
+		Bad:       "provider \"karpenter\" {\n  acknowledged_warnings = [\"alias-latest-drfit\", \"nodepool-taint-invalid\"]\n}\n",
+		Good:      "provider \"karpenter\" {\n  acknowledged_warnings = [\"alias-latest-drift\"]\n}\n",
+	})
+)

@@ -264,3 +264,15 @@ func assignmentsMapValue(class []ami.AMI, as []nodepool.Assignment) (types.Map, 
 func formatAssignment(a nodepool.Assignment) string {
 	return a.AMIID + " " + a.AMIName + ": " + strings.Join(a.InstanceFamilies, ", ")
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleNodeClassAMIInvalid = rules.Register(rules.Rule{
+		ID: "node-class-amis-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "a node_class.amis value written by hand is not one image on one line",
+		Behaviour: "A pool reads its class's images from node_class.amis, one line per image: `<id> | <name> | <creation_date> | <requirements>`, keyed `<architecture>/<variant>` (karpenter_ec2nodeclass.<name>.node_class writes it). Karpenter picks a node's image by the images' requirements, newest creation date first; a value the pool cannot read would drop the image from the architecture and GPU checks and from ami_assignments, so it is an error rather than ignored.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily (status.amis: id, name, requirements; images ordered by creation date); this provider's karpenter_nodepool node_class",
+		Bad:       "resource \"karpenter_nodepool\" \"default\" {\n  name = \"default\"\n  node_class = {\n    name = \"team\"\n    amis = {\n      amd64 = \"ami-0aaf333b614a08570 team-node-20251015\"\n    }\n  }\n}\n",
+		Good:      "resource \"karpenter_nodepool\" \"default\" {\n  name = \"default\"\n  node_class = {\n    name = \"team\"\n    amis = {\n      amd64 = \"ami-0aaf333b614a08570 | team-node-20251015 | 2025-10-15T09:00:00.000Z | kubernetes.io/arch In amd64\"\n    }\n  }\n}\n",
+	})
+)

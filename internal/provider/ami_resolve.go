@@ -98,3 +98,23 @@ func awsErrorDetail(err error) string {
 	}
 	return msg
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleKubernetesVersionNeeded = rules.Register(rules.Rule{
+		ID: "kubernetes-version-needed", Severity: rules.Error, Category: categoryProvider,
+		Title:     "an alias needs the cluster's Kubernetes version, and none is known",
+		Behaviour: "Karpenter resolves an alias through SSM parameters that are published per Kubernetes minor (/aws/service/eks/optimized-ami/<version>/...); it reads the version from the cluster. The provider has no cluster connection, so it takes the version from the data source's kubernetes_version, the provider's cluster block, or eks:DescribeCluster of cluster.name.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily (SSM alias paths); pkg/providers/version",
+		Bad:       "data \"karpenter_amis\" \"default\" {\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+		Good:      "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = \"1.32\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+	})
+	ruleKubernetesVersionInvalid = rules.Register(rules.Rule{
+		ID: "kubernetes-version-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "kubernetes_version is not a Kubernetes minor such as 1.32",
+		Behaviour: "The SSM parameter paths Karpenter reads contain the minor version only (`1.32`); a patch version or other text matches no parameter.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/al2023.go DescribeImageQuery (SSM path per Kubernetes minor)",
+		Bad:       "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = \"v1.32.3\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+		Good:      "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = \"1.32\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+	})
+)

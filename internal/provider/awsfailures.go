@@ -237,3 +237,15 @@ func (d *ProviderData) strictReadiness(fs rules.Findings) rules.Findings {
 	}
 	return out
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleAWSRequestFailed = rules.Register(rules.Rule{
+		ID: "aws-request-failed", Severity: rules.Error, Category: categoryProvider,
+		Title:     "an AWS request the check needs failed",
+		Behaviour: "The plan-time checks read what Karpenter reads (EC2 images and instance types, SSM parameters, EKS cluster facts). When a request fails for a reason of its own (throttled past max_retries, a server error, an answer the SDK cannot read) the provider cannot predict what Karpenter would do, and says so rather than guessing. A configuration AWS refuses, a denied permission and an endpoint that does not answer have rules of their own (aws-config-failed, aws-permission-denied, readiness-read-denied, aws-endpoint-unreachable).",
+		Source:    "aws-sdk-go-v2 (the API error is quoted); the provider's IAM policy in the index page",
+		Bad:       "provider \"karpenter\" {\n  region      = \"us-west-2\"\n  max_retries = 0 # a throttled read fails the plan\n}\n",
+		Good:      "provider \"karpenter\" {\n  region     = \"us-west-2\"\n  retry_mode = \"adaptive\" # and the default max_retries, 25\n}\n",
+	})
+)

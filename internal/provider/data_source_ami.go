@@ -248,3 +248,23 @@ func validateInstanceQuery(m amiModel, diags *diag.Diagnostics) {
 		}
 	}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleInstanceTypeInvalid = rules.Register(rules.Rule{
+		ID: "instance-type-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "instance_type is not an EC2 instance type of this region",
+		Behaviour: "Karpenter only launches instance types that ec2:DescribeInstanceTypes lists in the region; a name that is not family.size, or a type the region does not offer, is never launched.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/instancetype (DescribeInstanceTypes)",
+		Bad:       "data \"karpenter_ami\" \"gpu\" {\n  instance_type = \"g5g-xlarge\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+		Good:      "data \"karpenter_ami\" \"gpu\" {\n  instance_type = \"g5g.xlarge\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+	})
+	ruleAMIQueryArguments = rules.Register(rules.Rule{
+		ID: "ami-query-arguments-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "karpenter_ami needs exactly one of instance_type and architecture",
+		Behaviour: "karpenter_ami answers which image one instance gets: Karpenter matches the instance's architecture and accelerator against each image's requirements. It needs either an instance type (its facts give both) or an architecture (`amd64` or `arm64`) with an optional accelerator (`none`, `nvidia`, `neuron`); `accelerator` with `instance_type` would contradict the type's own facts.",
+		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/resolver.go (requirements per image, matched against the instance type)",
+		Bad:       "data \"karpenter_ami\" \"gpu\" {\n  instance_type = \"g5g.xlarge\"\n  accelerator   = \"nvidia\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+		Good:      "data \"karpenter_ami\" \"gpu\" {\n  architecture = \"arm64\"\n  accelerator  = \"nvidia\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+	})
+)

@@ -253,3 +253,15 @@ func skippedValue(sk []ami.Skipped) (types.Map, diag.Diagnostics) {
 	diags.Append(d...)
 	return m, diags
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleInputsUnknown = rules.Register(rules.Rule{
+		ID: "data-source-inputs-unknown", Severity: rules.Error, Category: categoryProvider,
+		Title:     "a data source's inputs are not known when Terraform reads it",
+		Behaviour: "Terraform reads a data source during plan when its arguments are known, and otherwise defers it to apply; a selector or version that stays unknown (e.g. from a resource created in the same run) leaves nothing to resolve.",
+		Source:    "Terraform data source lifecycle (developer.hashicorp.com/terraform/language/data-sources)",
+		Bad:       "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = aws_eks_cluster.new.version\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+		Good:      "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = var.kubernetes_version\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+	})
+)

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"net/netip"
 	"net/url"
 	"sync/atomic"
@@ -442,3 +443,31 @@ func (p *karpenterProvider) Functions(context.Context) []func() function.Functio
 		NewValidateManifestFunction,
 	}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleProviderConfig = rules.Register(rules.Rule{
+		ID: "provider-config-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "a provider argument has a value the provider cannot use",
+		Behaviour: "karpenter_version must be a Karpenter release the rules know (1.0 to 1.14); assume_role.duration a Go duration; each endpoints URL an absolute http(s) URL; max_retries 0 to 100; retry_mode `standard` or `adaptive` (the AWS SDK's retry modes). The AWS SDK would fail every request, or the rules would judge a release the cluster does not run.",
+		Source:    "aws-sdk-go-v2 config.LoadDefaultConfig and aws/retry; Karpenter releases (github.com/aws/karpenter-provider-aws/releases)",
+		Bad:       "provider \"karpenter\" {\n  karpenter_version = \"0.37\"\n  retry_mode        = \"fast\"\n}\n",
+		Good:      "provider \"karpenter\" {\n  karpenter_version = \"1.14\"\n  retry_mode        = \"adaptive\"\n}\n",
+	})
+	ruleRegionUnknown = rules.Register(rules.Rule{
+		ID: "region-unknown", Severity: rules.Warning, Category: categoryProvider,
+		Title:     "region is not a region of any AWS partition the provider knows",
+		Behaviour: "The AWS SDK builds the endpoint from any region name, so a misspelled region (`us-east1`) is only found when the first request fails to resolve or connect, and Karpenter's facts for it (instance types, images) cannot be read. The provider knows the regions of every partition as its AWS SDK release lists them; AWS opens regions between releases, so an unknown name is a warning, naming the known region one typo away.",
+		Source:    "aws-sdk-go-v2 internal/endpoints/awsrulesfn/partitions.json (the partitions' regions and regionRegex)",
+		Bad:       "provider \"karpenter\" {\n  region = \"us-east1\"\n}\n",
+		Good:      "provider \"karpenter\" {\n  region = \"us-east-1\"\n}\n",
+	})
+	ruleClusterConfig = rules.Register(rules.Rule{
+		ID: "cluster-config-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title:     "a cluster fact in the provider's cluster block is malformed",
+		Behaviour: "The cluster block feeds alias resolution (kubernetes_version picks the SSM parameters) and rendered userData (endpoint, certificate_authority, service_cidr, cluster_dns reach bootstrap.sh, nodeadm's NodeConfig or Bottlerocket's settings). A malformed value would render userData the node cannot join with: nodeadm rejects a NodeConfig whose apiServerEndpoint is not a URL, the kubelet a clusterDNS that is not an IP.",
+		Source:    "awslabs/amazon-eks-ami nodeadm api/v1alpha1 NodeConfig validation; kubelet --cluster-dns",
+		Bad:       "provider \"karpenter\" {\n  cluster {\n    name               = \"demo\"\n    kubernetes_version = \"1.32.3\"\n    service_cidr       = \"172.20.0.0\"\n  }\n}\n",
+		Good:      "provider \"karpenter\" {\n  cluster {\n    name               = \"demo\"\n    kubernetes_version = \"1.32\"\n    service_cidr       = \"172.20.0.0/16\"\n  }\n}\n",
+	})
+)

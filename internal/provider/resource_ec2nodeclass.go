@@ -334,3 +334,23 @@ func (r *ec2NodeClassResource) ImportState(_ context.Context, req resource.Impor
 			"already exists in a cluster, import it into the resource that applies the manifest (kubernetes_manifest, kubectl_manifest), "+
 			"and remove this import block.", "karpenter_ec2nodeclass", req.ID))
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleClusterFactsNeeded = rules.Register(rules.Rule{
+		ID: "cluster-facts-needed", Severity: rules.Error, Category: categoryProvider,
+		Title:     "bootstrap needs cluster facts that are not known",
+		Behaviour: "Rendered Custom userData must name the cluster, its API endpoint and CA (and for nodeadm the service CIDR); Karpenter passes Custom userData through untouched, so a node booted without them never joins.",
+		Source:    "awslabs/amazon-eks-ami bootstrap.sh and nodeadm NodeConfig (required fields)",
+		Bad:       "resource \"karpenter_ec2nodeclass\" \"custom\" {\n  # ...\n  bootstrap {\n    format = \"nodeadm\"\n  }\n}\n",
+		Good:      "resource \"karpenter_ec2nodeclass\" \"custom\" {\n  # ...\n  bootstrap {\n    format                = \"nodeadm\"\n    cluster_name          = \"demo\"\n    api_server_endpoint   = \"https://ABC.gr7.us-west-2.eks.amazonaws.com\"\n    certificate_authority = var.cluster_ca\n    service_cidr          = \"172.20.0.0/16\"\n  }\n}\n",
+	})
+	ruleImport = rules.Register(rules.Rule{
+		ID: "import-not-supported", Severity: rules.Error, Category: categoryProvider,
+		Title:     "these resources live only in Terraform state: there is nothing to import",
+		Behaviour: "karpenter_ec2nodeclass and karpenter_nodepool render manifests; they create nothing outside Terraform state, so there is no remote object to import. Write the resource and plan: the manifest is rendered from configuration. To take over objects already in a cluster, import them in the resource that applies the manifest (kubernetes_manifest, kubectl_manifest).",
+		Source:    "Terraform import (developer.hashicorp.com/terraform/language/import)",
+		Bad:       "import {\n  to = karpenter_nodepool.default\n  id = \"default\"\n}\n",
+		Good:      "resource \"karpenter_nodepool\" \"default\" {\n  name       = \"default\"\n  node_class = karpenter_ec2nodeclass.default.node_class\n}\n",
+	})
+)

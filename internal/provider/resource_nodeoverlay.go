@@ -226,3 +226,15 @@ func (r *nodeOverlayResource) ImportState(_ context.Context, req resource.Import
 // providerGateHow tells a Terraform user how to say the cluster runs with
 // Karpenter's NodeOverlay gate on.
 const providerGateHow = "If the cluster runs with the gate on, set controller { feature_gates { node_overlay = true } } in the provider block."
+
+// The rules the checks of this file emit.
+var (
+	ruleManifestRender = rules.Register(rules.Rule{
+		ID: "manifest-render-failed", Severity: rules.Error, Category: categoryProvider,
+		Title:     "the manifest could not be rendered",
+		Behaviour: "The manifest is rendered as JSON and converted to YAML; a failure means a value could not be serialised. This is a provider bug: please report it with the configuration.",
+		Source:    "sigs.k8s.io/yaml JSONToYAML",
+		Bad:       "# a provider bug, not a configuration mistake\n",
+		Good:      "# report it at the provider's issue tracker\n",
+	})
+)

@@ -215,3 +215,18 @@ func (r *nodePoolResource) ImportState(_ context.Context, req resource.ImportSta
 			"already exists in a cluster, import it into the resource that applies the manifest (kubernetes_manifest, kubectl_manifest), "+
 			"and remove this import block.", "karpenter_nodepool", req.ID))
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleUserDataUnchecked = rules.Register(rules.Rule{
+		ID: "node-user-data-unchecked", Severity: rules.Warning, Category: categoryProvider,
+		Title: "the userData of the pool's nodes could not be checked",
+		Behaviour: "A pool's plan renders the userData Karpenter would generate for its nodes, with the cluster facts Karpenter reads " +
+			"(name, API endpoint, CA bundle, service CIDR), and reports what would keep a node from joining. When the provider's cluster " +
+			"block names a cluster that eks:DescribeCluster cannot describe, those checks are skipped with this warning; the manifests and " +
+			"every other check still plan.",
+		Source: "aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap; pkg/providers/launchtemplate (cluster endpoint, CA bundle and CIDR)",
+		Bad:    "provider \"karpenter\" {\n  cluster {\n    name               = \"ghost\" # not a cluster of this account and region\n    kubernetes_version = \"1.32\"\n  }\n}\n",
+		Good:   "provider \"karpenter\" {\n  cluster {\n    name = \"demo\" # facts from eks:DescribeCluster\n  }\n}\n",
+	})
+)

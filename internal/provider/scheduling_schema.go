@@ -425,3 +425,17 @@ func objectOfKey(key string) string {
 	}
 	return rules.Object(parts[1], name)
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleSchedulingArguments = rules.Register(rules.Rule{
+		ID: "scheduling-arguments-invalid", Severity: rules.Error, Category: categoryProvider,
+		Title: "karpenter_scheduling's workloads or scale has a value it cannot read",
+		Behaviour: "`workloads` is a list of strings or a map of file name to content (each string YAML or JSON documents); " +
+			"`scale` is `\"replicas\"` (each workload's manifest replicas) or `\"max\"` (a HorizontalPodAutoscaler's target at " +
+			"its maxReplicas). Anything else would leave the decision to a guess.",
+		Source: "the provider's karpenter_scheduling arguments",
+		Bad:    "data \"karpenter_scheduling\" \"prod\" {\n  node_pools   = [file(\"pools.yaml\")]\n  node_classes = [file(\"classes.yaml\")]\n  workloads    = { \"web.yaml\" = file(\"web.yaml\") }\n  scale        = \"maximum\"\n}\n",
+		Good:   "data \"karpenter_scheduling\" \"prod\" {\n  node_pools   = [file(\"pools.yaml\")]\n  node_classes = [file(\"classes.yaml\")]\n  workloads    = { \"web.yaml\" = file(\"web.yaml\") }\n  scale        = \"max\"\n}\n",
+	})
+)

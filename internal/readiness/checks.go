@@ -391,3 +391,102 @@ func poolZones(p Pool) string {
 	}
 	return strings.Join(parts, " and ")
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleSubnetsNotFound = rules.Register(rules.Rule{
+		ID: "subnet-selector-matches-nothing", Severity: rules.Error, Category: Category,
+		Title:     "subnet_selector_terms match no subnet",
+		Behaviour: "Karpenter sets SubnetsReady to False (reason SubnetsNotFound, \"SubnetSelector did not match any Subnets\"): the EC2NodeClass never becomes Ready and no node launches. The diagnostic lists each term with the DescribeSubnets filters Karpenter sends for it.",
+		Source:    "A:pkg/controllers/nodeclass/subnet.go Reconcile, A:pkg/providers/subnet/subnet.go getFilterSets; kubernetes-sigs/karpenter#2992",
+		Bad:       class(subnetTerm(`tags = { "karpenter.sh/discovery" = "dem0" }`) + demoSG),
+		Good:      class(demoNet),
+	})
+	ruleGroupsNotFound = rules.Register(rules.Rule{
+		ID: "security-group-selector-matches-nothing", Severity: rules.Error, Category: Category,
+		Title:     "security_group_selector_terms match no security group",
+		Behaviour: "Karpenter sets SecurityGroupsReady to False (reason SecurityGroupsNotFound, \"SecurityGroupSelector did not match any SecurityGroups\"): the EC2NodeClass never becomes Ready and no node launches.",
+		Source:    "A:pkg/controllers/nodeclass/securitygroup.go Reconcile, A:pkg/providers/securitygroup/securitygroup.go getFilterSets; kubernetes-sigs/karpenter#2932",
+		Bad: class(subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) +
+			groupTerm(`tags = { "karpenter.sh/discovery" = "prod" }`)),
+		Good: class(demoNet),
+	})
+	ruleSubnetIDNotFound = rules.Register(rules.Rule{
+		ID: "subnet-id-not-found", Severity: rules.Error, Category: Category,
+		Title:     "a subnet id term names a subnet that does not exist",
+		Behaviour: "Karpenter sends every id term in one DescribeSubnets subnet-id filter, and a filter ignores ids that do not exist: the subnet is silently left out (aws/karpenter-provider-aws#5292), the class launches in the other subnets, or reports SubnetsNotFound when none remain.",
+		Source:    "A:pkg/providers/subnet/subnet.go getFilterSets; aws/karpenter-provider-aws#5292",
+		Bad: class(demoSG + subnetTerm(`id = "subnet-0c55ce9f379c43337"`) +
+			subnetTerm(`id = "subnet-0f470d0012baca035"`)),
+		Good: class(demoSG + subnetTerm(`id = "subnet-0c55ce9f379c43337"`) +
+			subnetTerm(`id = "subnet-0f470d0012baca034"`)),
+	})
+	ruleGroupIDNotFound = rules.Register(rules.Rule{
+		ID: "security-group-id-not-found", Severity: rules.Error, Category: Category,
+		Title:     "a security group id term names a group that does not exist",
+		Behaviour: "Karpenter sends every id term in one DescribeSecurityGroups group-id filter, which ignores ids that do not exist: nodes start without that group, silently, or the class reports SecurityGroupsNotFound when no group remains.",
+		Source:    "A:pkg/providers/securitygroup/securitygroup.go getFilterSets; aws/karpenter-provider-aws#5292",
+		Bad: class(subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) + demoSG +
+			groupTerm(`id = "sg-00d035828a5993e59"`)),
+		Good: class(subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) + demoSG +
+			groupTerm(`id = "sg-00d035828a5993e58"`)),
+	})
+	ruleGroupNameNotFound = rules.Register(rules.Rule{
+		ID: "security-group-name-not-found", Severity: rules.Error, Category: Category,
+		Title:     "a security group name term names no group",
+		Behaviour: "Karpenter matches `name` against the group name (EC2's GroupName, filter group-name), not the Name tag the console shows: a group created by Terraform without `name` is called \"terraform-2025…\" and its Name tag is ignored. The term silently matches nothing; when a group carries the name as its Name tag, the diagnostic names it.",
+		Source:    "A:pkg/apis/v1/ec2nodeclass.go SecurityGroupSelectorTerm.Name (\"This value is the name field, which is different from the name tag\"), A:pkg/providers/securitygroup/securitygroup.go getFilterSets",
+		Bad: class(subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) + demoSG +
+			groupTerm(`name = "demo-extra"`)),
+		Good: class(subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) + demoSG +
+			groupTerm(`tags = { Name = "demo-extra" }`)),
+	})
+	ruleRoleNotFound = rules.Register(rules.Rule{
+		ID: "role-not-found", Severity: rules.Error, Category: Category,
+		Title:     "the node role does not exist",
+		Behaviour: "For `role` Karpenter creates an instance profile and adds the role to it; IAM answers NoSuchEntity, every reconcile fails (\"creating instance profile, ensuring role attached, adding role to instance profile\"), InstanceProfileReady stays Unknown and the class never becomes Ready.",
+		Source:    "A:pkg/controllers/nodeclass/instanceprofile.go Reconcile, A:pkg/providers/instanceprofile/instanceprofile.go Create/ensureRole",
+		Bad:       classHead + "  role = \"KarpenterNodeRole-prod\"\n" + amiBlock + demoNet + "}",
+		Good:      class(demoNet),
+	})
+	ruleProfileNotFound = rules.Register(rules.Rule{
+		ID: "instance-profile-not-found", Severity: rules.Error, Category: Category,
+		Title:     "the instance profile does not exist",
+		Behaviour: "Karpenter takes `instanceProfile` as it is (InstanceProfileReady is True without asking IAM), so the mistake shows at launch: EC2 rejects the launch template's IamInstanceProfile (\"Value (…) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name\") and no node starts.",
+		Source:    "A:pkg/controllers/nodeclass/instanceprofile.go Reconcile (spec.instanceProfile branch), A:pkg/providers/launchtemplate",
+		Bad:       profileClass("KarpenterNodeInstanceProfile-prod"),
+		Good:      profileClass("KarpenterNodeInstanceProfile-demo"),
+	})
+	ruleProfileWithoutRole = rules.Register(rules.Rule{
+		ID: "instance-profile-without-role", Severity: rules.Warning, Category: Category,
+		Title:     "the instance profile holds no role",
+		Behaviour: "Nodes launched with an instance profile without a role get no AWS credentials: the kubelet cannot authenticate to the cluster (EKS maps the node role, through an access entry or aws-auth), so the nodes never register and Karpenter replaces them after its registration timeout.",
+		Source:    "A:pkg/controllers/nodeclass/instanceprofile.go (spec.instanceProfile is not inspected); EKS node IAM role documentation",
+		Bad:       profileClass("KarpenterNodeInstanceProfile-empty"),
+		Good:      profileClass("KarpenterNodeInstanceProfile-demo"),
+	})
+	ruleFewAddresses = rules.Register(rules.Rule{
+		ID: "subnet-free-addresses-low", Severity: rules.Warning, Category: Category,
+		Title:     "a zone's subnet is almost out of addresses",
+		Behaviour: "In each zone Karpenter launches into the selected subnet with the most free addresses. A node takes one address and, with the VPC CNI's default warm pool, a spare ENI's worth more; when the best subnet of a zone has fewer than 32, launches there fail with InsufficientFreeAddressesInSubnet after a node or two.",
+		Source:    "A:pkg/providers/subnet/subnet.go ZonalSubnetsForLaunch",
+		Bad:       class(demoSG + subnetTerm(`tags = { tier = "isolated" }`)),
+		Good:      class(demoNet),
+	})
+	ruleReservationNotFound = rules.Register(rules.Rule{
+		ID: "capacity-reservation-not-found", Severity: rules.Warning, Category: Category,
+		Title:     "a capacity reservation term matches no active reservation",
+		Behaviour: "Karpenter asks for active reservations only, reads an id that does not exist (InvalidCapacityReservationId.NotFound) as none, and drops reservations past their end date; CapacityReservationsReady stays True and pools with capacity type reserved launch nothing from the reservation.",
+		Source:    "A:pkg/providers/capacityreservation/provider.go List, types.go DescribeCapacityReservationsInput",
+		Bad:       class(demoNet + "  capacity_reservation_selector_terms {\n    id = \"cr-061cab9905fcac648\"\n  }\n"),
+		Good:      class(demoNet + "  capacity_reservation_selector_terms {\n    id = \"cr-0440acf6090c50d15\"\n  }\n"),
+	})
+	rulePoolZones = rules.Register(rules.Rule{
+		ID: "nodepool-zones-without-subnet", Severity: rules.Error, Category: Category,
+		Title:     "the pool's zones have no subnet of its class",
+		Behaviour: "Karpenter launches only into the zones of the class's subnets; a pool whose zone requirement admits none of them has no offering left, and every NodeClaim of it fails to launch.",
+		Source:    "A:pkg/providers/instancetype/offering (zones from the class's subnets), A:pkg/providers/subnet/subnet.go ZonalSubnetsForLaunch",
+		Bad:       class(demoNet) + pool(requirement("topology.kubernetes.io/zone", `"us-east-1d"`)),
+		Good:      class(demoNet) + pool(requirement("topology.kubernetes.io/zone", `"us-east-1a", "us-east-1b"`)),
+	})
+)

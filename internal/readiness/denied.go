@@ -113,3 +113,32 @@ func DeniedRead(err error) (action string, ok bool) {
 	}
 	return action, true
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleTermMatchesNothing = rules.Register(rules.Rule{
+		ID: "selector-term-matches-nothing", Severity: rules.Warning, Category: Category,
+		Title:     "a selector term matches nothing while the others do",
+		Behaviour: "Terms are ORed: Karpenter uses what the other terms match and says nothing about this one. It is usually a misspelt tag key or value, or a resource in another account or region; the nodes then miss the subnets, security groups or reservations it was meant to add.",
+		Source:    "A:pkg/providers/subnet/subnet.go, A:pkg/providers/securitygroup/securitygroup.go, A:pkg/providers/capacityreservation/provider.go (List)",
+		Bad: class(demoSG + subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) +
+			subnetTerm(`tags = { "karpenter.sh/discovery" = "demo-public" }`)),
+		Good: class(demoNet),
+	})
+	ruleDifferentVPCs = rules.Register(rules.Rule{
+		ID: "security-groups-subnets-different-vpcs", Severity: rules.Error, Category: Category,
+		Title:     "security groups and subnets are in different VPCs",
+		Behaviour: "Karpenter attaches every selected security group to every node, whichever selected subnet it launches into, and EC2 refuses a network interface whose groups are in another VPC than its subnet: \"Security group sg-… and subnet subnet-… belong to different networks\". The class is Ready and launches keep failing (aws/karpenter-provider-aws#3390).",
+		Source:    "A:pkg/providers/launchtemplate (security groups on every launch template), EC2 CreateFleet/RunInstances; aws/karpenter-provider-aws#3390",
+		Bad:       class(subnetTerm(`tags = { "karpenter.sh/discovery" = "demo" }`) + groupTerm(`name = "default"`)),
+		Good:      class(demoNet),
+	})
+	rulePoolFamilies = rules.Register(rules.Rule{
+		ID: "nodepool-families-not-offered", Severity: rules.Error, Category: Category,
+		Title:     "instance families offered in none of the class's zones",
+		Behaviour: "Karpenter builds offerings per zone from DescribeInstanceTypeOfferings and keeps the zones of the class's subnets; a family offered in none of them is never launched. An error when no admitted family remains (every launch fails), a warning naming the families otherwise.",
+		Source:    "A:pkg/providers/instancetype/offering/offering.go, A:pkg/providers/instancetype/instancetype.go (DescribeInstanceTypeOfferings)",
+		Bad:       class(demoNet) + pool(requirement("karpenter.k8s.aws/instance-family", `"p4d"`)),
+		Good:      class(demoNet) + pool(requirement("karpenter.k8s.aws/instance-family", `"g5"`)),
+	})
+)

@@ -105,3 +105,55 @@ func awsLabels() []string {
 	}
 	return out
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleKarpenterDomain = rules.Register(rules.Rule{
+		ID: "requirement-key-karpenter-domain", Severity: rules.Error, Category: Category,
+		Title:     "key in the restricted karpenter.sh domain",
+		Behaviour: "The CRD rejects the NodePool: \"label domain \\\"karpenter.sh\\\" is restricted\" (only karpenter.sh/capacity-type is usable; the check is a plain suffix match, so notkarpenter.sh/x is restricted too).",
+		Source:    "NodePool CRD requirements[].key x-kubernetes-validations (kubernetes-sigs/karpenter hack/validation/requirements.sh); pkg/apis/v1/labels.go IsRestrictedLabel",
+		Bad:       pool(req("karpenter.sh/team", "In", `values = ["a"]`)),
+		Good:      pool(req("example.com/team", "In", `values = ["a"]`)),
+	})
+	ruleNodePoolKey = rules.Register(rules.Rule{
+		ID: "requirement-key-nodepool", Severity: rules.Error, Category: Category,
+		Title:     "karpenter.sh/nodepool cannot be a requirement key",
+		Behaviour: "The CRD rejects it (\"label \\\"karpenter.sh/nodepool\\\" is restricted\") and so does the runtime (\"invalid key: %q in requirements, restricted\"); Karpenter sets the label itself.",
+		Source:    "NodePool CRD requirements[].key x-kubernetes-validations; kubernetes-sigs/karpenter pkg/apis/v1/nodepool_validation.go validateRequirementsNodePoolKeyDoesNotExist",
+		Bad:       pool(req("karpenter.sh/nodepool", "In", `values = ["default"]`)),
+		Good:      pool(req("karpenter.sh/capacity-type", "In", `values = ["on-demand"]`)),
+	})
+	ruleHostname = rules.Register(rules.Rule{
+		ID: "requirement-key-hostname", Severity: rules.Error, Category: Category,
+		Title:     "kubernetes.io/hostname cannot be a label or requirement key",
+		Behaviour: "The CRD rejects it: \"label \\\"kubernetes.io/hostname\\\" is restricted\"; at runtime it is in RestrictedLabels (\"using label kubernetes.io/hostname is not allowed as it might interfere with the internal provisioning logic\").",
+		Source:    "NodePool CRD requirements[].key x-kubernetes-validations; kubernetes-sigs/karpenter pkg/apis/v1/labels.go RestrictedLabels",
+		Bad:       pool(req("kubernetes.io/hostname", "Exists")),
+		Good:      pool(req("topology.kubernetes.io/zone", "In", `values = ["us-east-1a"]`)),
+	})
+	ruleAWSDomain = rules.Register(rules.Rule{
+		ID: "requirement-key-aws-domain", Severity: rules.Error, Category: Category,
+		Title:     "karpenter.k8s.aws key that is not an AWS well-known label",
+		Behaviour: "The CRD rejects the NodePool: \"label domain \\\"karpenter.k8s.aws\\\" is restricted\". Only the AWS well-known labels are allowed; karpenter.k8s.aws/instance-pods appears in Karpenter's docs but is not a label at all; placement-group labels exist from v1.11.0.",
+		Source:    "NodePool CRD requirements[].key rule (aws/karpenter-provider-aws pkg/apis/crds/karpenter.sh_nodepools.yaml); aws/karpenter-provider-aws pkg/apis/v1/labels.go (the well-known labels; instance-pods is in website/content/en/docs/concepts/scheduling.md only)",
+		Bad:       pool(req("karpenter.k8s.aws/instance-pods", "Gt", `values = ["20"]`)),
+		Good:      pool(req("karpenter.k8s.aws/instance-cpu", "Gt", `values = ["4"]`)),
+	})
+	ruleNodeClassKey = rules.Register(rules.Rule{
+		ID: "requirement-key-ec2nodeclass", Severity: rules.Error, Category: Category,
+		Title:     "karpenter.k8s.aws/ec2nodeclass as a label or requirement passes the CRD but Karpenter rejects it",
+		Behaviour: "The CRD allow-list includes the key, but it is not a well-known label, so runtime validation fails (\"using label karpenter.k8s.aws/ec2nodeclass is not allowed as it might interfere with the internal provisioning logic\") and the NodePool gets ValidationSucceeded=False.",
+		Source:    "kubernetes-sigs/karpenter pkg/apis/v1/labels.go IsRestrictedLabel (WellKnownLabels); aws/karpenter-provider-aws pkg/apis/crds/karpenter.sh_nodepools.yaml (the allow-list that includes it)",
+		Bad:       pool(req("karpenter.k8s.aws/ec2nodeclass", "In", `values = ["default"]`)),
+		Good:      pool(req("karpenter.k8s.aws/instance-category", "In", `values = ["m"]`)),
+	})
+	ruleKubernetesDomain = rules.Register(rules.Rule{
+		ID: "requirement-key-kubernetes-domain", Severity: rules.Error, Category: Category,
+		Title:     "kubernetes.io / k8s.io key restricted before Karpenter 1.9",
+		Behaviour: "Up to v1.8.x the CRD rejects keys in the kubernetes.io and k8s.io domains (\"label domain \\\"kubernetes.io\\\" is restricted\" / \"label domain \\\"k8s.io\\\" is restricted\") except the well-known labels, *node.kubernetes.io, *node-restriction.kubernetes.io and kops.k8s.io; from v1.9.0 they are allowed (kubernetes-sigs/karpenter#2586).",
+		Source:    "kubernetes-sigs/karpenter hack/validation/requirements.sh (≤v1.8), PR #2586",
+		Bad:       before19(pool(req("node-role.kubernetes.io/worker", "Exists"))),
+		Good:      before19(pool(req("node.kubernetes.io/worker", "Exists"))),
+	})
+)

@@ -656,3 +656,17 @@ func sortByPrice(its cloudprovider.InstanceTypes, reqs kscheduling.Requirements)
 		return strings.Compare(a.Name, b.Name)
 	})
 }
+
+// The rule the checks of this file emit.
+var (
+	RuleAllowKey = rules.Register(rules.Rule{
+		ID: "allow-unschedulable-key-invalid", Severity: rules.Error, Category: Category,
+		Title: "an allow_unschedulable element is not a workload key",
+		Behaviour: "Workloads are named `\"<namespace>/<kind>/<name>\"`, as the `pods` attribute is keyed; any other string " +
+			"acknowledges nothing, so the workload's unschedulable pods would still fail the plan.",
+		Source: "the provider's allow_unschedulable argument",
+		Bad:    example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, `allow_unschedulable = ["web"]`),
+		Good: example([]string{examplePool("default", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")},
+			`allow_unschedulable = ["default/Deployment/web"]`),
+	})
+)

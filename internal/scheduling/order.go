@@ -184,3 +184,22 @@ func (p *Parsed) poolNamed(name string) *nodePool {
 	}
 	return &p.pools[i]
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleWeightTie = rules.Register(rules.Rule{
+		ID: "nodepool-weight-tie", Severity: rules.Warning, Category: Category,
+		Title: "NodePools of equal weight admit the same pods: their names decide which takes them",
+		Behaviour: "Karpenter tries NodePools by `weight`, highest first, and NodePools of equal weight (no weight is 0) by " +
+			"name in reverse alphabetical order (`spot` before `general`). A pod goes to the first NodePool in that order " +
+			"that can take it, so when two NodePools of equal weight both admit a workload, the one whose name sorts last " +
+			"takes all its pods and the other none (until the first reaches its limits). That is rarely what the author " +
+			"meant: give the NodePool meant to take them first the higher weight.",
+		Source: "kubernetes-sigs/karpenter pkg/utils/nodepool/nodepool.go (OrderByWeight), " +
+			"pkg/controllers/provisioning/scheduling/scheduler.go (addToNewNodeClaim)",
+		Bad: example([]string{examplePool("general", ""), examplePool("spot", "")}, []string{exampleClass},
+			[]string{exampleDeployment("2", "500m", "")}, ""),
+		Good: example([]string{strings.Replace(examplePool("general", ""), "spec:\n  template:", "spec:\n  weight: 10\n  template:", 1),
+			examplePool("spot", "")}, []string{exampleClass}, []string{exampleDeployment("2", "500m", "")}, ""),
+	})
+)

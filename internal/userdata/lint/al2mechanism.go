@@ -89,3 +89,15 @@ func wordText(w *syntax.Word) string {
 	})
 	return b.String()
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleAL2MechanismOnAL2023 = rules.Register(rules.Rule{
+		ID: "al2023-al2-kubelet-config", Severity: rules.Error, Category: category,
+		Title:     "AL2023 userData configures the kubelet the AL2 way",
+		Behaviour: "AL2 nodes read the kubelet's configuration from /etc/kubernetes/kubelet/kubelet-config.json and its flags from KUBELET_ARGS/KUBELET_EXTRA_ARGS, which kubelet.service.d drop-ins set. AL2023 nodes have neither: nodeadm writes /etc/kubernetes/kubelet/config.json from NodeConfig documents and the kubelet unit runs `kubelet $NODEADM_KUBELET_ARGS`. A script that edits kubelet-config.json fails (the file does not exist) and a drop-in setting KUBELET_EXTRA_ARGS changes nothing: the setting never reaches the kubelet. Reported for the AL2023 family and for Custom userData on AL2023 images.",
+		Source:    "awslabs/amazon-eks-ami templates/al2023/runtime/rootfs/etc/systemd/system/kubelet.service and nodeadm/internal/kubelet (config.json, NODEADM_KUBELET_ARGS); templates/al2/runtime/bootstrap.sh (kubelet-config.json, KUBELET_EXTRA_ARGS)",
+		Bad:       nodeClass(onAL2023, "#!/bin/bash\ncat <<'EOF' > /etc/systemd/system/kubelet.service.d/90-extra.conf\n[Service]\nEnvironment='KUBELET_EXTRA_ARGS=--image-gc-high-threshold=70'\nEOF\n"),
+		Good:      nodeClass(onAL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      imageGCHighThresholdPercent: 70\n"),
+	})
+)

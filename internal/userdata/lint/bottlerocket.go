@@ -108,3 +108,39 @@ func (c *lintCtx) checkBROverridden(k format.BottlerocketKubernetes) {
 		}
 	}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleTOMLInvalid = rules.Register(rules.Rule{
+		ID: "bottlerocket-toml-invalid", Severity: rules.Error, Category: category,
+		Title:     "Bottlerocket userData is not valid settings TOML",
+		Behaviour: "Karpenter fails launch-template generation with `invalid UserData ...` and launches no node.",
+		Source:    "Karpenter bootstrap/bottlerocket.go Script, bottlerocketsettings.go UnmarshalTOML",
+		Bad:       nodeClass(onBottlerocket, "[settings.kubernetes]\nmax-pods = \"110\"\n"),
+		Good:      nodeClass(onBottlerocket, "[settings.kubernetes]\nallowed-unsafe-sysctls = [\"net.core.somaxconn\"]\n"),
+	})
+	ruleBRNodeTaints = rules.Register(rules.Rule{
+		ID: "bottlerocket-node-taints-dropped", Severity: rules.Warning, Category: category,
+		Title:     "settings.kubernetes.node-taints is replaced by Karpenter",
+		Behaviour: "Karpenter replaces node-taints wholesale with the NodePool taints and karpenter.sh/unregistered; the user's taints never reach the node.",
+		Source:    "Karpenter bootstrap/bottlerocket.go (NodeTaints reset)",
+		Bad:       nodeClass(onBottlerocket, "[settings.kubernetes.node-taints]\nteam = [\"a:NoSchedule\"]\n"),
+		Good:      poolWith(rules.Block("taints", teamTaint...)),
+	})
+	ruleBROverridden = rules.Register(rules.Rule{
+		ID: "bottlerocket-setting-overridden", Severity: rules.Warning, Category: category,
+		Title:     "Bottlerocket setting that Karpenter always overwrites",
+		Behaviour: "Karpenter sets cluster-name, api-server, cluster-certificate and max-pods from the cluster and spec.kubelet, whatever the userData says.",
+		Source:    "Karpenter bootstrap/bottlerocket.go Script",
+		Bad:       nodeClass(onBottlerocket, "[settings.kubernetes]\nmax-pods = 42\n"),
+		Good:      classWith(`ami_family = "Bottlerocket"`, `kubelet { max_pods = 42 }`),
+	})
+	ruleBRUnknown = rules.Register(rules.Rule{
+		ID: "bottlerocket-unknown-setting", Severity: rules.Warning, Category: category,
+		Title:     "settings.kubernetes key Karpenter does not know",
+		Behaviour: "Karpenter re-serialises settings.kubernetes from its typed struct: unknown keys are logged (`Unknown parameter in userData K8s settings`) and dropped from the node's userData.",
+		Source:    "Karpenter bootstrap/bottlerocketsettings.go BottlerocketKubernetes, UnmarshalTOML",
+		Bad:       nodeClass(onBottlerocket, "[settings.kubernetes]\nnode-label = { team = \"a\" }\n"),
+		Good:      nodeClass(onBottlerocket, "[settings.kubernetes.node-labels]\nteam = \"a\"\n"),
+	})
+)

@@ -178,3 +178,47 @@ func (c *lintCtx) checkLabelFlag(v, where string) {
 			where, strings.Join(refused, ", "), strings.Join(refused, " ")))
 	}
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleTaintInvalid = rules.Register(rules.Rule{
+		ID: "kubelet-taint-invalid", Severity: rules.Error, Category: category,
+		Title:     "taint the kubelet or API server rejects",
+		Behaviour: "The kubelet parses --register-with-taints (split on `,`, then `:`, then `=`; key a qualified name, value a label value, effect NoSchedule/PreferNoSchedule/NoExecute) and exits on an invalid item, e.g. `invalid taint effect: NoExecute\", unsupported taint effect` when literal quotes reach it; a taint without effect makes the API server reject the Node. The node never registers.",
+		Source:    srcKubelet + "; k8s.io/apimachinery validation IsQualifiedName/IsValidLabelValue",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,team=a/b:NoSchedule'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,team=a-b:NoSchedule'\n"),
+	})
+	ruleTaintsSpace = rules.Register(rules.Rule{
+		ID: "kubelet-taints-space", Severity: rules.Error, Category: category,
+		Title:     "space inside the --register-with-taints list",
+		Behaviour: "systemd splits the extra arguments at whitespace: the list ends at the space, the kubelet sees an empty or space-prefixed item (`invalid taint spec`) or a stray positional argument (`unknown command`), and exits.",
+		Source:    "systemd.service(5) \"Command lines\"; " + srcKubelet,
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute, team=a:NoSchedule'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute,team=a:NoSchedule'\n"),
+	})
+	ruleOptionRepeated = rules.Register(rules.Rule{
+		ID: "option-repeated", Severity: rules.Warning, Category: category,
+		Title:     "option given more than once: only the last one takes effect",
+		Behaviour: "bootstrap.sh's case loop assigns an option's variable each time it meets the option (`KUBELET_EXTRA_ARGS=$2`), and each --register-with-taints replaces the kubelet's whole taint list (pflag calls the flag's Set for every occurrence): only the last value reaches the kubelet, and the taints and labels of the earlier ones are dropped without a message.",
+		Source:    srcBootSh + "; " + srcKubelet + " (taintsVar.Set)",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute' \\\n  --kubelet-extra-args '--node-labels=team=a'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" \\\n  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute --node-labels=team=a'\n"),
+	})
+	RuleLabelRestricted = rules.Register(rules.Rule{
+		ID: "kubelet-label-restricted", Severity: rules.Error, Category: category,
+		Title:     "kubernetes.io/k8s.io label passed to the kubelet",
+		Behaviour: "The kubelet refuses to start: `unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [...]` / `--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the specifically allowed set (...)`.",
+		Source:    "k8s.io/kubernetes cmd/kubelet/app/options ValidateKubeletFlags (--node-labels)",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--node-labels=node-role.kubernetes.io/worker=true --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+		Good:      "# Put the label on the NodePool instead; Karpenter applies kubernetes.io labels to the Node after registration.\n" + poolWith(`labels = { "node-role.kubernetes.io/worker" = "true" }`),
+	})
+	ruleLabelInvalid = rules.Register(rules.Rule{
+		ID: "kubelet-label-invalid", Severity: rules.Error, Category: category,
+		Title:     "node label the kubelet rejects",
+		Behaviour: "The kubelet validates --node-labels (key a qualified name, value a label value) and exits with `invalid node labels: ...`; in a rendered script an unvalidated value could also break the quoting.",
+		Source:    "k8s.io/kubernetes cmd/kubelet/app/options ValidateKubeletFlags",
+		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `node_labels = { team = "a b" }`),
+		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`, `node_labels = { team = "a-b" }`),
+	})
+)

@@ -329,3 +329,47 @@ func (c *lintCtx) formatMismatch(got, consequence string) rules.Finding {
 	return rules.New(RuleFormatMismatch, rules.Path{},
 		"amiFamily %s was given %s: %s. Write userData in the family's format, or use amiFamily Custom with the matching AMI.", c.family, got, consequence)
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleFormatMismatch = rules.Register(rules.Rule{
+		ID: "userdata-format-mismatch", Severity: rules.Error, Category: category,
+		Title:     "userData format does not match the AMI family",
+		Behaviour: "Bottlerocket reads only settings TOML (Karpenter fails with `invalid UserData` on a shell script or MIME archive); Linux families run shell scripts and NodeConfig documents, so TOML there does nothing or fails cloud-init.",
+		Source:    "Karpenter bootstrap/bottlerocket.go, eksbootstrap.go, nodeadm.go",
+		Bad:       nodeClass(onBottlerocket, "#!/bin/bash\necho hello\n"),
+		Good:      nodeClass(onBottlerocket, "[settings.host-containers.admin]\nenabled = true\n"),
+	})
+	ruleNotRunByCloudInit = rules.Register(rules.Rule{
+		ID: "userdata-not-run-by-cloud-init", Severity: rules.Error, Category: category,
+		Title:     "Custom userData in no format cloud-init runs (no #! line)",
+		Behaviour: "cloud-init picks a handler from the first line of userData that is not MIME: `#!` (a script), `#cloud-config`, `#include`, `#cloud-boothook`, `#part-handler`, `## template: jinja`, ... Anything else it types text/x-not-multipart, logs `Unhandled non-multipart (text/x-not-multipart) userdata` and runs nothing. Karpenter passes Custom userData unchanged, so a bootstrap.sh call without a #! line never runs and the node never joins (an error); other text is reported as a warning, since an AMI that does not boot with cloud-init may read its userData another way.",
+		Source:    "cloud-init cloudinit/handlers/__init__.py (type_from_starts_with, walker_callback); aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
+		Bad:       nodeClass(onCustom, al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+	ruleWindowsTags = rules.Register(rules.Rule{
+		ID: "windows-powershell-tags", Severity: rules.Warning, Category: category,
+		Title:     "<powershell> tags in Windows userData",
+		Behaviour: "Karpenter wraps the userData in <powershell>...</powershell> itself; nested tags end the script early for EC2Launch and the bootstrap call after them is not run as PowerShell.",
+		Source:    "Karpenter bootstrap/windows.go",
+		Bad:       nodeClass(onWindows2022, "<powershell>\nWrite-Host \"hello\"\n</powershell>\n"),
+		Good:      nodeClass(onWindows2022, "Write-Host \"hello\"\n"),
+	})
+	ruleMIMEEncoding = rules.Register(rules.Rule{
+		ID: "mime-transfer-encoding-dropped", Severity: rules.Warning, Category: category,
+		Title:     "AL2023 MIME part header that Karpenter drops",
+		Behaviour: "For AL2023 Karpenter copies only each part's Content-Type; a Content-Transfer-Encoding such as base64 is lost while the body stays encoded, so cloud-init runs (or nodeadm reads) the encoded text.",
+		Source:    "Karpenter bootstrap/mime/mime.go NewArchive/Serialize",
+		Bad:       nodeClass(onAL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\nContent-Transfer-Encoding: base64\n\nIyEvYmluL2Jhc2gKZWNobyBoZWxsbwo=\n--B--\n"),
+		Good:      nodeClass(onAL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hello\n--B--\n"),
+	})
+	ruleTooLarge = rules.Register(rules.Rule{
+		ID: "userdata-too-large", Severity: rules.Error, Category: category,
+		Title:     "userData larger than 16384 bytes",
+		Behaviour: "EC2 limits userData to 16 KB before base64; RunInstances/CreateFleet fail with UserDataSizeLimitExceeded.",
+		Source:    "EC2 API (UserData); Karpenter launchtemplate validation",
+		Bad:       nodeClass(onAL2, "#!/bin/bash\n# ... 20 KB of inline files ...\n"),
+		Good:      nodeClass(onAL2, "#!/bin/bash\naws s3 cp s3://my-bucket/node-setup.sh /tmp/ && bash /tmp/node-setup.sh\n"),
+	})
+)

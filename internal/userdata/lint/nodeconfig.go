@@ -169,3 +169,31 @@ func shorten(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleNodeConfigTaintFlag = rules.Register(rules.Rule{
+		ID: "nodeconfig-register-with-taints-flag", Severity: rules.Error, Category: category,
+		Title:     "NodeConfig kubelet.flags sets --register-with-taints",
+		Behaviour: "nodeadm appends kubelet.flags to the kubelet command line, and command-line flags override the config file: the flag replaces Karpenter's registerWithTaints, dropping karpenter.sh/unregistered and the NodePool taints (non-Custom nodes get taints only from userData). A flag inside a longer entry (`--node-labels=a=b --register-with-taints=...`) counts too: nodeadm writes the flags into NODEADM_KUBELET_ARGS, which systemd splits at whitespace.",
+		Source:    "awslabs/amazon-eks-ami nodeadm/internal/kubelet/environment.go (flags), nodeadm/internal/api/merge.go; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/nodeadm.go",
+		Bad:       nodeClass(onAL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - --register-with-taints=team=a:NoSchedule\n"),
+		Good:      "# Put the taint on the NodePool; Karpenter renders it into registerWithTaints.\n" + poolWith(rules.Block("taints", teamTaint...)),
+	})
+	ruleNodeConfigOverridden = rules.Register(rules.Rule{
+		ID: "nodeconfig-field-overridden", Severity: rules.Warning, Category: category,
+		Title:     "NodeConfig field that Karpenter's NodeConfig overrides",
+		Behaviour: "Karpenter appends its own NodeConfig last; nodeadm merges later documents over earlier ones and replaces lists, so the user's cluster details, maxPods and registerWithTaints are discarded.",
+		Source:    "amazon-eks-ami nodeadm internal/api/merge.go; Karpenter nodeadm.go getNodeConfigYAML",
+		Bad:       nodeClass(onAL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 42\n"),
+		Good:      classWith(`ami_family = "AL2023"`, `kubelet { max_pods = 42 }`),
+	})
+	ruleNodeConfigInvalid = rules.Register(rules.Rule{
+		ID: "nodeconfig-invalid", Severity: rules.Error, Category: category,
+		Title:     "NodeConfig part does not parse",
+		Behaviour: "nodeadm cannot decode the application/node.eks.aws part and fails `nodeadm init`; the kubelet never starts.",
+		Source:    "amazon-eks-ami nodeadm api v1alpha1 NodeConfig",
+		Bad:       nodeClass(onAL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\nspec: [unclosed\n--B--\n"),
+		Good:      nodeClass(onAL2023, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"B\"\n\n--B\nContent-Type: application/node.eks.aws\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n--B--\n"),
+	})
+)

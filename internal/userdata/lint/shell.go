@@ -339,3 +339,71 @@ func (c *lintCtx) checkRedirects(call shell.Call, args []shell.CallArg, idx, lin
 		}
 	}
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleShellSyntax = rules.Register(rules.Rule{
+		ID: "shell-syntax-error", Severity: rules.Error, Category: category,
+		Title:     "userData shell script does not parse",
+		Behaviour: "cloud-init runs the script with bash, which stops at the syntax error; the node never runs its bootstrap and never joins.",
+		Source:    "bash grammar (checked with mvdan.cc/sh)",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\nif [ -f /etc/eks/bootstrap.sh ]; then\n  "+al2Call+"\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\nif [ -f /etc/eks/bootstrap.sh ]; then\n  "+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\nfi\n"),
+	})
+	ruleOptionEquals = rules.Register(rules.Rule{
+		ID: "bootstrap-option-equals", Severity: rules.Error, Category: category,
+		Title:     "bootstrap.sh option written as --opt=value",
+		Behaviour: "bootstrap.sh only matches space-separated options; `--opt=value` is one word no `case` branch matches, so it becomes a positional argument: silently ignored after the cluster name, taken as the cluster name when first. With --kubelet-extra-args= the kubelet starts without the labels and taints, including karpenter.sh/unregistered.",
+		Source:    srcBootSh,
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args='--register-with-taints=\"karpenter.sh/unregistered:NoExecute\"'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+	ruleContinuation = rules.Register(rules.Rule{
+		ID: "bootstrap-continuation-missing", Severity: rules.Error, Category: category,
+		Title:     "bootstrap.sh option on its own line (missing `\\`)",
+		Behaviour: "Without a trailing backslash the previous line ends the bootstrap.sh call; the next line runs as a command named after the option, which fails with `command not found`, and bootstrap.sh ran without those options.",
+		Source:    "bash line continuation; " + srcBootSh,
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+"\n  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" \\\n  --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+	ruleOptionUnknown = rules.Register(rules.Rule{
+		ID: "bootstrap-option-unknown", Severity: rules.Warning, Category: category,
+		Title:     "bootstrap.sh does not know this option",
+		Behaviour: "bootstrap.sh puts unknown words into its positional arguments and uses only the first as the cluster name; the option has no effect.",
+		Source:    srcBootSh,
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --max-pods 110 --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --use-max-pods false --kubelet-extra-args '--max-pods=110 --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+	ruleSingleQuote = rules.Register(rules.Rule{
+		ID: "kubelet-args-single-quote", Severity: rules.Error, Category: category,
+		Title:     "single quote inside --kubelet-extra-args",
+		Behaviour: "bootstrap.sh writes the value into the systemd drop-in as Environment='KUBELET_EXTRA_ARGS=<value>'; a `'` in the value ends that quoting, so systemd mis-parses the line and the kubelet gets other arguments than written (or none).",
+		Source:    srcBootSh + " (30-kubelet-extra-args.conf)",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args \"--node-labels='team=a' --register-with-taints=karpenter.sh/unregistered:NoExecute\"\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--node-labels=team=a --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+	ruleRedirect = rules.Register(rules.Rule{
+		ID: "kubelet-args-unquoted-redirect", Severity: rules.Warning, Category: category,
+		Title:     "unquoted < or > in kubelet arguments",
+		Behaviour: "Outside quotes the shell reads `<`/`>` as a redirection (`memory.available<500Mi` opens the file 500Mi and fails); any tool that re-reads the arguments through a shell does the same. Karpenter always writes such values in double quotes.",
+		Source:    "bash redirections; Karpenter bootstrap.go joinParameterArgs (%q)",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--eviction-hard=memory.available<500Mi --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--eviction-hard=\"memory.available<500Mi\" --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+	ruleAL2023BootstrapSh = rules.Register(rules.Rule{
+		ID: "al2023-bootstrap-sh", Severity: rules.Error, Category: category,
+		Title:     "AL2023 userData calls bootstrap.sh",
+		Behaviour: "On AL2023 /etc/eks/bootstrap.sh only prints an error and exits 1; nodes are configured by nodeadm from NodeConfig documents.",
+		Source:    "amazon-eks-ami templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh",
+		Bad:       nodeClass(onAL2023, "#!/bin/bash\n"+al2Call+"\n"),
+		Good:      nodeClass(onAL2023, "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n"),
+	})
+	ruleAL2BootstrapCall = rules.Register(rules.Rule{
+		ID: "al2-bootstrap-sh-call", Severity: rules.Warning, Category: category,
+		Title:     "AL2 userData calls bootstrap.sh itself",
+		Behaviour: "With amiFamily AL2 Karpenter appends its own bootstrap.sh call after the user's parts; the node is bootstrapped twice and Karpenter's call rewrites the kubelet drop-ins.",
+		Source:    "Karpenter docs (EC2NodeClass userData, AL2); eksbootstrap.go",
+		Bad:       nodeClass(onAL2, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--node-labels=team=a'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--node-labels=team=a --register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+)

