@@ -77,6 +77,7 @@ func ValidateOne(s Spec, v versions.Karpenter, p rules.Path) rules.Findings {
 		fs = append(fs, checkNearMisses(s, key, op, v, p)...)
 		if op == In {
 			fs = append(fs, checkKnownValues(s, key, v, p)...)
+			fs = append(fs, checkZoneValues(s, key, p)...)
 		}
 	}
 	return fs
