@@ -137,7 +137,7 @@ func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavai
 		note = "the instance-type catalogue does not have them"
 	}
 	return "", fmt.Sprintf("the userData is not rendered: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
-		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass.", why, note)
+		"Configure AWS for the provider (region and credentials), or set kubelet.maxPods on the EC2NodeClass.", why, note)
 }
 
 // bottlerocketVersion is the release the preview renders Bottlerocket's
