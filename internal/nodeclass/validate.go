@@ -156,7 +156,8 @@ func validateSelectors(c Class, kv versions.Karpenter) rules.Findings {
 	if len(c.Spec.CapacityReservationSelectorTerms) > 0 && !c.Unknown.Is(pathReservations) {
 		if !kv.AtLeast(3, 0) {
 			fs = append(fs, rules.New(ruleReservations, pathReservations,
-				"capacity_reservation_selector_terms exist from Karpenter 1.3.0 and karpenter_version is %s: the older CRD prunes the field and the reservations are never used. Upgrade Karpenter or remove the attribute.", kv))
+				"capacityReservationSelectorTerms exist from Karpenter 1.3.0 and the checks run against Karpenter %s: the older CRD prunes the field and the reservations are never used. Upgrade Karpenter or remove the field.", kv).
+				WithFix(rules.KarpenterVersion(`"1.3"`)))
 		}
 		crs := make([]selectorTerm, len(c.Spec.CapacityReservationSelectorTerms))
 		for i, t := range c.Spec.CapacityReservationSelectorTerms {
