@@ -73,7 +73,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 			}
 			for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
 				if _, ok := k.EvictionSoft[key]; !ok && slices.Contains(evictionKeys, key) {
-					add(at("eviction_soft"), "eviction_soft_grace_period sets %q without an eviction_soft threshold; the API server rejects it (\"evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft\").", key)
+					add(at("eviction_soft"), "evictionSoftGracePeriod sets %q without an evictionSoft threshold; the API server rejects it (\"evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft\").", key)
 				}
 			}
 		}

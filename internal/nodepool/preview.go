@@ -130,7 +130,7 @@ func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavai
 	}
 	why := "the instance types' network facts (ENIs and IPv4 addresses per ENI)"
 	if !eniLimited {
-		why = "the instance types' vCPUs (for pods_per_core)"
+		why = "the instance types' vCPUs (for kubelet.podsPerCore)"
 	}
 	note := r.Admission.Note
 	if note == "" {
