@@ -85,7 +85,7 @@ func familyError(name string, kv versions.Karpenter) string {
 			continue
 		}
 		if why := f.Model().Unavailable(kv); why != "" {
-			return msg + fmt.Sprintf(" %q: %s (karpenter_version is %s).", lower, why, kv)
+			return msg + fmt.Sprintf(" %q: %s (the checks run against Karpenter %s).", lower, why, kv)
 		}
 		return msg + fmt.Sprintf(" The family is case-sensitive: write %q.", lower)
 	}

@@ -22,7 +22,7 @@ func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.K
 	if family == "" {
 		if requireFamily && !hasAlias && termsDecided(terms) {
 			fs = append(fs, rules.New(RuleFamilyRequired, FamilyPath,
-				"no ami_family and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". Set ami_family to the family of the images the terms select (AL2023, Bottlerocket, AL2, Windows2022, ..., or Custom with your own user_data)."))
+				"no amiFamily and no alias: the API server rejects it with \"must specify amiFamily if amiSelectorTerms does not contain an alias\". Set amiFamily to the family of the images the terms select (AL2023, Bottlerocket, AL2, Windows2022, ..., or Custom with your own userData)."))
 		}
 		return fs
 	}
@@ -36,7 +36,7 @@ func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.K
 		}
 		detail := fmt.Sprintf("%q is not an amiFamily of Karpenter %s; the API server accepts only %s.", family, kv, strings.Join(valid, ", "))
 		if family == "Ubuntu" {
-			detail += " Ubuntu was removed in Karpenter 1.0: use Custom with your own user_data, or AL2023."
+			detail += " Ubuntu was removed in Karpenter 1.0: use Custom with your own userData, or AL2023."
 		} else if ok {
 			detail += " " + f.Model().Unavailable(kv) + "."
 		} else {
@@ -53,7 +53,7 @@ func ValidateFamily(family string, familyKnown bool, terms []Term, kv versions.K
 		// Custom (Karpenter adds no bootstrap) goes with any alias.
 		if !afs.HasErrors() && f.Model().KarpenterBootstraps() && f != a.Family {
 			fs = append(fs, rules.New(RuleFamilyAliasMismatch, FamilyPath,
-				"ami_family %q with alias %q: the API server rejects it (\"if set, amiFamily must be '%s' or 'Custom' when using an %s alias\"). Remove ami_family (it follows the alias), or set it to %q, or to \"Custom\" to supply your own userData.",
+				"amiFamily %q with alias %q: the API server rejects it (\"if set, amiFamily must be '%s' or 'Custom' when using an %s alias\"). Remove amiFamily (it follows the alias), or set it to %q, or to \"Custom\" to supply your own userData.",
 				family, terms[aliasIdx].Alias, a.Family, a.Family, a.Family))
 		}
 	}

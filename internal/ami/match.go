@@ -169,8 +169,8 @@ func noImageFinding(res Result, in Instance, m Mapping) rules.Finding {
 	if res.Alias != nil && in.hasAccelerator() {
 		if gap := res.Alias.Family.Model().NeuronGap(m.Karpenter); gap != "" {
 			return rules.New(RuleNoCompatibleImage, TermsPath,
-				"%s: %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.3 or later (and set karpenter_version), or use %s.",
-				gap, in, res.Alias, karpErr, amifamily.NeuronAlternatives(res.Alias.Family))
+				"%s: %s cannot start with alias %s (Karpenter: %q). Upgrade Karpenter to 1.3 or later, or use %s.",
+				gap, in, res.Alias, karpErr, amifamily.NeuronAlternatives(res.Alias.Family)).WithFix(rules.KarpenterVersion(`"1.3"`))
 		}
 	}
 	var have []string

@@ -121,7 +121,7 @@ func (r *Resolver) aliasNotResolved(ctx context.Context, a Alias, req Request, p
 	k := req.Kubernetes.String()
 	if a.Latest() {
 		return rules.Findings{rules.New(RuleNotFound, p,
-			"none of the SSM parameters Karpenter reads for alias %s on Kubernetes %s exists, so it fails with \"failed to discover any AMIs for alias\". Tried:\n%sCheck the cluster's Kubernetes version (kubernetes_version / provider cluster block) and the region.",
+			"none of the SSM parameters Karpenter reads for alias %s on Kubernetes %s exists, so it fails with \"failed to discover any AMIs for alias\". Tried:\n%sCheck the cluster's Kubernetes version and the region.",
 			a, k, formatLookups(res.Lookups))}
 	}
 	detail := fmt.Sprintf("alias %s: release %s is not published for Kubernetes %s (pinned releases are per Kubernetes minor), so Karpenter fails with \"failed to discover any AMIs for alias\". Tried:\n%s",

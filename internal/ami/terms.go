@@ -100,7 +100,7 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		p := TermsPath.Index(i)
 		present := presentFields(t)
 		if len(t.Unknown) == 0 && !t.has(FieldAlias) && !t.has(FieldID) && !t.has(FieldName) && !t.has(FieldTags) && !t.has(FieldSSMParameter) {
-			detail := "the term sets none of alias, id, name, tags or ssm_parameter"
+			detail := "the term sets none of alias, id, name, tags or ssmParameter"
 			if t.Owner != "" {
 				detail = fmt.Sprintf("the term sets only owner %q", t.Owner)
 			}
@@ -111,8 +111,8 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		if t.has(FieldID) {
 			if others := without(present, FieldID); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermIDExclusive, p,
-					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssm_parameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term.",
-					strings.Join(others, ", ")).WithFix(rules.Fix{Field: TermsPath.Index(len(terms)).Attr(FieldID), Value: strconv.Quote(t.ID),
+					"the term sets id together with %s. The API server rejects id with alias/name/tags/owner (\"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"), and with ssmParameter Karpenter silently uses the id and ignores the parameter. Put each selector in its own term.",
+					fieldNames(others)).WithFix(rules.Fix{Field: TermsPath.Index(len(terms)).Attr(FieldID), Value: strconv.Quote(t.ID),
 					And: []rules.Fix{{Field: p.Attr(FieldID), Remove: true}}}))
 			}
 			if t.known(FieldID) && !amiIDPattern.MatchString(t.ID) {
@@ -123,8 +123,8 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		if t.has(FieldAlias) {
 			if others := without(present, FieldAlias); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermAliasExclusive, p,
-					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssm_parameter Karpenter ignores it). An alias selects its images on its own: keep alias %q alone in its term.",
-					strings.Join(others, ", "), t.Alias).WithFix(rules.Removal(fieldsOf(p, others)...)))
+					"the term sets alias together with %s. The API server rejects that (\"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\"; for ssmParameter Karpenter ignores it). An alias selects its images on its own: keep alias %q alone in its term.",
+					fieldNames(others), t.Alias).WithFix(rules.Removal(fieldsOf(p, others)...)))
 			}
 			if t.known(FieldAlias) {
 				_, afs := ParseAlias(t.Alias, kv, p.Attr(FieldAlias))
@@ -134,13 +134,14 @@ func ValidateTerms(terms []Term, kv versions.Karpenter) rules.Findings {
 		if !t.has(FieldID) && !t.has(FieldAlias) && t.has(FieldSSMParameter) {
 			if others := without(present, FieldSSMParameter); len(others) > 0 {
 				fs = append(fs, rules.New(RuleTermSSMIgnoredFields, p,
-					"the term sets ssm_parameter %q together with %s. Karpenter resolves the parameter and never looks at the other fields of the term, so they filter nothing. Remove them, or put them in a term of their own.",
-					t.SSMParameter, strings.Join(others, ", ")))
+					"the term sets ssmParameter %q together with %s. Karpenter resolves the parameter and never looks at the other fields of the term, so they filter nothing. Remove them, or put them in a term of their own.",
+					t.SSMParameter, fieldNames(others)))
 			}
 		}
 		if t.has(FieldSSMParameter) && !kv.AtLeast(4, 0) {
 			fs = append(fs, rules.New(RuleSSMParameterVersion, p.Attr(FieldSSMParameter),
-				"ssm_parameter needs Karpenter 1.4.0 or later (PR #7341) and karpenter_version is %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image by its id.", kv))
+				"ssmParameter needs Karpenter 1.4.0 or later (PR #7341) and the checks run against Karpenter %s: the older CRD prunes the field, which leaves an empty term the API server rejects. Upgrade Karpenter, or resolve the parameter yourself and select the image by its id.", kv).
+				WithFix(rules.KarpenterVersion(`"1.4"`)))
 		}
 		if t.known(FieldTags) {
 			fs = append(fs, validateSelectorTags(t.Tags, p.Attr(FieldTags))...)
@@ -204,6 +205,19 @@ func without(fields []string, drop string) []string {
 		}
 	}
 	return out
+}
+
+// fieldNames are fields of a term as the manifest names them (the
+// attribute paths' names differ for ssmParameter only), comma-separated.
+func fieldNames(fields []string) string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f
+		if f == FieldSSMParameter {
+			out[i] = "ssmParameter"
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // fieldsOf are the paths of fields of the term at p.

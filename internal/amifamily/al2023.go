@@ -61,7 +61,7 @@ func (al2023) Arm64GPUUpgrade(kv versions.Karpenter) string {
 	if arm64NVIDIA(kv) {
 		return ""
 	}
-	return "Upgrade Karpenter to 1.4 or later (and set karpenter_version)"
+	return "Upgrade Karpenter to 1.4 or later"
 }
 
 func (al2023) Arm64GPUImage(string) string {

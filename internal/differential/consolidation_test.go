@@ -225,12 +225,21 @@ func consolidationScenarios() []consolidationScenario {
 			nodes: fleet, pods: small, at: later, want: "empty delete"},
 		{name: "consolidateAfter not yet elapsed", budget: "  disruption:\n    consolidateAfter: 1h\n    budgets:\n      - nodes: \"100%\"\n", nodes: fleet, pods: small, at: soon},
 		{name: "consolidateAfter elapsed", budget: "  disruption:\n    consolidateAfter: 1h\n    budgets:\n      - nodes: \"100%\"\n", nodes: fleet, pods: small, at: later, want: "empty delete"},
+		// Budgets with schedules, at 12:00 UTC: a freeze from 09:00 for 8h
+		// is active, one from 20:00 is not.
+		{name: "scheduled budget of 0, active", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"0\"\n        schedule: \"0 9 * * *\"\n        duration: 8h\n      - nodes: \"100%\"\n",
+			nodes: fleet, pods: small, at: later},
+		{name: "scheduled budget of 0, outside its window", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"0\"\n        schedule: \"0 20 * * *\"\n        duration: 8h\n      - nodes: \"100%\"\n",
+			nodes: fleet, pods: small, at: later, want: "empty delete"},
+		// A budget of 0 for drift only does not hold consolidation back.
+		{name: "budget of 0 for Drifted only", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"0\"\n        reasons: [\"Drifted\"]\n      - nodes: \"100%\"\n",
+			nodes: fleet, pods: small, at: later, want: "empty delete"},
 	}
 }
 
-// TestConsolidationMatchesKarpenter: on 13 snapshots (empty and underused
+// TestConsolidationMatchesKarpenter: on 16 snapshots (empty and underused
 // nodes, single- and multi-node, do-not-disrupt, a PDB, a budget of 0,
-// WhenEmpty, consolidateAfter) the first consolidation command predicted
+// budgets with schedules and reasons, WhenEmpty, consolidateAfter) the first consolidation command predicted
 // equals the command Karpenter v1.14.1's disruption controller starts on
 // the same state: method, decision, candidates, replacement instance
 // types and estimated savings.

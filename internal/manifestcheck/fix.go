@@ -37,6 +37,12 @@ func yamlFix(k *crd.Kind, f rules.Finding) string {
 // yamlChange is one change of a fix as a sentence without its period; ""
 // when the manifest has no such field or the change names no value.
 func yamlChange(k *crd.Kind, c rules.Fix) string {
+	switch {
+	case c.Setting == rules.KarpenterVersionSetting && c.Value == "":
+		return "Pass --karpenter-version with the release the cluster runs"
+	case c.Setting == rules.KarpenterVersionSetting:
+		return "Pass --karpenter-version " + strings.Trim(c.Value, `"`) + " once the cluster runs it"
+	}
 	mp, ok := k.ManifestPath(c.Field)
 	_, last, hasLast := c.Field.Parent()
 	if !ok || !hasLast || (!c.Remove && last.Kind != rules.KeyStep && c.Value == "") {

@@ -28,6 +28,10 @@ func TestFixInYAML(t *testing.T) {
 			" Write `amiFamily: \"AL2023\"` under spec."},
 		{crd.EC2NodeClass, rules.Fix{Field: rules.Root("connection_tracking"), Remove: true},
 			" Remove `connectionTracking` from spec."},
+		// A setting of the check, not of the object: karpenter-lint's flag.
+		{crd.NodePool, rules.KarpenterVersion(`"1.8"`), " Pass --karpenter-version 1.8 once the cluster runs it."},
+		{crd.NodePool, rules.Fix{Field: rules.Root("replicas"), Remove: true, Or: []rules.Fix{rules.KarpenterVersion("")}},
+			" Remove `replicas` from spec. Or pass --karpenter-version with the release the cluster runs."},
 	} {
 		f := rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("name"), Fix: &c.fix}
 		if got := yamlFix(c.kind, f); got != c.want {

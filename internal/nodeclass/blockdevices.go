@@ -53,7 +53,7 @@ func validateBlockDevices(c Class) rules.Findings {
 		sizeKnown, snapKnown := !u.Is(ep.Attr("volume_size")), !u.Is(ep.Attr("snapshot_id"))
 		if sizeKnown && snapKnown && e.VolumeSize == "" && e.SnapshotID == "" {
 			fs = append(fs, rules.New(ruleBlockDeviceEBS, ep,
-				"the EBS volume of %s has neither volume_size nor snapshot_id; the API server rejects it (\"snapshotID or volumeSize must be defined\"). Set volume_size, e.g. \"50Gi\".", deviceName(m.DeviceName)))
+				"the EBS volume of %s has neither volumeSize nor snapshotID; the API server rejects it (\"snapshotID or volumeSize must be defined\"). Set volumeSize, e.g. \"50Gi\".", deviceName(m.DeviceName)))
 		}
 		if e.VolumeSize != "" && sizeKnown {
 			switch {

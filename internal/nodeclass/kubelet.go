@@ -1,6 +1,7 @@
 package nodeclass
 
 import (
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/crd"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,7 +73,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 			}
 			for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
 				if _, ok := k.EvictionSoft[key]; !ok && slices.Contains(evictionKeys, key) {
-					add(at("eviction_soft"), "eviction_soft_grace_period sets %q without an eviction_soft threshold; the API server rejects it (\"evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft\").", key)
+					add(at("eviction_soft"), "evictionSoftGracePeriod sets %q without an evictionSoft threshold; the API server rejects it (\"evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft\").", key)
 				}
 			}
 		}
@@ -114,7 +115,7 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 	}
 	hi, lo := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent
 	if hi != nil && lo != nil && !u.Is(at("image_gc_high_threshold_percent")) && !u.Is(at("image_gc_low_threshold_percent")) && *hi <= *lo {
-		add(at("image_gc_high_threshold_percent"), "image_gc_high_threshold_percent (%d) must be greater than image_gc_low_threshold_percent (%d); the API server rejects it (\"imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent\").", *hi, *lo)
+		add(at("image_gc_high_threshold_percent"), "imageGCHighThresholdPercent (%d) must be greater than imageGCLowThresholdPercent (%d); the API server rejects it (\"imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent\").", *hi, *lo)
 	}
 	if k.PodsPerCore != nil && !u.Is(at("pods_per_core")) && !u.Is(pathAMIFamily) && !u.Within(pathAMITerms) {
 		if f, ok := ami.ResolvedFamily(c.Family, c.Terms, kv); ok && !f.Model().PodsPerCore() {
@@ -128,6 +129,22 @@ func validateKubelet(c Class, kv versions.Karpenter) rules.Findings {
 
 // camel gives the CRD's field name for a kubelet attribute, for quoting
 // API server messages.
+// fieldPath is the EC2NodeClass field at p as the manifest spells it
+// (spec.blockDeviceMappings[0].ebs.snapshotID), for a message that names
+// it in prose; the attribute path when the CRD has no such field.
+func fieldPath(p rules.Path) string {
+	if mp, ok := crd.EC2NodeClass.ManifestPath(p); ok {
+		return mp
+	}
+	return p.String()
+}
+
+// fieldName is the last name of fieldPath(p) (snapshotID).
+func fieldName(p rules.Path) string {
+	mp := fieldPath(p)
+	return mp[strings.LastIndex(mp, ".")+1:]
+}
+
 func camel(attr string) string {
 	parts := strings.Split(attr, "_")
 	for i := 1; i < len(parts); i++ {

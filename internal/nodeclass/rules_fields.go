@@ -119,7 +119,7 @@ var fieldReleases = []fieldRelease{
 const volumeInitRateMinor = 5
 
 func tooOld(attr string, minor int, kv versions.Karpenter) string {
-	return fmt.Sprintf("%s exists from Karpenter 1.%d.0 and karpenter_version is %s: that release's EC2NodeClass CRD does not have the field, so kubectl's strict field validation rejects the object, and without it the API server drops the field and the setting never applies. Upgrade Karpenter to 1.%d.0 or later, or remove %s.", attr, minor, kv, minor, attr)
+	return fmt.Sprintf("%s exists from Karpenter 1.%d.0 and the checks run against Karpenter %s: that release's EC2NodeClass CRD does not have the field, so kubectl's strict field validation rejects the object, and without it the API server drops the field and the setting never applies. Upgrade Karpenter to 1.%d.0 or later, or remove %s.", attr, minor, kv, minor, attr)
 }
 
 // validateFields checks the fields added after v1.0 for release kv.
@@ -127,7 +127,8 @@ func validateFields(c Class, kv versions.Karpenter) rules.Findings {
 	var fs rules.Findings
 	for _, f := range fieldReleases {
 		if !c.Unknown.Is(f.path) && f.set(c.Spec) && !kv.AtLeast(f.minor, f.patch) {
-			fs = append(fs, rules.New(f.rule, f.path, "%s", tooOld(f.path.String(), f.minor, kv)))
+			fs = append(fs, rules.New(f.rule, f.path, "%s", tooOld(fieldPath(f.path), f.minor, kv)).
+				WithFix(rules.KarpenterVersion(fmt.Sprintf(`"1.%d"`, f.minor))))
 		}
 	}
 	if n := c.Spec.IPPrefixCount; n != nil && *n < 0 && !c.Unknown.Is(pathIPPrefixCount) {
@@ -164,7 +165,7 @@ func validateConnTracking(c Class) rules.Findings {
 	} {
 		if t.v != nil && (*t.v < t.min || *t.v > t.max) {
 			fs = append(fs, rules.New(ruleConnTracking, pathConnTracking.Attr(t.attr),
-				"%d seconds: the CRD (and EC2) accept %s from %d to %d, so the API server rejects the EC2NodeClass. Write a value in that range, e.g. %d.", *t.v, t.attr, t.min, t.max, t.max))
+				"%d seconds: the CRD (and EC2) accept %s from %d to %d, so the API server rejects the EC2NodeClass. Write a value in that range, e.g. %d.", *t.v, fieldName(pathConnTracking.Attr(t.attr)), t.min, t.max, t.max))
 		}
 	}
 	return fs
@@ -194,13 +195,14 @@ func validatePlacementGroup(c Class) rules.Findings {
 	switch {
 	case pg.Name == nil && pg.ID == nil:
 		return rules.Findings{rules.New(rulePlacementGroup, pathPlacementGroup,
-			"placement_group_selector selects nothing: the API server rejects it (\"expected at least one, got none, ['name', 'id']\"). Set name = \"<placement group name>\" or id = \"pg-...\".")}
+			"placementGroupSelector selects nothing: the API server rejects it (\"expected at least one, got none, ['name', 'id']\"). Select the group by its name or its id.").
+			WithFix(rules.Fix{Field: pathPlacementGroup.Attr("name"), Value: `"<placement group name>"`, Or: []rules.Fix{{Field: pathPlacementGroup.Attr("id"), Value: `"pg-..."`}}})}
 	case pg.Name != nil && pg.ID != nil:
 		return rules.Findings{rules.New(rulePlacementGroup, pathPlacementGroup,
-			"placement_group_selector sets both name %q and id %q: the API server rejects it (\"'name' and 'id' are mutually exclusive\"). Keep one of them.", *pg.Name, *pg.ID)}
+			"placementGroupSelector sets both name %q and id %q: the API server rejects it (\"'name' and 'id' are mutually exclusive\"). Keep one of them.", *pg.Name, *pg.ID)}
 	case pg.Name != nil && *pg.Name == "":
 		return rules.Findings{rules.New(rulePlacementGroup, pathPlacementGroup.Attr("name"),
-			"an empty name: the CRD requires at least one character. Write the placement group's name, or use id = \"pg-...\".")}
+			"an empty name: the CRD requires at least one character. Write the placement group's name, or select it by id.")}
 	case pg.ID != nil && !placementGroupIDRE.MatchString(*pg.ID):
 		return rules.Findings{rules.New(rulePlacementGroup, pathPlacementGroup.Attr("id"),
 			"%q does not match the CRD's pattern ^pg-[0-9a-z]+$ and the API server rejects it. Write the group id, e.g. \"pg-0123456789abcdef0\", or select it by name.", *pg.ID)}
@@ -227,27 +229,27 @@ func validateNetworkInterfaces(c Class) rules.Findings {
 		p := pathNetworkInterfaces.Index(i)
 		if ni.InterfaceType != "interface" && ni.InterfaceType != "efa-only" {
 			fs = append(fs, rules.New(ruleNetworkInterfaces, p.Attr("interface_type"),
-				"%q: the CRD accepts \"interface\" (an ENA interface) or \"efa-only\" (an EFA-only interface). Karpenter adds EFA interfaces itself for pods requesting vpc.amazonaws.com/efa when network_interfaces is unset.", ni.InterfaceType))
+				"%q: the CRD accepts \"interface\" (an ENA interface) or \"efa-only\" (an EFA-only interface). Karpenter adds EFA interfaces itself for pods requesting vpc.amazonaws.com/efa when networkInterfaces is unset.", ni.InterfaceType))
 		}
 		for _, idx := range []struct {
 			attr string
 			v    int32
 		}{{"network_card_index", ni.NetworkCardIndex}, {"device_index", ni.DeviceIndex}} {
 			if idx.v < 0 {
-				fs = append(fs, rules.New(ruleNetworkInterfaces, p.Attr(idx.attr), "%d: the CRD requires %s >= 0.", idx.v, idx.attr))
+				fs = append(fs, rules.New(ruleNetworkInterfaces, p.Attr(idx.attr), "%d: the CRD requires %s >= 0.", idx.v, fieldName(p.Attr(idx.attr))))
 			}
 		}
 		s := slot{ni.NetworkCardIndex, ni.DeviceIndex}
 		if j, dup := seen[s]; dup {
 			fs = append(fs, rules.New(ruleNetworkInterfaces, p,
-				"network card %d, device %d is already used by network_interfaces[%d]: the API server rejects the EC2NodeClass (\"networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card\"). Give each interface its own device_index.", s.card, s.device, j))
+				"network card %d, device %d is already used by networkInterfaces[%d]: the API server rejects the EC2NodeClass (\"networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card\"). Give each interface its own deviceIndex.", s.card, s.device, j))
 		} else {
 			seen[s] = i
 		}
 		if ni.InterfaceType == "efa-only" {
 			if j, dup := efaCard[s.card]; dup {
 				fs = append(fs, rules.New(ruleNetworkInterfaces, p,
-					"a second efa-only interface on network card %d (the first is network_interfaces[%d]): the CRD allows at most one EFA device per network card. Put it on another network_card_index.", s.card, j))
+					"a second efa-only interface on network card %d (the first is networkInterfaces[%d]): the CRD allows at most one EFA device per network card. Put it on another networkCardIndex.", s.card, j))
 			} else {
 				efaCard[s.card] = i
 			}
@@ -261,7 +263,7 @@ func validateNetworkInterfaces(c Class) rules.Findings {
 	}
 	if len(nis) > 1 && c.Spec.AssociatePublicIPAddress != nil && *c.Spec.AssociatePublicIPAddress && !u.Is(pathPublicIP) {
 		fs = append(fs, rules.New(rulePublicIPInterfaces, pathPublicIP,
-			"true with %d network_interfaces: EC2 rejects every launch (\"InvalidParameterCombination: The associatePublicIPAddress parameter cannot be specified when launching with multiple network interfaces\"), so no node is ever created. Remove associate_public_ip_address and launch into subnets with MapPublicIpOnLaunch, or keep a single network interface.", len(nis)))
+			"true with %d networkInterfaces: EC2 rejects every launch (\"InvalidParameterCombination: The associatePublicIPAddress parameter cannot be specified when launching with multiple network interfaces\"), so no node is ever created. Remove associatePublicIPAddress and launch into subnets with MapPublicIpOnLaunch, or keep a single network interface.", len(nis)))
 	}
 	return fs
 }
@@ -281,13 +283,14 @@ func validateVolumeInitRates(c Class, kv versions.Karpenter) rules.Findings {
 		rate := *m.EBS.VolumeInitializationRate
 		switch {
 		case !kv.AtLeast(volumeInitRateMinor, 0):
-			fs = append(fs, rules.New(ruleVolumeInitRate, p, "%s", tooOld(p.String(), volumeInitRateMinor, kv)))
+			fs = append(fs, rules.New(ruleVolumeInitRate, p, "%s", tooOld(fieldPath(p), volumeInitRateMinor, kv)).
+				WithFix(rules.KarpenterVersion(fmt.Sprintf(`"1.%d"`, volumeInitRateMinor))))
 		case rate < 100 || rate > 300:
 			fs = append(fs, rules.New(ruleVolumeInitRate, p,
 				"%d MiB/s: the CRD accepts 100 to 300 and the API server rejects the EC2NodeClass. Write a rate in that range, e.g. 100.", rate))
 		case m.EBS.SnapshotID == "" && !u.Is(ep.Attr("snapshot_id")):
 			fs = append(fs, rules.New(ruleVolumeInitRate, p,
-				"%d MiB/s on %s without snapshot_id: the rate is how fast EBS fills a volume from its snapshot, and EC2 accepts it only for volumes created from a snapshot (\"Only allowed if SnapshotID is set\"), so every launch with this class fails. Set snapshot_id, or remove volume_initialization_rate.", rate, deviceName(m.DeviceName)))
+				"%d MiB/s on %s without snapshotID: the rate is how fast EBS fills a volume from its snapshot, and EC2 accepts it only for volumes created from a snapshot (\"Only allowed if SnapshotID is set\"), so every launch with this class fails. Set snapshotID, or remove volumeInitializationRate.", rate, deviceName(m.DeviceName)))
 		}
 	}
 	return fs

@@ -59,7 +59,8 @@ func TestNewFieldsGatedOnRelease(t *testing.T) {
 			return nil
 		}
 		before := versions.Karpenter{Minor: tc.minor - 1, Patch: 9}
-		if f := at(before); f == nil || f.Severity != rules.Error || !strings.Contains(f.Detail, "from "+release) || !strings.Contains(f.Detail, "karpenter_version is 1."+strconv.Itoa(tc.minor-1)+".9") {
+		if f := at(before); f == nil || f.Severity != rules.Error || !strings.Contains(f.Detail, "from "+release) || !strings.Contains(f.Detail, "run against Karpenter 1."+strconv.Itoa(tc.minor-1)+".9") ||
+			f.Fix == nil || f.Fix.Setting != rules.KarpenterVersionSetting || f.Fix.Value != `"1.`+strconv.Itoa(tc.minor)+`"` {
 			t.Errorf("%s on %s: want an error at %s naming %s, got %v", tc.rule.ID, before, tc.path, release, f)
 		}
 		if f := at(versions.Karpenter{Minor: tc.minor, Patch: -1}); f != nil {
@@ -93,7 +94,7 @@ func TestNewFieldRules(t *testing.T) {
 		"negative index":     {func(c *Class) { c.Spec.NetworkInterfaces[1].DeviceIndex = -1 }, ruleNetworkInterfaces, "network_interfaces[1].device_index", ">= 0"},
 		"duplicate slot": {func(c *Class) {
 			c.Spec.NetworkInterfaces = append(c.Spec.NetworkInterfaces, manifest.NetworkInterface{InterfaceType: "interface"})
-		}, ruleNetworkInterfaces, "network_interfaces[2]", "already used by network_interfaces[0]"},
+		}, ruleNetworkInterfaces, "network_interfaces[2]", "already used by networkInterfaces[0]"},
 		"two efa on one card": {func(c *Class) {
 			c.Spec.NetworkInterfaces = append(c.Spec.NetworkInterfaces, manifest.NetworkInterface{NetworkCardIndex: 1, DeviceIndex: 1, InterfaceType: "efa-only"})
 		}, ruleNetworkInterfaces, "network_interfaces[2]", "at most one EFA device per network card"},

@@ -119,10 +119,10 @@ func validateIdentity(c Class) rules.Findings {
 	switch {
 	case role != "" && profile != "":
 		return rules.Findings{rules.New(ruleIdentity, pathRole,
-			"both role %q and instance_profile %q are set; the API server rejects it (\"must specify exactly one of ['role', 'instanceProfile']\"). Keep role (Karpenter then manages the instance profile) or instance_profile (you manage it), not both.", role, profile)}
+			"both role %q and instanceProfile %q are set; the API server rejects it (\"must specify exactly one of ['role', 'instanceProfile']\"). Keep role (Karpenter then manages the instance profile) or instanceProfile (you manage it), not both.", role, profile)}
 	case role == "" && profile == "":
 		return rules.Findings{rules.New(ruleIdentity, pathRole,
-			"neither role nor instance_profile is set; the API server rejects it (\"must specify exactly one of ['role', 'instanceProfile']\"). Set role to the node IAM role name, e.g. module.karpenter.node_iam_role_name.")}
+			"neither role nor instanceProfile is set; the API server rejects it (\"must specify exactly one of ['role', 'instanceProfile']\"). Set role to the node IAM role name, e.g. module.karpenter.node_iam_role_name.")}
 	}
 	return nil
 }
@@ -156,7 +156,8 @@ func validateSelectors(c Class, kv versions.Karpenter) rules.Findings {
 	if len(c.Spec.CapacityReservationSelectorTerms) > 0 && !c.Unknown.Is(pathReservations) {
 		if !kv.AtLeast(3, 0) {
 			fs = append(fs, rules.New(ruleReservations, pathReservations,
-				"capacity_reservation_selector_terms exist from Karpenter 1.3.0 and karpenter_version is %s: the older CRD prunes the field and the reservations are never used. Upgrade Karpenter or remove the attribute.", kv))
+				"capacityReservationSelectorTerms exist from Karpenter 1.3.0 and the checks run against Karpenter %s: the older CRD prunes the field and the reservations are never used. Upgrade Karpenter or remove the field.", kv).
+				WithFix(rules.KarpenterVersion(`"1.3"`)))
 		}
 		crs := make([]selectorTerm, len(c.Spec.CapacityReservationSelectorTerms))
 		for i, t := range c.Spec.CapacityReservationSelectorTerms {
@@ -302,7 +303,7 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 		}
 		if hasUserData && !u.Is(pathUserData) {
 			fs = append(fs, rules.New(ruleBootstrapFamily, pathUserData,
-				"user_data is set together with bootstrap; bootstrap renders the whole userData, so this value would be replaced. Move the commands into bootstrap.pre_bootstrap_script / post_bootstrap_script, or drop bootstrap and write the full userData yourself."))
+				"userData is set together with bootstrap; bootstrap renders the whole userData, so this value would be replaced. Move the commands into bootstrap.pre_bootstrap_script / post_bootstrap_script, or drop bootstrap and write the full userData yourself."))
 		}
 		fs = append(fs, validateBootstrap(c)...)
 	}
@@ -317,7 +318,7 @@ func validateUserData(c Class, kv versions.Karpenter) rules.Findings {
 	if hasUserData && familyKnown && !u.Is(pathUserData) && !u.Is(pathStorePolicy) && c.Spec.InstanceStorePolicy == "RAID0" && family.Model().KarpenterBootstraps() {
 		if cmds := lint.DiskAssembly(*c.Spec.UserData); len(cmds) > 0 {
 			fs = append(fs, rules.New(ruleRAID0Twice, pathUserData,
-				"instance_store_policy is RAID0, so the %s bootstrap Karpenter renders already assembles the instance-store disks into one RAID0 array, formats and mounts it for the kubelet and containerd, and the userData assembles or formats them too (%s). The two race for the same disks: whichever runs second fails (the disks are busy or their array is gone) or wipes the other's filesystem. Keep one: drop instance_store_policy and keep the script, or drop the script's mdadm/mkfs.",
+				"instanceStorePolicy is RAID0, so the %s bootstrap Karpenter renders already assembles the instance-store disks into one RAID0 array, formats and mounts it for the kubelet and containerd, and the userData assembles or formats them too (%s). The two race for the same disks: whichever runs second fails (the disks are busy or their array is gone) or wipes the other's filesystem. Keep one: drop instanceStorePolicy and keep the script, or drop the script's mdadm/mkfs.",
 				family, strings.Join(cmds, "; ")))
 		}
 	}

@@ -52,7 +52,7 @@ func TestValidateRules(t *testing.T) {
 	}{
 		{"name", func(c *Class) { c.Name = "GPU_nodes" }, ruleName, "name", `"gpu-nodes"`},
 		{"role and profile", func(c *Class) { c.Spec.InstanceProfile = "p" }, ruleIdentity, "role", "exactly one of"},
-		{"neither role nor profile", func(c *Class) { c.Spec.Role = "" }, ruleIdentity, "role", "neither role nor instance_profile"},
+		{"neither role nor profile", func(c *Class) { c.Spec.Role = "" }, ruleIdentity, "role", "neither role nor instanceProfile"},
 		{"no subnets", func(c *Class) { c.Spec.SubnetSelectorTerms = nil }, ruleSelectorCount, "subnet_selector_terms", "0 subnet selector terms"},
 		{"empty sg term", func(c *Class) { c.Spec.SecurityGroupSelectorTerms = []manifest.SecurityGroupSelectorTerm{{}} }, ruleSelectorEmpty, "security_group_selector_terms[0]", "selects nothing"},
 		{"subnet id with tags in one term of two", func(c *Class) {
@@ -139,7 +139,7 @@ func TestValidateRules(t *testing.T) {
 		}, ami.RuleFamilyRequired, "ami_family", "select Bottlerocket images: set amiFamily Bottlerocket"},
 		{"family required, terms disagree", func(c *Class) {
 			c.Terms = []ami.Term{{Name: "bottlerocket-aws-k8s-1.32-x86_64-*"}, {Name: "team-al2023-*"}}
-		}, ami.RuleFamilyRequired, "ami_family", "Set ami_family to the family of the images the terms select"},
+		}, ami.RuleFamilyRequired, "ami_family", "Set amiFamily to the family of the images the terms select"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -41,7 +41,7 @@ func checkCustom(p Pool, kv versions.Karpenter) rules.Findings {
 			continue
 		}
 		fs = append(fs, rules.New(ruleStartupNotRegistered, ip,
-			"startup taint %s is not registered by the Custom userData of EC2NodeClass %q (it registers %s): Karpenter adds it to the Node only when it syncs the Node after registration, by which time the agent that removes it may have run already; the taint then stays, the NodeClaim stays Initialized=Unknown (StartupTaintsExist) and pods that do not tolerate it never land. Register it in the userData too, e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute,%s (or the class's bootstrap.register_with_taints).",
+			"startup taint %s is not registered by the Custom userData of EC2NodeClass %q (it registers %s): Karpenter adds it to the Node only when it syncs the Node after registration, by which time the agent that removes it may have run already; the taint then stays, the NodeClaim stays Initialized=Unknown (StartupTaintsExist) and pods that do not tolerate it never land. Register it in the userData too, e.g. --register-with-taints=karpenter.sh/unregistered:NoExecute,%s.",
 			st, p.spec().NodeClassRef.Name, taintList(reg), st))
 	}
 	return fs

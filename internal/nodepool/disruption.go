@@ -42,16 +42,16 @@ func checkDuration(f durationField, v string) rules.Findings {
 	if !f.re.MatchString(v) {
 		hint := durationHint(v, f)
 		return rules.Findings{rules.New(ruleDuration, f.path,
-			"%s = %q does not match the CRD pattern %s; the API server rejects the NodePool (\"%s in body should match '%s'\").%s",
-			f.path, v, f.re, f.crd, f.re, hint)}
+			"%s %q does not match the CRD pattern %s; the API server rejects the NodePool (\"%s in body should match '%s'\").%s",
+			f.crd, v, f.re, f.crd, f.re, hint)}
 	}
 	if v == "Never" {
 		return nil
 	}
 	if _, err := time.ParseDuration(v); err != nil {
 		return rules.Findings{rules.New(ruleDuration, f.path,
-			"%s = %q matches the CRD pattern but is not a Go duration Karpenter can decode (%v); the controller fails to read the NodePool. Use a smaller value, e.g. %q.",
-			f.path, v, err, f.example)}
+			"%s %q matches the CRD pattern but is not a Go duration Karpenter can decode (%v); the controller fails to read the NodePool. Use a smaller value, e.g. %q.",
+			f.crd, v, err, f.example)}
 	}
 	return nil
 }

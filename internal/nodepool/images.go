@@ -158,8 +158,8 @@ func bottlerocketNeuron(a instancetype.Admission, kept []string, m mapping, c Cl
 		what = "get the NVIDIA image (1.0.x maps Neuron instances to it): " + strings.Join(got, ", ") + "; it has no Neuron driver"
 	}
 	return rules.Findings{rules.New(ruleBottlerocketNeuron, pathRequirements,
-		"Karpenter %s has no Neuron mapping for Bottlerocket: the Neuron families %s %s. Karpenter 1.3.0 and later give them the standard x86_64 image (PR #7722): upgrade (and set karpenter_version), or use \"al2023@latest\", which has a neuron variant.",
-		kv, strings.Join(fams, ", "), what)}
+		"Karpenter %s has no Neuron mapping for Bottlerocket: the Neuron families %s %s. Karpenter 1.3.0 and later give them the standard x86_64 image (PR #7722): upgrade, or use \"al2023@latest\", which has a neuron variant.",
+		kv, strings.Join(fams, ", "), what).WithFix(rules.KarpenterVersion(`"1.3"`))}
 }
 
 // gpuOnOwnImages reuses ami-non-alias-gpu-instance.

@@ -76,7 +76,7 @@ func checkNodeClassRef(p Pool) rules.Findings {
 		}
 		if len(probs) > 0 {
 			fs = append(fs, rules.New(ruleNodeClassRef, np,
-				"node_class.name %q cannot name an EC2NodeClass the pool can use: %s. No EC2NodeClass can have that name, or its NodeClaims are rejected; use the name of an existing EC2NodeClass.", ref.Name, strings.Join(probs, "; ")))
+				"nodeClassRef.name %q cannot name an EC2NodeClass the pool can use: %s. No EC2NodeClass can have that name, or its NodeClaims are rejected; use the name of an existing EC2NodeClass.", ref.Name, strings.Join(probs, "; ")))
 		}
 	}
 	gp, kp := pathNodeClass.Attr("group"), pathNodeClass.Attr("kind")
@@ -88,7 +88,7 @@ func checkNodeClassRef(p Pool) rules.Findings {
 		// pattern ^[^/]*$): the API server refuses the pool, so Karpenter
 		// never sees it; that is the reason to give, not Karpenter ignoring it.
 		return append(fs, rules.New(ruleNodeClassRef, gp,
-			"node_class.group %q: the API server rejects the NodePool (`spec.template.spec.nodeClassRef.group: Invalid value: %q: spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`): a group names the API group only, with no resource or version.",
+			"nodeClassRef.group %q: the API server rejects the NodePool (`spec.template.spec.nodeClassRef.group: Invalid value: %q: spec.template.spec.nodeClassRef.group in body should match '^[^/]*$'`): a group names the API group only, with no resource or version.",
 			ref.Group, ref.Group).WithFix(rules.Fix{Value: strconv.Quote(NodeClassGroup)}))
 	}
 	if ref.Group != NodeClassGroup || ref.Kind != NodeClassKind {

@@ -130,14 +130,14 @@ func previewMaxPods(p Pool, r Result, k *manifest.Kubelet) (instanceType, unavai
 	}
 	why := "the instance types' network facts (ENIs and IPv4 addresses per ENI)"
 	if !eniLimited {
-		why = "the instance types' vCPUs (for pods_per_core)"
+		why = "the instance types' vCPUs (for kubelet.podsPerCore)"
 	}
 	note := r.Admission.Note
 	if note == "" {
 		note = "the instance-type catalogue does not have them"
 	}
 	return "", fmt.Sprintf("the userData is not rendered: Karpenter writes maxPods as the pod capacity of the instance type it launches, which needs %s from ec2:DescribeInstanceTypes, and %s. "+
-		"Configure AWS for the provider (region and credentials), or set kubelet max_pods on the EC2NodeClass.", why, note)
+		"Configure AWS for the provider (region and credentials), or set kubelet.maxPods on the EC2NodeClass.", why, note)
 }
 
 // bottlerocketVersion is the release the preview renders Bottlerocket's

@@ -194,7 +194,7 @@ func TestPreviewOfflineMaxPods(t *testing.T) {
 	p, _ := previewPool(t, e, "al2023")
 	p.Class.Kubelet.MaxPods = nil
 	o := PreviewFor(p, Check(p, instancetype.Embedded(), kv("1.14")), demoFacts, kv("1.14"))
-	if o.UserData != "" || len(o.Findings) != 0 || !strings.Contains(o.Unavailable, "max_pods") || !strings.Contains(o.Unavailable, "Configure AWS") {
+	if o.UserData != "" || len(o.Findings) != 0 || !strings.Contains(o.Unavailable, "kubelet.maxPods") || !strings.Contains(o.Unavailable, "Configure AWS") {
 		t.Errorf("%+v", o)
 	}
 	p.Class.Kubelet.MaxPods = new(int32(40))

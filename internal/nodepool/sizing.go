@@ -118,7 +118,8 @@ func checkStatic(p Pool, kv versions.Karpenter) rules.Findings {
 	var fs rules.Findings
 	if !kv.AtLeast(8, 0) {
 		fs = append(fs, rules.New(ruleStaticVersion, pathReplicas,
-			"replicas (static NodePools) arrived in Karpenter 1.8.0 (kubernetes-sigs/karpenter#2521); the CRD of Karpenter %s does not know the field, the API server prunes it and the pool silently becomes dynamic (it scales with pending pods). Upgrade Karpenter (and set karpenter_version), or remove replicas and bound the pool with limits instead.", kv))
+			"replicas (static NodePools) arrived in Karpenter 1.8.0 (kubernetes-sigs/karpenter#2521); the CRD of Karpenter %s does not know the field, the API server prunes it and the pool silently becomes dynamic (it scales with pending pods). Upgrade Karpenter, or remove replicas and bound the pool with limits instead.", kv).
+			WithFix(rules.KarpenterVersion(`"1.8"`)))
 	}
 	if *s.Replicas < 0 {
 		fs = append(fs, rules.New(ruleReplicasNegative, pathReplicas,

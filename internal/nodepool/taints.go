@@ -121,12 +121,12 @@ func taintConsequence(field string) string {
 func karpenterOwned(e taintEntry) (rules.Finding, bool) {
 	list := "taints"
 	if e.startup {
-		list = "startup_taints"
+		list = "startupTaints"
 	}
 	switch {
 	case e.t.Key == taints.UnregisteredKey && e.startup:
 		return rules.New(ruleTaintKarpenterOwned, e.path.Attr("key"),
-			"%s is the registration taint Karpenter adds to every node and removes itself once it has synced the node; as a startup taint it is redundant (Karpenter ignores it when judging initialization). Remove it from startup_taints; for a Custom class register it in the userData instead.", e.t.Key), true
+			"%s is the registration taint Karpenter adds to every node and removes itself once it has synced the node; as a startup taint it is redundant (Karpenter ignores it when judging initialization). Remove it from startupTaints; for a Custom class register it in the userData instead.", e.t.Key), true
 	case e.t.Key == taints.UnregisteredKey:
 		return rules.New(ruleTaintKarpenterOwned, e.path.Attr("key"),
 			"%s is the registration taint Karpenter adds and removes itself; as a NodePool taint it makes Karpenter believe only pods tolerating it fit this pool (scheduling simulates the pool's taints), while the node loses it at registration. Remove it from taints; for a Custom class register it in the userData instead.", e.t.Key), true

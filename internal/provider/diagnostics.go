@@ -123,6 +123,10 @@ func hclChange(c rules.Fix) string {
 	parent, last, ok := c.Field.Parent()
 	value := c.Value
 	switch {
+	case c.Setting == rules.KarpenterVersionSetting && value == "":
+		return "Set karpenter_version in the provider block to the release the cluster runs"
+	case c.Setting == rules.KarpenterVersionSetting:
+		return fmt.Sprintf("Set karpenter_version = %s in the provider block once the cluster runs it", value)
 	case !ok:
 	case c.Remove && last.Kind == rules.IndexStep:
 		return "Remove " + c.Field.String()

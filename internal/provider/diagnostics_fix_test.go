@@ -46,6 +46,13 @@ func TestFindingFixInHCL(t *testing.T) {
 		// A removal at the finding's own path, at the root.
 		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("weight"), Detail: "d.", Fix: &rules.Fix{Remove: true}},
 			`d. Remove weight.`},
+		// A setting of the provider, not of the resource: its attribute,
+		// with the release meant or without one.
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("replicas"), Detail: "d."}.WithFix(rules.KarpenterVersion(`"1.8"`)),
+			`d. Set karpenter_version = "1.8" in the provider block once the cluster runs it.`},
+		{rules.Finding{Rule: r, Severity: rules.Error, Path: rules.Root("replicas"), Detail: "d.",
+			Fix: &rules.Fix{Remove: true, Or: []rules.Fix{rules.KarpenterVersion("")}}},
+			`d. Remove replicas. Or set karpenter_version in the provider block to the release the cluster runs.`},
 	} {
 		var diags diag.Diagnostics
 		appendFindings(&diags, path.Empty(), rules.Findings{c.f})

@@ -87,7 +87,7 @@ func TestAccReadinessErrors(t *testing.T) {
 		want   []string
 	}{
 		"subnets match nothing": {rdClass("x", subnetTerm(`tags = { "karpenter.sh/discovery" = "dem0" }`)+demoGroupTerm),
-			[]string{"subnet-selector-matches-nothing", "No subnet matches subnet_selector_terms", "tag:karpenter.sh/discovery=dem0", "SubnetsNotFound"}},
+			[]string{"subnet-selector-matches-nothing", "subnet_selector_terms match no subnet", "No subnet matches subnetSelectorTerms", "tag:karpenter.sh/discovery=dem0", "SubnetsNotFound"}},
 		"groups match nothing": {rdClass("x", demoSubnetTerm+groupTerm(`tags = { "karpenter.sh/discovery" = "prod" }`)),
 			[]string{"security-group-selector-matches-nothing", "tag:karpenter.sh/discovery=prod", "SecurityGroupsNotFound"}},
 		"subnet id typo": {rdClass("x", demoGroupTerm+subnetTerm(`id = "`+awsemu.SubnetDemoPrivateA+`"`)+subnetTerm(`id = "subnet-0f470d0012baca035"`)),

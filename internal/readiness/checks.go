@@ -149,10 +149,15 @@ func selectorMatchesNothing(r *rules.Rule, nTerms, matched int, describe func(in
 	if matched > 0 || nTerms == 0 {
 		return nil
 	}
+	// The field as the manifest names it: subnetSelectorTerms.
+	words := strings.Fields(kind)
+	for i := 1; i < len(words); i++ {
+		words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
+	}
 	return rules.Findings{rules.New(r, rules.Root(strings.ReplaceAll(kind, " ", "_")+"_selector_terms"),
-		"No %s matches %s_selector_terms: %s. Karpenter sets %s to False (%s, %q), so the EC2NodeClass never becomes "+
+		"No %s matches %sSelectorTerms: %s. Karpenter sets %s to False (%s, %q), so the EC2NodeClass never becomes "+
 			"Ready and no node launches. Check %s in this account and region.",
-		kind, strings.ReplaceAll(kind, " ", "_"), termsReport(nTerms, describe, queries), condition, reason, message, check)}
+		kind, strings.Join(words, ""), termsReport(nTerms, describe, queries), condition, reason, message, check)}
 }
 
 // termsReport lists each term with the query Karpenter sends for it, when
@@ -297,7 +302,7 @@ func IdentityFindings(c Class, o Observed) rules.Findings {
 	case c.InstanceProfile != "" && o.InstanceProfile != nil && !o.InstanceProfile.Found:
 		return rules.Findings{rules.New(ruleProfileNotFound, PathInstanceProfile,
 			"IAM has no instance profile %q in this account (iam:GetInstanceProfile answered NoSuchEntity). Karpenter "+
-				"does not check `instance_profile` (InstanceProfileReady is True), so every launch fails: EC2 answers "+
+				"does not check `instanceProfile` (InstanceProfileReady is True), so every launch fails: EC2 answers "+
 				"\"Value (%s) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name\". Use an "+
 				"existing instance profile, or `role` to let Karpenter make one.", c.InstanceProfile, c.InstanceProfile)}
 	case c.InstanceProfile != "" && o.InstanceProfile != nil && len(o.InstanceProfile.Roles) == 0:

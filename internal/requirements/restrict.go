@@ -62,7 +62,7 @@ func CheckKey(key string, v versions.Karpenter, p rules.Path) rules.Findings {
 func checkAWSKey(key string, v versions.Karpenter, p rules.Path) rules.Findings {
 	if key == LabelNodeClass {
 		return rules.Findings{rules.New(ruleNodeClassKey, p,
-			"%q passes the CRD allow-list but is not a well-known label, so Karpenter's runtime validation rejects it (\"using label %s is not allowed as it might interfere with the internal provisioning logic\") and the NodePool gets ValidationSucceeded=False. The pool's EC2NodeClass is chosen by node_class, not by a requirement; remove it.", key, key)}
+			"%q passes the CRD allow-list but is not a well-known label, so Karpenter's runtime validation rejects it (\"using label %s is not allowed as it might interfere with the internal provisioning logic\") and the NodePool gets ValidationSucceeded=False. The pool's EC2NodeClass is chosen by its nodeClassRef, not by a requirement; remove it.", key, key)}
 	}
 	info, known := wellKnown[key]
 	if known && info.sinceMinor <= v.Minor {
@@ -71,9 +71,9 @@ func checkAWSKey(key string, v versions.Karpenter, p rules.Path) rules.Findings 
 	var why string
 	switch {
 	case key == "karpenter.k8s.aws/instance-pods":
-		why = "it is listed in Karpenter's scheduling docs but is not a label in any release (no instance type carries it). Constrain pods through karpenter.k8s.aws/instance-cpu or -memory instead, or set kubelet max_pods on the EC2NodeClass"
+		why = "it is listed in Karpenter's scheduling docs but is not a label in any release (no instance type carries it). Constrain pods through karpenter.k8s.aws/instance-cpu or -memory instead, or set kubelet.maxPods on the EC2NodeClass"
 	case known:
-		why = fmt.Sprintf("the label exists from Karpenter 1.%d and karpenter_version is %s; upgrade Karpenter or drop the requirement", info.sinceMinor, v)
+		why = fmt.Sprintf("the label exists from Karpenter 1.%d and the checks run against Karpenter %s; upgrade Karpenter or drop the requirement", info.sinceMinor, v)
 	default:
 		why = "it is not one of the AWS well-known labels" + suggest.Hint(key, awsLabels())
 	}
@@ -88,10 +88,12 @@ func legacyDomainFinding(key, d string, v versions.Karpenter, p rules.Path) (rul
 			return rules.Finding{}, false
 		}
 		return rules.New(ruleKubernetesDomain, p,
-			"%q: Karpenter %s rejects it (\"label domain \\\"kubernetes.io\\\" is restricted\"); only the well-known labels and *node.kubernetes.io / *node-restriction.kubernetes.io keys are allowed before 1.9.0. Use e.g. node.kubernetes.io/%s or your own domain, or set karpenter_version to the 1.9+ release you run.%s", key, v, strings.TrimPrefix(key, d+"/"), suggest.Hint(key, WellKnownLabels())), true
+			"%q: Karpenter %s rejects it (\"label domain \\\"kubernetes.io\\\" is restricted\"); only the well-known labels and *node.kubernetes.io / *node-restriction.kubernetes.io keys are allowed before 1.9.0. Use e.g. node.kubernetes.io/%s or your own domain, or upgrade Karpenter to 1.9 or later.%s", key, v, strings.TrimPrefix(key, d+"/"), suggest.Hint(key, WellKnownLabels())).
+			WithFix(rules.KarpenterVersion(`"1.9"`)), true
 	case strings.HasSuffix(d, "k8s.io") && !strings.HasSuffix(d, "kops.k8s.io"):
 		return rules.New(ruleKubernetesDomain, p,
-			"%q: Karpenter %s rejects it (\"label domain \\\"k8s.io\\\" is restricted\"); only kops.k8s.io is exempt before 1.9.0. Use your own domain, or set karpenter_version to the 1.9+ release you run.", key, v), true
+			"%q: Karpenter %s rejects it (\"label domain \\\"k8s.io\\\" is restricted\"); only kops.k8s.io is exempt before 1.9.0. Use your own domain, or upgrade Karpenter to 1.9 or later.", key, v).
+			WithFix(rules.KarpenterVersion(`"1.9"`)), true
 	}
 	return rules.Finding{}, false
 }

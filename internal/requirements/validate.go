@@ -118,7 +118,8 @@ func checkOperator(s Spec, v versions.Karpenter, p rules.Path) (rules.Finding, b
 			alt, n = "Lt", "N+1"
 		}
 		return rules.New(ruleGteLte, p,
-			"%s was added in Karpenter 1.9.0 (kubernetes-sigs/karpenter#2674); karpenter_version is %s, whose CRD rejects it as an unsupported operator. Write %s with %s (e.g. %s [\"3\"] instead of Gte [\"4\"]), or set karpenter_version to the release you run.", op, v, alt, n, alt), true
+			"%s was added in Karpenter 1.9.0 (kubernetes-sigs/karpenter#2674); the checks run against Karpenter %s, whose CRD rejects it as an unsupported operator. Write %s with %s (e.g. %s [\"3\"] instead of Gte [\"4\"]), or upgrade Karpenter to 1.9 or later.", op, v, alt, n, alt).
+			WithFix(rules.KarpenterVersion(`"1.9"`)), true
 	}
 	return rules.Finding{}, false
 }

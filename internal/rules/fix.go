@@ -33,6 +33,28 @@ type Fix struct {
 	// it ("or write ..."); a front end leaves out one its language has no
 	// field for (a provider-only attribute in a manifest).
 	Or []Fix
+	// Setting, when set, makes the change one to a setting of the check
+	// rather than to the object (Field is not read): each front end names
+	// its own way to set it (the provider's attribute, karpenter-lint's
+	// flag). Value is the value meant, "" for the user's own.
+	Setting Setting
+}
+
+// Setting is something every front end lets its user say about the
+// cluster the objects are for, other than the objects themselves.
+type Setting int
+
+const (
+	NoSetting Setting = iota
+	// KarpenterVersionSetting is the Karpenter release the cluster runs,
+	// which decides the CRDs and behaviour the checks apply.
+	KarpenterVersionSetting
+)
+
+// KarpenterVersion is the fix that says the cluster runs Karpenter
+// release v ("" for the user's own release).
+func KarpenterVersion(v string) Fix {
+	return Fix{Setting: KarpenterVersionSetting, Value: v}
 }
 
 // FixChanges are the changes of the finding's fix in order, each with its

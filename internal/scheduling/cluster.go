@@ -79,7 +79,7 @@ func (p *Parsed) clusterFindings() []Finding {
 		if !f.Dropped {
 			what = "read as it is"
 		}
-		out = append(out, Finding{Finding: rules.New(RuleClusterState, rules.Root(ListCluster), "cluster_state: %s (%s).", f, what),
+		out = append(out, Finding{Finding: rules.New(RuleClusterState, rules.Root(ListCluster), "the cluster snapshot: %s (%s).", f, what),
 			List: ListCluster, Input: 0, Position: Position{Document: 0, Line: f.Line}})
 	}
 	return out

@@ -173,9 +173,9 @@ func (p *Parsed) Findings() []Finding {
 	for i, k := range p.allowList {
 		if k != "" && !IsWorkloadKey(k) {
 			out = append(out, Finding{Finding: rules.New(RuleAllowKey, p.element(ListAllow, i),
-				"allow_unschedulable element %q is not a workload key, so it acknowledges no workload: the pods it was meant for "+
+				"%s element %q is not a workload key, so it acknowledges no workload: the pods it was meant for "+
 					"would still fail the plan with pod-unschedulable. Write \"<namespace>/<kind>/<name>\", as `pods` is keyed "+
-					"(e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", k),
+					"(e.g. \"batch/Job/backfill\", \"default/Deployment/web\").", p.allowIn, k),
 				List: ListAllow, Input: i})
 		}
 	}

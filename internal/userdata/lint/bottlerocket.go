@@ -34,7 +34,7 @@ func (c *lintCtx) lintBottlerocket(ud string) {
 		}
 		if len(k.NodeTaints) > 0 {
 			c.add(rules.New(ruleBRNodeTaints, rules.Path{},
-				"settings.kubernetes.node-taints sets %s, but Karpenter replaces node-taints with the NodePool taints and karpenter.sh/unregistered, so these taints never reach the node. Put them on the NodePool (`taints` or `startup_taints`).",
+				"settings.kubernetes.node-taints sets %s, but Karpenter replaces node-taints with the NodePool taints and karpenter.sh/unregistered, so these taints never reach the node. Put them on the NodePool (`taints` or `startupTaints`).",
 				strings.Join(slices.Sorted(maps.Keys(k.NodeTaints)), ", ")))
 		}
 		c.checkBROverridden(k)
@@ -89,18 +89,18 @@ func (c *lintCtx) checkBROverridden(k format.BottlerocketKubernetes) {
 		fix string
 	}{
 		{"api-server", func() (string, bool) { return str(k.APIServer) }, "the cluster's API server endpoint",
-			"the endpoint comes from the provider's cluster settings (cluster.endpoint, or discovered from cluster.name)"},
+			"Karpenter writes the endpoint of the cluster it runs in"},
 		{"cluster-certificate", func() (string, bool) { return str(k.ClusterCertificate) }, "the cluster CA bundle (or removes it when there is none)",
-			"the CA bundle comes from the provider's cluster settings (cluster.certificate_authority, or discovered from cluster.name)"},
+			"Karpenter writes the CA bundle of the cluster it runs in"},
 		{"cluster-name", func() (string, bool) { return str(k.ClusterName) }, "the cluster name",
-			"the name comes from the provider's cluster.name"},
+			"Karpenter writes the name of the cluster it runs in"},
 		{"max-pods", func() (string, bool) {
 			if k.MaxPods == nil {
 				return "", false
 			}
 			return strconv.Itoa(*k.MaxPods), true
 		}, "spec.kubelet.maxPods or, without it, the instance type's pod capacity",
-			"set max pods with the EC2NodeClass kubelet.max_pods"},
+			"set max pods with the EC2NodeClass kubelet.maxPods"},
 	} {
 		if v, ok := o.get(); ok {
 			c.add(rules.New(ruleBROverridden, rules.Path{},

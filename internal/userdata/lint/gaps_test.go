@@ -192,12 +192,12 @@ func TestMessages(t *testing.T) {
 	})
 	t.Run("bottlerocket overridden settings", func(t *testing.T) {
 		fs := lintFor(t, amifamily.Bottlerocket, "[settings.kubernetes]\ncluster-name = 'mine'\napi-server = 'https://x'\ncluster-certificate = 'Y2E='\nmax-pods = 42\n")
-		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `cluster-name = "mine"`, "the cluster name", "cluster.name")
-		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `api-server = "https://x"`, "cluster.endpoint")
-		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `cluster-certificate = "Y2E="`, "cluster.certificate_authority")
-		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, "max-pods = 42", "kubelet.max_pods")
+		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `cluster-name = "mine"`, "the cluster name", "Karpenter writes the name of the cluster it runs in")
+		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `api-server = "https://x"`, "Karpenter writes the endpoint of the cluster it runs in")
+		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, `cluster-certificate = "Y2E="`, "Karpenter writes the CA bundle of the cluster it runs in")
+		expectRule(t, fs, "bottlerocket-setting-overridden", rules.Warning, "max-pods = 42", "kubelet.maxPods")
 		for _, f := range fs.ByRule("bottlerocket-setting-overridden") {
-			if !strings.Contains(f.Detail, "max-pods") && strings.Contains(f.Detail, "max_pods") {
+			if !strings.Contains(f.Detail, "max-pods") && strings.Contains(f.Detail, "maxPods") {
 				t.Errorf("max pods advice on another key: %s", f.Detail)
 			}
 		}

@@ -83,7 +83,7 @@ func (c *lintCtx) lintNodeConfig(doc, where string) {
 	sort.Strings(overridden)
 	for _, name := range overridden {
 		c.add(rules.New(ruleNodeConfigOverridden, rules.Path{},
-			"%s is set in the NodeConfig%s, but Karpenter appends its own NodeConfig last and nodeadm lets later documents win (lists are replaced), so this value is discarded. Set it through the EC2NodeClass instead (kubelet.max_pods, NodePool taints) or drop it; cluster details come from the provider's cluster settings.",
+			"%s is set in the NodeConfig%s, but Karpenter appends its own NodeConfig last and nodeadm lets later documents win (lists are replaced), so this value is discarded. Set it through the EC2NodeClass instead (kubelet.maxPods, NodePool taints) or drop it; Karpenter writes the cluster's details itself.",
 			name, in(where)))
 	}
 }
@@ -132,7 +132,7 @@ func (c *lintCtx) checkTaintFlagOverride(flags []string, where string) {
 				inside = fmt.Sprintf(" (the entry %q reaches the kubelet as separate arguments, because nodeadm writes the flags into NODEADM_KUBELET_ARGS and systemd splits it at whitespace)", entry)
 			}
 			c.add(rules.New(ruleNodeConfigTaintFlag, rules.Path{},
-				"spec.kubelet.flags%s passes %q%s. nodeadm appends flags to the kubelet command line and flags override the config file, so this replaces Karpenter's registerWithTaints: karpenter.sh/unregistered and the NodePool taints are dropped (non-Custom nodes get taints only from userData). Remove the flag and put the taints on the NodePool (`taints`/`startup_taints`).",
+				"spec.kubelet.flags%s passes %q%s. nodeadm appends flags to the kubelet command line and flags override the config file, so this replaces Karpenter's registerWithTaints: karpenter.sh/unregistered and the NodePool taints are dropped (non-Custom nodes get taints only from userData). Remove the flag and put the taints on the NodePool (`taints`/`startupTaints`).",
 				in(where), f, inside))
 			break
 		}
