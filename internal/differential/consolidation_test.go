@@ -135,7 +135,7 @@ func (k *karpenter) consolidation(t *testing.T, pool, class, snap string, at tim
 	if cmd == nil {
 		return nil
 	}
-	out := &consolidationCommand{method: cmd.Method.ConsolidationType(), decision: string(cmd.Decision()), savings: cmd.EstimatedSavings(), moves: map[string]string{}}
+	out := &consolidationCommand{method: cmd.ConsolidationType(), decision: string(cmd.Decision()), savings: cmd.EstimatedSavings(), moves: map[string]string{}}
 	for _, e := range cmd.Results.ExistingNodes {
 		for _, p := range e.Pods {
 			out.moves[p.Name] = e.Name()

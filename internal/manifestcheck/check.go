@@ -250,7 +250,7 @@ func checkPool(ctx context.Context, obj map[string]any, raw []byte, facts nodepo
 // the CRD's schema and CEL rules, Karpenter's runtime validation of an
 // object the server would store, and, with the gate off, that Karpenter
 // ignores it.
-func checkOverlay(ctx context.Context, obj map[string]any, raw []byte, opt Options) []Finding {
+func checkOverlay(ctx context.Context, obj map[string]any, opt Options) []Finding {
 	fromCRD := crdFindings(ctx, crd.NodeOverlay, obj, nil)
 	stored := true
 	for _, f := range fromCRD {

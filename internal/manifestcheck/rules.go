@@ -1,7 +1,5 @@
 package manifestcheck
 
-import ()
-
 // Category is the rules guide section of the manifest rules.
 const Category = "Manifests"
 

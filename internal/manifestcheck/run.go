@@ -217,7 +217,7 @@ func Run(ctx context.Context, inputs []Input, opt Options) Result {
 			}
 			it.findings = append(it.findings, checkPool(ctx, it.obj, it.raw, facts, zones, cat, kv)...)
 		case nodeoverlay.Kind:
-			it.findings = append(it.findings, checkOverlay(ctx, it.obj, it.raw, opt)...)
+			it.findings = append(it.findings, checkOverlay(ctx, it.obj, opt)...)
 		}
 		if !it.context {
 			res.Findings = append(res.Findings, it.finish()...)

@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules/rulestest"
 )
 
@@ -218,14 +217,6 @@ func TestApplyRuntimeInvalidIsSetAside(t *testing.T) {
 
 func obj(spec map[string]any) map[string]any {
 	return map[string]any{"apiVersion": APIVersion, "kind": Kind, "metadata": map[string]any{"name": "x"}, "spec": spec}
-}
-
-func paths(fs rules.Findings) map[string]string {
-	out := map[string]string{}
-	for _, f := range fs {
-		out[f.Rule.ID+" "+f.Path.String()] = f.Detail
-	}
-	return out
 }
 
 func TestParseFeatureGates(t *testing.T) {

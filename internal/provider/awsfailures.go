@@ -205,11 +205,6 @@ func configDetail(e *awsclient.ConfigError, deniedAction string) string {
 	return out
 }
 
-// deniedReadinessRead reports whether err is AWS denying one of the
-// readiness reads (not a role that could not be assumed, which denies
-// everything), and which.
-func deniedReadinessRead(err error) (string, bool) { return readiness.DeniedRead(err) }
-
 // readDenied is the finding of a denied readiness read: a warning, an error
 // with strict_readiness.
 func (d *ProviderData) readDenied(action string, err error) rules.Finding {
