@@ -306,10 +306,12 @@ func TestConsolidationLoopMatchesKarpenter(t *testing.T) {
 	}{
 		{name: "one node at a time", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"1\"\n", want: 4,
 			nodes: []snapshottest.Node{node("a"), node("b"), node("c"), node("d"), node("e")},
-			// One, two, three and four pods: distinct savings ratios (Karpenter
-			// orders equal ones by Go map order).
-			pods: []snapshottest.Pod{pod("p1", "b", "1500m"), pod("p2", "c", "500m"), pod("p3", "c", "500m"), pod("p4", "d", "300m"), pod("p5", "d", "300m"),
-				pod("p6", "d", "300m"), pod("p7", "e", "600m"), pod("p8", "e", "600m"), pod("p9", "e", "600m"), pod("p10", "e", "600m")}},
+			// One, two, four and five pods: distinct savings ratios at every
+			// step, also once b's pod has moved to c (Karpenter orders equal
+			// ones by Go map order: three and three was a coin).
+			pods: []snapshottest.Pod{pod("p1", "b", "1500m"), pod("p2", "c", "500m"), pod("p3", "c", "500m"), pod("p4", "d", "200m"), pod("p5", "d", "200m"),
+				pod("p6", "d", "200m"), pod("p11", "d", "200m"), pod("p7", "e", "500m"), pod("p8", "e", "500m"), pod("p9", "e", "500m"), pod("p10", "e", "500m"),
+				pod("p12", "e", "500m")}},
 		{name: "all at once", budget: "  disruption:\n    consolidateAfter: 0s\n    budgets:\n      - nodes: \"100%\"\n", want: 2,
 			nodes: []snapshottest.Node{node("a"), node("b"), node("c"), node("d"), node("e")},
 			pods: []snapshottest.Pod{pod("p1", "b", "2"), pod("p2", "c", "1"), pod("p3", "c", "1"), pod("p4", "d", "500m"), pod("p5", "d", "500m"),
