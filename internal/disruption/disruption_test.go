@@ -14,29 +14,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-const poolYAML = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: general
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.k8s.aws/instance-family
-          operator: In
-          values: [m5, c5]
-  disruption:
-    consolidateAfter: 1m
-    budgets:
-      - nodes: "2"
-      - nodes: "0"
-        schedule: "0 9 * * mon-fri"
-        duration: 8h
-`
+// poolYAML is the snapshots' NodePool as configured.
+const poolYAML = snapshottest.PoolYAML
 
 func poolHash(t *testing.T) string {
 	t.Helper()

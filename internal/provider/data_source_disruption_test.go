@@ -27,31 +27,8 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
-// disruptionPool is NodePool "general" (m5 and c5) with a budget of 2
-// nodes and one of 0 on weekdays from 09:00 UTC for 8h.
-const disruptionPool = `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: general
-spec:
-  template:
-    spec:
-      nodeClassRef:
-        group: karpenter.k8s.aws
-        kind: EC2NodeClass
-        name: default
-      requirements:
-        - key: karpenter.k8s.aws/instance-family
-          operator: In
-          values: [m5, c5]
-  disruption:
-    consolidateAfter: 1m
-    budgets:
-      - nodes: "2"
-      - nodes: "0"
-        schedule: "0 9 * * mon-fri"
-        duration: 8h
-`
+// disruptionPool is the snapshots' NodePool as configured.
+const disruptionPool = snapshottest.PoolYAML
 
 // disruptionFiles writes the pool and a snapshot of four nodes of it: one
 // current, one on an old hash, one an r5 (outside the requirements), one

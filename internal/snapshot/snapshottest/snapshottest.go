@@ -195,3 +195,30 @@ func (l *List) YAML() string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// PoolYAML is NodePool "general" (m5 and c5, consolidateAfter 1m) with a
+// budget of 2 nodes and one of 0 on weekdays from 09:00 UTC for 8h: the
+// configuration the snapshots' NodeClaims are compared with.
+const PoolYAML = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: general
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: karpenter.k8s.aws/instance-family
+          operator: In
+          values: [m5, c5]
+  disruption:
+    consolidateAfter: 1m
+    budgets:
+      - nodes: "2"
+      - nodes: "0"
+        schedule: "0 9 * * mon-fri"
+        duration: 8h
+`
