@@ -21,6 +21,7 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("KARPENTER_BENCH_TEST_PLUGIN") == "1" {
 		// As main serves it.
+		provider.QuietUnreadSDKLogs()
 		if err := tf6server.Serve("registry.terraform.io/karpenter-tf/karpenter", provider.NewProtocol6("test")); err != nil {
 			os.Exit(1)
 		}
