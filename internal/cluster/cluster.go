@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
@@ -85,7 +86,8 @@ func Resolve(ctx context.Context, s Settings, need []string, d Describer, why st
 			if s.Unknown[FieldServiceCIDR] {
 				return Facts{}, fmt.Errorf("%w: cluster.%s", ErrUnknown, FieldServiceCIDR)
 			}
-			if f.ServiceCIDR == "" {
+			// Named once when the CIDR is needed too.
+			if f.ServiceCIDR == "" && !slices.Contains(need, FieldServiceCIDR) {
 				missing = append(missing, FieldServiceCIDR)
 			}
 			continue

@@ -89,3 +89,22 @@ func TestResolveIPv6ServiceCIDR(t *testing.T) {
 		t.Fatalf("%+v %v", f, err)
 	}
 }
+
+// The DNS address is derived from the service CIDR: needing both names the
+// CIDR once ("service_cidr, service_cidr" before), in either order.
+func TestResolveMissingNamesEachFieldOnce(t *testing.T) {
+	for _, need := range [][]string{
+		{FieldEndpoint, FieldServiceCIDR, FieldClusterDNS},
+		{FieldClusterDNS, FieldServiceCIDR},
+		{FieldClusterDNS},
+	} {
+		_, err := Resolve(context.Background(), Settings{}, need, nil, "the bootstrap block")
+		var m *MissingError
+		if !errors.As(err, &m) {
+			t.Fatalf("%v: got %v", need, err)
+		}
+		if n := strings.Count(err.Error(), FieldServiceCIDR); n != 1 {
+			t.Errorf("%v: %s named %d times: %v", need, FieldServiceCIDR, n, err)
+		}
+	}
+}
