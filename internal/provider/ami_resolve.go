@@ -112,9 +112,9 @@ var (
 	ruleKubernetesVersionInvalid = rules.Register(rules.Rule{
 		ID: "kubernetes-version-invalid", Severity: rules.Error, Category: categoryProvider,
 		Title:     "kubernetes_version is not a Kubernetes minor such as 1.32",
-		Behaviour: "The SSM parameter paths Karpenter reads contain the minor version only (`1.32`); a patch version or other text matches no parameter.",
+		Behaviour: "The SSM parameter paths Karpenter reads contain the minor version only (`1.32`); a patch version (`1.32.3`, `v1.32.3`) is read as its minor, and other text matches no parameter.",
 		Source:    "aws/karpenter-provider-aws pkg/providers/amifamily/al2023.go DescribeImageQuery (SSM path per Kubernetes minor)",
-		Bad:       "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = \"v1.32.3\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
+		Bad:       "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = \"latest\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
 		Good:      "data \"karpenter_amis\" \"default\" {\n  kubernetes_version = \"1.32\"\n  ami_selector_terms {\n    alias = \"al2023@latest\"\n  }\n}\n",
 	})
 )
