@@ -228,7 +228,7 @@ var silentInBatch = func() map[string]string {
 			"data-source-inputs-unknown",
 		},
 		"the example elides its 20 KB": {"userdata-too-large"},
-		"the provider asks for the cluster's facts first (cluster-facts-needed); the manifest front ends report it": {
+		"the provider fills the bootstrap block's missing inputs from the cluster's facts, or asks for those first (cluster-facts-needed); the renderer's tests hold these": {
 			"bootstrap-input-missing", "cluster-cidr-missing",
 		},
 	} {
