@@ -58,14 +58,21 @@ type Describer interface {
 var ErrUnknown = errors.New("cluster facts are not known until apply")
 
 // MissingError names the facts that are neither configured nor discoverable.
+// Advice is how the caller's user gives them (a front end's words: the
+// provider's cluster block, a command's flags); empty, the error says only
+// what is missing.
 type MissingError struct {
 	Fields []string
 	Why    string
+	Advice string
 }
 
 func (e *MissingError) Error() string {
-	return fmt.Sprintf("%s needs the cluster's %s: set them in the provider's `cluster` block, or set `cluster.name` so they are discovered with eks:DescribeCluster",
-		e.Why, strings.Join(e.Fields, ", "))
+	msg := fmt.Sprintf("%s needs the cluster's %s", e.Why, strings.Join(e.Fields, ", "))
+	if e.Advice != "" {
+		msg += ": " + e.Advice
+	}
+	return msg
 }
 
 // Resolve returns the facts listed in need. Configured values win; the rest

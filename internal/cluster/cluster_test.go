@@ -69,11 +69,17 @@ func TestResolveUnknownDefers(t *testing.T) {
 	}
 }
 
-func TestResolveMissingSaysHowToFix(t *testing.T) {
+// The error names what is missing; how to give it is the front end's
+// (Advice): karpenter-lint has no provider block to point at.
+func TestResolveMissingSaysWhatIsMissing(t *testing.T) {
 	_, err := Resolve(context.Background(), Settings{}, []string{FieldKubernetesVersion}, nil, "alias al2023@latest")
 	var m *MissingError
-	if !errors.As(err, &m) || !strings.Contains(err.Error(), "cluster.name") || !strings.Contains(err.Error(), "kubernetes_version") {
+	if !errors.As(err, &m) || err.Error() != "alias al2023@latest needs the cluster's kubernetes_version" {
 		t.Fatalf("got %v", err)
+	}
+	m.Advice = "pass it"
+	if got := err.Error(); got != "alias al2023@latest needs the cluster's kubernetes_version: pass it" {
+		t.Errorf("with advice: %s", got)
 	}
 	d := &fakeEKS{cl: awsclient.Cluster{Name: "demo"}}
 	_, err = Resolve(context.Background(), Settings{Name: "demo"}, []string{FieldServiceCIDR}, d, "AL2023 userData")

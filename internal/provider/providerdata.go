@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/awsclient"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/capacity"
@@ -41,7 +42,11 @@ type ProviderData struct {
 // ClusterFacts resolves the cluster facts listed in need (cluster.Field*),
 // discovering missing ones with eks:DescribeCluster.
 func (d *ProviderData) ClusterFacts(ctx context.Context, need []string, why string) (cluster.Facts, error) {
-	return cluster.Resolve(ctx, d.Cluster, need, d.AWS, why)
+	facts, err := cluster.Resolve(ctx, d.Cluster, need, d.AWS, why)
+	if missing := (*cluster.MissingError)(nil); errors.As(err, &missing) {
+		missing.Advice = "set them in the provider's `cluster` block, or set `cluster.name` so they are discovered with eks:DescribeCluster"
+	}
+	return facts, err
 }
 
 // providerDataOrDefault returns the configured provider data, or, when the

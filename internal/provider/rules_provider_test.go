@@ -1,6 +1,11 @@
 package provider
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/cluster"
+)
 
 // The adapter's own rules (rules_provider.go), each reported with its id at
 // its attribute, through terraform.
@@ -121,4 +126,15 @@ data "karpenter_amis" "x" {
 `)
 		expectDiagnostic(t, diags, "error", "data-source-inputs-unknown", "kubernetes_version")
 	})
+}
+
+// Missing cluster facts are the provider configuration's to give: the
+// advice names the provider's cluster block, which the cluster package
+// (shared with karpenter-lint) does not.
+func TestClusterFactsMissingPointsAtTheClusterBlock(t *testing.T) {
+	_, err := (&ProviderData{}).ClusterFacts(context.Background(), []string{cluster.FieldServiceCIDR}, "the bootstrap block")
+	want := "the bootstrap block needs the cluster's service_cidr: set them in the provider's `cluster` block, or set `cluster.name` so they are discovered with eks:DescribeCluster"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
 }
