@@ -370,6 +370,25 @@ func (c *Cache) DescribeCluster(ctx context.Context, name string) (Cluster, erro
 	return cl, err
 }
 
+// ClusterNotFoundError is eks:DescribeCluster's ResourceNotFoundException:
+// the name is wrong, or the account or region is. Where to correct it is
+// the front end's to say (Advice: the provider block, a command's flag).
+type ClusterNotFoundError struct {
+	Name   string
+	Err    error
+	Advice string
+}
+
+func (e *ClusterNotFoundError) Error() string {
+	msg := fmt.Sprintf("eks:DescribeCluster: cluster %q does not exist in this account and region", e.Name)
+	if e.Advice != "" {
+		msg += "; " + e.Advice
+	}
+	return msg + ": " + e.Err.Error()
+}
+
+func (e *ClusterNotFoundError) Unwrap() error { return e.Err }
+
 func (c *Cache) describeCluster(ctx context.Context, name string) (Cluster, error) {
 	client, err := c.clients.eksClient(ctx)
 	if err != nil {
@@ -379,7 +398,7 @@ func (c *Cache) describeCluster(ctx context.Context, name string) (Cluster, erro
 	if err != nil {
 		var nf *ekstypes.ResourceNotFoundException
 		if errors.As(err, &nf) {
-			return Cluster{}, fmt.Errorf("eks:DescribeCluster: cluster %q does not exist in this account and region; check `cluster.name` in the provider block (or set the cluster facts there explicitly): %w", name, err)
+			return Cluster{}, &ClusterNotFoundError{Name: name, Err: err}
 		}
 		return Cluster{}, fmt.Errorf("eks:DescribeCluster %q: %w", name, err)
 	}

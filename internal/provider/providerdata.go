@@ -46,6 +46,12 @@ func (d *ProviderData) ClusterFacts(ctx context.Context, need []string, why stri
 	if missing := (*cluster.MissingError)(nil); errors.As(err, &missing) {
 		missing.Advice = "set them in the provider's `cluster` block, or set `cluster.name` so they are discovered with eks:DescribeCluster"
 	}
+	if nf := (*awsclient.ClusterNotFoundError)(nil); errors.As(err, &nf) {
+		// A copy: the cache shares the error between callers.
+		with := *nf
+		with.Advice = "check `cluster.name` in the provider block (or set the cluster facts there explicitly)"
+		err = &with
+	}
 	return facts, err
 }
 

@@ -98,7 +98,7 @@ resource "karpenter_ec2nodeclass" "custom" {
   ami_selector_terms { alias = "al2023@v20251209" }`+sel+`
 }
 `)
-		expectDiagnostic(t, diags, "error", "cluster-facts-needed", "ghost", "bootstrap block")
+		expectDiagnostic(t, diags, "error", "cluster-facts-needed", "ghost", "bootstrap block", "does not exist in this account and region; check `cluster.name` in the provider block")
 		// The same cluster under a pool: only the checks of the userData
 		// its nodes would boot with are lost, with a warning; the
 		// manifests still plan.
@@ -112,7 +112,7 @@ resource "karpenter_nodepool" "p" {
   node_class = karpenter_ec2nodeclass.x.node_class
 }
 `)
-		expectDiagnostic(t, diags, "warning", "node-user-data-unchecked", `NodePool "default"`, "ghost")
+		expectDiagnostic(t, diags, "warning", "node-user-data-unchecked", `NodePool "default"`, "ghost", "check `cluster.name` in the provider block")
 		// The provider's region is known only at apply: a data source,
 		// read during plan, cannot resolve anything and says why.
 		diags = planDiagnostics(t, `
