@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -152,35 +151,64 @@ func strictConfig(o strictObject, line string) (string, int, string) {
 	return strings.Replace(cfg, marker, line, 1), strings.Count(before, "\n") + 1, header
 }
 
-// unsupportedArgument matches Terraform's error for key at line n of the
-// test configuration, in the block named by header.
-func unsupportedArgument(header string, n int, key, suggest string) *regexp.Regexp {
-	words := func(s string) string { return strings.Join(strings.Fields(regexp.QuoteMeta(s)), `\s+`) }
-	re := `(?s)Error: Unsupported argument\s+on terraform_plugin_test\.tf line ` + strconv.Itoa(n) + `, in ` + regexp.QuoteMeta(header) + `:\s+` +
-		strconv.Itoa(n) + `:\s+` + regexp.QuoteMeta(key) + `\s*=.*?` + words(fmt.Sprintf(`An argument named %q is not expected here.`, key))
-	if suggest != "" {
-		re += `\s+` + words(fmt.Sprintf(`Did you mean %q?`, suggest))
+// strictBatch puts the resource or data source of each configuration
+// (strictConfig's, renamed m0, m1, ... so they stand side by side) into one
+// configuration under one provider block, and returns it with the line in
+// main.tf (after writeMain's preamble) of each one's line l[i] (a line of
+// its own configuration) and of its first line. One terraform validate
+// then reports every decoding error at once: one terraform run instead of
+// one per case.
+func strictBatch(cfgs []string, l []int, headers []string) (config string, lines, starts []int) {
+	var b strings.Builder
+	b.WriteString("provider \"karpenter\" {}\n")
+	lines, starts = make([]int, len(cfgs)), make([]int, len(cfgs))
+	base := strings.Count(mainPreamble, "\n")
+	for i, cfg := range cfgs {
+		at := strings.Index(cfg, headers[i])
+		block := strings.Replace(cfg[at:], headers[i], strings.TrimSuffix(headers[i], `"x"`)+fmt.Sprintf(`"m%d"`, i), 1)
+		b.WriteString("\n")
+		starts[i] = base + strings.Count(b.String(), "\n") + 1
+		lines[i] = starts[i] - 1 + l[i] - strings.Count(cfg[:at], "\n")
+		b.WriteString(block)
 	}
-	return regexp.MustCompile(re)
+	return b.String(), lines, starts
 }
 
 func TestAccStrictConfigurationObjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs terraform")
+	}
 	withoutAWS(t)
 	seen := map[string]bool{}
+	var cfgs, headers, names []string
+	var at []int
+	var mistakes []strictMistake
 	for _, o := range strictObjects() {
 		seen[o.owner+"."+o.name] = true
 		for _, m := range o.mistakes {
-			t.Run(o.owner+"/"+o.name+"/"+m.kind+"/"+m.key, func(t *testing.T) {
-				cfg, line, header := strictConfig(o, m.key+" = \"x\"")
-				resource.UnitTest(t, resource.TestCase{
-					ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-					Steps: []resource.TestStep{{
-						Config: cfg, PlanOnly: true,
-						ExpectError: unsupportedArgument(header, line, m.key, m.suggest),
-					}},
-				})
-			})
+			cfg, line, header := strictConfig(o, m.key+" = \"x\"")
+			cfgs, at, headers = append(cfgs, cfg), append(at, line), append(headers, header)
+			names, mistakes = append(names, o.owner+"/"+o.name+"/"+m.kind+"/"+m.key), append(mistakes, m)
 		}
+	}
+	config, lines, _ := strictBatch(cfgs, at, headers)
+	diags := terraformDiagnostics(t, config, "validate", "-json")
+	for i, m := range mistakes {
+		t.Run(names[i], func(t *testing.T) {
+			want := fmt.Sprintf("An argument named %q is not expected here.", m.key)
+			if m.suggest != "" {
+				want += fmt.Sprintf(" Did you mean %q?", m.suggest)
+			}
+			for _, d := range diags {
+				if d.Summary == "Unsupported argument" && d.Range != nil && d.Range.Start.Line == lines[i] {
+					if got := strings.Join(strings.Fields(d.Detail), " "); !strings.Contains(got, want) {
+						t.Errorf("line %d: %q, want %q", lines[i], got, want)
+					}
+					return
+				}
+			}
+			t.Errorf("no Unsupported argument error at line %d (%s) among:\n%s", lines[i], m.key, formatDiags(diags))
+		})
 	}
 	// Every block of every schema is tried: a new block needs its cases.
 	for owner, blocks := range schemaBlocks(t) {
@@ -228,16 +256,24 @@ func TestAccStrictConfigurationTemplatesAreValid(t *testing.T) {
 		t.Skip("runs terraform")
 	}
 	withoutAWS(t)
-	for _, o := range strictObjects() {
-		t.Run(o.owner+"/"+o.name, func(t *testing.T) {
-			cfg, _, _ := strictConfig(o, "")
-			diags := terraformDiagnostics(t, cfg, "validate", "-json")
-			for _, d := range diags {
-				if strings.HasPrefix(d.Summary, "Unsupported") || strings.HasPrefix(d.Summary, "Missing") {
-					t.Errorf("%s: %s: %s", o.name, d.Summary, d.Detail)
+	var cfgs, headers []string
+	var at []int
+	objects := strictObjects()
+	for _, o := range objects {
+		cfg, line, header := strictConfig(o, "")
+		cfgs, at, headers = append(cfgs, cfg), append(at, line), append(headers, header)
+	}
+	config, _, starts := strictBatch(cfgs, at, headers)
+	for _, d := range terraformDiagnostics(t, config, "validate", "-json") {
+		if strings.HasPrefix(d.Summary, "Unsupported") || strings.HasPrefix(d.Summary, "Missing") {
+			where := "the provider block"
+			for i, o := range objects {
+				if d.Range != nil && starts[i] <= d.Range.Start.Line {
+					where = o.owner + "/" + o.name
 				}
 			}
-		})
+			t.Errorf("%s: %s: %s", where, d.Summary, d.Detail)
+		}
 	}
 }
 
