@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/amifamily"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/rules"
 )
 
@@ -427,11 +428,11 @@ func fillRequired(typ string, b *hclwrite.Body) {
 			// means; Custom has none, so an image the emulator serves.
 			term, value := "alias", "al2023@latest"
 			if a := b.GetAttribute("ami_family"); a != nil {
-				family := strings.Trim(strings.TrimSpace(string(a.Expr().BuildTokens(nil).Bytes())), `"`)
-				if family == "Custom" {
-					term, value = "id", "ami-0aaf333b614a08570"
+				f, _ := amifamily.Parse(strings.Trim(strings.TrimSpace(string(a.Expr().BuildTokens(nil).Bytes())), `"`))
+				if name := f.AliasName(); name != "" {
+					value = name + "@latest"
 				} else {
-					value = strings.ToLower(family) + "@latest"
+					term, value = "id", "ami-0aaf333b614a08570"
 				}
 			}
 			b.AppendNewBlock("ami_selector_terms", nil).Body().SetAttributeValue(term, cty.StringVal(value))

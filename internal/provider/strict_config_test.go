@@ -162,14 +162,15 @@ func strictBatch(cfgs []string, l []int, headers []string) (config string, lines
 	var b strings.Builder
 	b.WriteString("provider \"karpenter\" {}\n")
 	lines, starts = make([]int, len(cfgs)), make([]int, len(cfgs))
-	base := strings.Count(mainPreamble, "\n")
+	n := strings.Count(mainPreamble, "\n") + 2 // lines written so far
 	for i, cfg := range cfgs {
 		at := strings.Index(cfg, headers[i])
 		block := strings.Replace(cfg[at:], headers[i], strings.TrimSuffix(headers[i], `"x"`)+fmt.Sprintf(`"m%d"`, i), 1)
 		b.WriteString("\n")
-		starts[i] = base + strings.Count(b.String(), "\n") + 1
-		lines[i] = starts[i] - 1 + l[i] - strings.Count(cfg[:at], "\n")
+		starts[i] = n + 1
+		lines[i] = n + l[i] - strings.Count(cfg[:at], "\n")
 		b.WriteString(block)
+		n += 1 + strings.Count(block, "\n")
 	}
 	return b.String(), lines, starts
 }
