@@ -98,7 +98,7 @@ func TestSnapshotTaken(t *testing.T) {
 // checks; a class whose images are not known is named in the notes, and
 // offline every class is.
 func TestDecideImageDrift(t *testing.T) {
-	h := poolHash(t)
+	h := snapshottest.PoolHash(t)
 	l := &snapshottest.List{}
 	node := func(name, image string) snapshottest.Node {
 		return snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29, PoolHash: h, ImageID: image}

@@ -6,35 +6,19 @@ import (
 	"time"
 
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/disruption"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // poolYAML is the snapshots' NodePool as configured.
 const poolYAML = snapshottest.PoolYAML
 
-func poolHash(t *testing.T) string {
-	t.Helper()
-	var m manifest.NodePool
-	if err := sigsyaml.Unmarshal([]byte(poolYAML), &m); err != nil {
-		t.Fatal(err)
-	}
-	h, err := drift.NodePoolHash(m.Spec, versions.DefaultKarpenter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
-
 // cluster: five nodes of pool general: two on the current hash, one on an
 // old hash, one an r5 (outside the requirements), one on an old hash whose
 // pod a PodDisruptionBudget protects, one whose pod has do-not-disrupt.
 func cluster(t *testing.T) *snapshot.Snapshot {
-	h := poolHash(t)
+	h := snapshottest.PoolHash(t)
 	l := &snapshottest.List{}
 	node := func(name, it, hash string) snapshottest.Node {
 		return snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: it, Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29, PoolHash: hash}

@@ -18,13 +18,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"sigs.k8s.io/yaml"
 
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot"
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
-	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // disruptionPool is the snapshots' NodePool as configured.
@@ -36,14 +32,7 @@ const disruptionPool = snapshottest.PoolYAML
 // first line ("" for none).
 func disruptionFiles(t *testing.T, first string) (pools, state string) {
 	t.Helper()
-	var m manifest.NodePool
-	if err := yaml.Unmarshal([]byte(disruptionPool), &m); err != nil {
-		t.Fatal(err)
-	}
-	h, err := drift.NodePoolHash(m.Spec, versions.DefaultKarpenter)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := snapshottest.PoolHash(t)
 	l := &snapshottest.List{}
 	node := func(name, it, hash string) snapshottest.Node {
 		return snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: it, Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29, PoolHash: hash}
@@ -157,14 +146,7 @@ func TestAccDisruptionExample(t *testing.T) {
 // to for its instance type now is AMIDrift; the one on the current image
 // is not drifted, and nothing says images were not compared.
 func TestAccDisruptionImages(t *testing.T) {
-	var m manifest.NodePool
-	if err := yaml.Unmarshal([]byte(disruptionPool), &m); err != nil {
-		t.Fatal(err)
-	}
-	h, err := drift.NodePoolHash(m.Spec, versions.DefaultKarpenter)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := snapshottest.PoolHash(t)
 	l := &snapshottest.List{}
 	for name, image := range map[string]string{"current": "ami-00aaa5e6d9941b32c", "retired": "ami-0retired"} {
 		l.Add(snapshottest.Node{Name: name, Pool: "general", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a",

@@ -6,6 +6,7 @@ package snapshottest
 import (
 	"fmt"
 	"strings"
+	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -16,6 +17,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/drift"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/manifest"
+	"github.com/karpenter-tf/terraform-provider-karpenter/internal/versions"
 )
 
 // Created is when every object of a built snapshot was created.
@@ -195,6 +200,21 @@ func (l *List) YAML() string {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// PoolHash is PoolYAML's karpenter.sh/nodepool-hash for the default
+// Karpenter release: the hash of a NodeClaim launched from it unchanged.
+func PoolHash(t testing.TB) string {
+	t.Helper()
+	var m manifest.NodePool
+	if err := sigsyaml.Unmarshal([]byte(PoolYAML), &m); err != nil {
+		t.Fatal(err)
+	}
+	h, err := drift.NodePoolHash(m.Spec, versions.DefaultKarpenter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
 
 // PoolYAML is NodePool "general" (m5 and c5, consolidateAfter 1m) with a
 // budget of 2 nodes and one of 0 on weekdays from 09:00 UTC for 8h: the
