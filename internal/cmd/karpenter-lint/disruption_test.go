@@ -15,17 +15,7 @@ import (
 // node; a budget of one node at a time paces it; --at in a window whose
 // budget is 0 allows none; json carries the same plan.
 func TestDisruptionCommand(t *testing.T) {
-	dir := t.TempDir()
-	pools, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
-	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("default",
-		"  disruption:\n    consolidateAfter: 1m\n    budgets:\n      - nodes: \"1\"\n      - nodes: \"0\"\n        schedule: \"0 9 * * mon-fri\"\n        duration: 8h\n",
-		"      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [m5]\n"))
-	l := &snapshottest.List{}
-	for _, n := range []string{"a", "b"} {
-		l.Add(snapshottest.Node{Name: "r5-" + n, Pool: "default", Class: "default", InstanceType: "r5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "15Gi", Pods: 29})
-	}
-	l.Add(snapshottest.Node{Name: "m5-a", Pool: "default", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29})
-	write(t, state, l.YAML())
+	pools, state := m5PoolOverR5Nodes(t, "      - nodes: \"1\"\n      - nodes: \"0\"\n        schedule: \"0 9 * * mon-fri\"\n        duration: 8h\n")
 	code, out, stderr := lint(t, "", "disruption", "--pools", pools, "--cluster-state", state, "--at", "2026-11-28T12:00:00Z")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -11,14 +11,15 @@ import (
 	"github.com/karpenter-tf/terraform-provider-karpenter/internal/snapshot/snapshottest"
 )
 
-// lint --cluster-state: the pool whose requirements leave out r5 drifts
-// the two r5 NodeClaims of the snapshot, and says so at its document with
-// the count, the reason and the budget; without the snapshot, nothing.
-func TestLintClusterStateCountsDrift(t *testing.T) {
+// m5PoolOverR5Nodes writes NodePool "default" (instance family m5, the
+// given budgets) with its class, and a snapshot of nodes r5-a and r5-b
+// (outside its requirements) and m5-a; it returns the two files.
+func m5PoolOverR5Nodes(t *testing.T, budgets string) (pools, state string) {
+	t.Helper()
 	dir := t.TempDir()
-	pools, state := filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
+	pools, state = filepath.Join(dir, "pools.yaml"), filepath.Join(dir, "cluster.yaml")
 	write(t, pools, schedulingtest.Class+"---\n"+schedulingtest.Pool("default",
-		"  disruption:\n    consolidateAfter: 1m\n    budgets:\n      - nodes: \"1\"\n",
+		"  disruption:\n    consolidateAfter: 1m\n    budgets:\n"+budgets,
 		"      requirements:\n        - key: karpenter.k8s.aws/instance-family\n          operator: In\n          values: [m5]\n"))
 	l := &snapshottest.List{}
 	for _, n := range []string{"r5-a", "r5-b"} {
@@ -26,6 +27,14 @@ func TestLintClusterStateCountsDrift(t *testing.T) {
 	}
 	l.Add(snapshottest.Node{Name: "m5-a", Pool: "default", Class: "default", InstanceType: "m5.large", Zone: "us-east-1a", CPU: "1930m", Memory: "7Gi", Pods: 29})
 	write(t, state, l.YAML())
+	return pools, state
+}
+
+// lint --cluster-state: the pool whose requirements leave out r5 drifts
+// the two r5 NodeClaims of the snapshot, and says so at its document with
+// the count, the reason and the budget; without the snapshot, nothing.
+func TestLintClusterStateCountsDrift(t *testing.T) {
+	pools, state := m5PoolOverR5Nodes(t, "      - nodes: \"1\"\n")
 	code, out, stderr := lint(t, "", "lint", "--cluster-state", state, "--fail-level", "warning", pools)
 	if code != exitFindings {
 		t.Fatalf("exit %d, want %d: %s%s", code, exitFindings, out, stderr)
@@ -38,7 +47,7 @@ func TestLintClusterStateCountsDrift(t *testing.T) {
 	if _, out, _ := lint(t, "", "lint", pools); strings.Contains(out, "nodes-will-drift") {
 		t.Errorf("without --cluster-state:\n%s", out)
 	}
-	if code, _, stderr := lint(t, "", "lint", "--cluster-state", filepath.Join(dir, "missing.yaml"), pools); code != exitCannot || !strings.Contains(stderr, "cluster-state") {
+	if code, _, stderr := lint(t, "", "lint", "--cluster-state", filepath.Join(t.TempDir(), "missing.yaml"), pools); code != exitCannot || !strings.Contains(stderr, "cluster-state") {
 		t.Errorf("a missing snapshot: exit %d %s", code, stderr)
 	}
 }
